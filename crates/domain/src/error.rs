@@ -1,0 +1,177 @@
+/// The closed set of errors a client can be told about, each with the Korean text the
+/// user sees. Texts quoted by the product specification are used word for word.
+///
+/// The HTTP status of each code is decided in one place, in the server crate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "openapi", derive(poem_openapi::Enum))]
+#[cfg_attr(feature = "openapi", oai(rename_all = "SCREAMING_SNAKE_CASE"))]
+pub enum ErrorCode {
+    /// The username field is empty.
+    UsernameRequired,
+    /// The username breaks the username rule.
+    UsernameInvalid,
+    /// A required registration field is empty.
+    FieldsRequired,
+    /// The sign-up password is too weak.
+    PasswordWeak,
+    /// The password is longer than we hash.
+    PasswordTooLong,
+    /// A reset password is too short or differs from its confirmation.
+    ResetPasswordMismatch,
+    /// A changed password is too short or differs from its confirmation.
+    NewPasswordMismatch,
+    /// The phone field is empty.
+    PhoneRequired,
+    /// The phone number is not a Korean mobile number.
+    PhoneInvalid,
+    /// The verification code field is empty.
+    CodeRequired,
+    /// The birthdate is not a real 8-digit date.
+    BirthdateInvalid,
+    /// The gender is neither 남성 nor 여성.
+    GenderInvalid,
+    /// The nickname is empty.
+    NicknameRequired,
+    /// The nickname breaks the nickname rule.
+    NicknameInvalid,
+    /// The username belongs to an active account.
+    UsernameTaken,
+    /// Wrong username or password (never says which).
+    LoginFailed,
+    /// The person is younger than 14.
+    UnderAge,
+    /// Registration without a phone verified moments before.
+    PhoneNotVerified,
+    /// The phone number already belongs to an active account.
+    PhoneInUse,
+    /// The verification code is wrong.
+    CodeInvalid,
+    /// The verification code has expired or was never sent.
+    CodeExpired,
+    /// Too many wrong codes: a new code must be requested.
+    CodeAttemptsExceeded,
+    /// A code was sent to this phone too recently.
+    SmsCooldown,
+    /// The daily number of codes for this phone or address is used up.
+    SmsDailyLimit,
+    /// The SMS provider refused or failed.
+    SmsSendFailed,
+    /// Too many requests of one kind in a short time.
+    RateLimited,
+    /// The call needs a logged-in user.
+    Unauthorized,
+    /// The request came from a page of another site.
+    ForbiddenOrigin,
+    /// The nickname was set less than a month ago.
+    NicknameLocked,
+    /// The current password given for a change is wrong.
+    CurrentPasswordWrong,
+    /// The identity verification id is missing or unknown.
+    IdentityIdInvalid,
+    /// The identity check did not end verified.
+    IdentityNotVerified,
+    /// The identity provider could not be asked.
+    IdentityFailed,
+    /// The request body or parameters could not be read.
+    InvalidRequest,
+    /// Nothing is here.
+    NotFound,
+    /// Something failed on our side; details are in the log.
+    Internal,
+}
+
+impl ErrorCode {
+    /// Every code, for tests and documentation.
+    pub const ALL: &'static [ErrorCode] = &[
+        Self::UsernameRequired,
+        Self::UsernameInvalid,
+        Self::FieldsRequired,
+        Self::PasswordWeak,
+        Self::PasswordTooLong,
+        Self::ResetPasswordMismatch,
+        Self::NewPasswordMismatch,
+        Self::PhoneRequired,
+        Self::PhoneInvalid,
+        Self::CodeRequired,
+        Self::BirthdateInvalid,
+        Self::GenderInvalid,
+        Self::NicknameRequired,
+        Self::NicknameInvalid,
+        Self::UsernameTaken,
+        Self::LoginFailed,
+        Self::UnderAge,
+        Self::PhoneNotVerified,
+        Self::PhoneInUse,
+        Self::CodeInvalid,
+        Self::CodeExpired,
+        Self::CodeAttemptsExceeded,
+        Self::SmsCooldown,
+        Self::SmsDailyLimit,
+        Self::SmsSendFailed,
+        Self::RateLimited,
+        Self::Unauthorized,
+        Self::ForbiddenOrigin,
+        Self::NicknameLocked,
+        Self::CurrentPasswordWrong,
+        Self::IdentityIdInvalid,
+        Self::IdentityNotVerified,
+        Self::IdentityFailed,
+        Self::InvalidRequest,
+        Self::NotFound,
+        Self::Internal,
+    ];
+
+    /// The Korean text shown to the user.
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::UsernameRequired => "아이디를 입력해주세요.",
+            Self::UsernameInvalid => "아이디는 영문 소문자, 숫자, 밑줄(_)로 4~20자여야 합니다.",
+            Self::FieldsRequired => "모든 정보를 입력해주세요.",
+            Self::PasswordWeak => {
+                "비밀번호는 8자 이상이며, 영문/숫자/특수문자 중 2가지 이상을 포함해야 합니다."
+            }
+            Self::PasswordTooLong => "비밀번호는 64자 이하로 입력해주세요.",
+            Self::ResetPasswordMismatch => "비밀번호를 다시 확인해주세요.",
+            Self::NewPasswordMismatch => "새 비밀번호를 다시 확인해주세요.",
+            Self::PhoneRequired => "전화번호를 입력해주세요.",
+            Self::PhoneInvalid => "휴대폰 번호를 올바르게 입력해주세요.",
+            Self::CodeRequired => "인증번호를 입력해주세요.",
+            Self::BirthdateInvalid => "생년월일 8자리를 올바르게 입력해주세요.",
+            Self::GenderInvalid => "성별을 선택해주세요.",
+            Self::NicknameRequired => "닉네임을 입력해주세요.",
+            Self::NicknameInvalid => "닉네임은 한글, 영문, 숫자로 20자 이내여야 합니다.",
+            Self::UsernameTaken => "이미 사용 중인 아이디입니다.",
+            Self::LoginFailed => "아이디 또는 비밀번호가 올바르지 않습니다.",
+            Self::UnderAge => "만 14세 미만은 가입할 수 없습니다.",
+            Self::PhoneNotVerified => "휴대폰 인증을 먼저 완료해주세요.",
+            Self::PhoneInUse => "이미 가입된 전화번호입니다.",
+            Self::CodeInvalid => "인증번호가 올바르지 않습니다.",
+            Self::CodeExpired => "인증번호가 만료되었습니다. 인증번호를 다시 요청해주세요.",
+            Self::CodeAttemptsExceeded => {
+                "인증번호를 5회 잘못 입력했습니다. 인증번호를 다시 요청해주세요."
+            }
+            Self::SmsCooldown => "인증번호는 1분에 한 번만 요청할 수 있습니다. 잠시 후 다시 시도해주세요.",
+            Self::SmsDailyLimit => "오늘 요청할 수 있는 인증번호 횟수를 모두 사용했습니다. 내일 다시 시도해주세요.",
+            Self::SmsSendFailed => "인증번호 전송에 실패했습니다.",
+            Self::RateLimited => "요청이 너무 많습니다. 잠시 후 다시 시도해주세요.",
+            Self::Unauthorized => "로그인이 필요합니다.",
+            Self::ForbiddenOrigin => "허용되지 않은 요청입니다.",
+            Self::NicknameLocked => "닉네임은 설정 후 1개월 동안 바꿀 수 없습니다.",
+            Self::CurrentPasswordWrong => "현재 비밀번호가 올바르지 않습니다.",
+            Self::IdentityIdInvalid => "인증 ID가 유효하지 않습니다.",
+            Self::IdentityNotVerified => "본인인증이 완료되지 않았습니다.",
+            Self::IdentityFailed => "본인인증 중 오류가 발생했습니다.",
+            Self::InvalidRequest => "요청 형식이 올바르지 않습니다.",
+            Self::NotFound => "요청한 정보를 찾을 수 없습니다.",
+            Self::Internal => "서버 오류가 발생했습니다. 잠시 후 다시 시도해주세요.",
+        }
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl std::error::Error for ErrorCode {}

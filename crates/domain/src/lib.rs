@@ -1,0 +1,16 @@
+//! The rules of Telepathy, free of I/O: what a valid username, password, phone number,
+//! birthdate and nickname are, the Korean message of every client-facing error, and the
+//! time arithmetic of the service (Asia/Seoul).
+//!
+//! Everything here is pure and deterministic; callers pass the current time in.
+
+mod error;
+pub mod limits;
+pub mod time;
+mod validate;
+
+pub use error::ErrorCode;
+pub use validate::{
+    check_new_password, normalize_phone, Birthdate, Gender, Nickname, Password, Phone,
+    PasswordContext, Username,
+};

@@ -1,0 +1,32 @@
+//! Business constants of the accounts flow (spec section 9 and our own safety limits).
+
+use std::time::Duration;
+
+/// Life of a phone verification code (spec: 180-second countdown).
+pub const CODE_TTL: Duration = Duration::from_secs(180);
+/// Wrong codes allowed before the code is void.
+pub const CODE_MAX_ATTEMPTS: i64 = 5;
+/// How long a verified phone may be used to register.
+pub const VERIFIED_PHONE_TTL: Duration = Duration::from_secs(15 * 60);
+/// Minimum gap between two codes to one phone.
+pub const SMS_COOLDOWN: Duration = Duration::from_secs(60);
+/// Codes one phone may receive per day.
+pub const SMS_DAILY_PER_PHONE: u32 = 5;
+/// Codes one client address may request per day.
+pub const SMS_DAILY_PER_IP: u32 = 30;
+/// Login attempts per username in `LOGIN_WINDOW`.
+pub const LOGIN_PER_USERNAME: u32 = 10;
+/// Login attempts per client address in `LOGIN_WINDOW`.
+pub const LOGIN_PER_IP: u32 = 50;
+/// Window of the login limits.
+pub const LOGIN_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// Account look-ups (check-user, check-username) per address in `LOOKUP_WINDOW`.
+pub const LOOKUPS_PER_IP: u32 = 60;
+/// Window of the look-up limits.
+pub const LOOKUP_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// Youngest age allowed to join.
+pub const MIN_AGE: u32 = 14;
+/// How long a nickname is kept before it may change (spec: 1 month).
+pub const NICKNAME_KEEP_DAYS: i64 = 30;
+/// Life of a login session.
+pub const SESSION_TTL: Duration = Duration::from_secs(30 * 24 * 60 * 60);

@@ -1,0 +1,297 @@
+//! Typed values for account input. Each `parse` is the one home of its rule; the web app
+//! mirrors these rules and both are tested against `testdata/validation-cases.json`.
+
+use chrono::{Datelike, NaiveDate};
+
+use crate::ErrorCode;
+
+/// A login name: 4–20 characters of lowercase ASCII letters, digits and `_`.
+///
+/// Lowercase only, so that `Alice` and `alice` can never be two people.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Username(String);
+
+impl Username {
+    pub fn parse(input: &str) -> Result<Self, ErrorCode> {
+        let s = input.trim();
+        if s.is_empty() {
+            return Err(ErrorCode::UsernameRequired);
+        }
+        let ok_chars = s
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        if !ok_chars || !(4..=20).contains(&s.len()) {
+            return Err(ErrorCode::UsernameInvalid);
+        }
+        Ok(Self(s.to_owned()))
+    }
+}
+
+impl AsRef<str> for Username {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Which rule a new password must meet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PasswordContext {
+    /// Sign-up: 8+ characters with two of letters, digits and other characters.
+    Register,
+    /// Find-password reset: 6+ characters, equal to its confirmation.
+    Reset,
+    /// Password change: 6+ characters, equal to its confirmation.
+    Change,
+}
+
+/// The longest password we accept, so that hashing cost stays bounded.
+const MAX_PASSWORD_CHARS: usize = 64;
+
+/// A password that met the rule of its context. Never printed.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Password(String);
+
+impl std::fmt::Debug for Password {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Password(***)")
+    }
+}
+
+impl Password {
+    /// The sign-up rule (spec section 5).
+    pub fn parse_new(input: &str) -> Result<Self, ErrorCode> {
+        if input.is_empty() {
+            return Err(ErrorCode::FieldsRequired);
+        }
+        let chars = input.chars().count();
+        if chars > MAX_PASSWORD_CHARS {
+            return Err(ErrorCode::PasswordTooLong);
+        }
+        let letters = input.chars().any(char::is_alphabetic);
+        let digits = input.chars().any(|c| c.is_ascii_digit());
+        let specials = input
+            .chars()
+            .any(|c| !c.is_alphabetic() && !c.is_ascii_digit() && !c.is_whitespace());
+        let classes = [letters, digits, specials].iter().filter(|b| **b).count();
+        if chars < 8 || classes < 2 {
+            return Err(ErrorCode::PasswordWeak);
+        }
+        Ok(Self(input.to_owned()))
+    }
+
+    /// A password typed to log in or to prove the current one: anything non-empty.
+    pub fn parse_existing(input: &str) -> Result<Self, ErrorCode> {
+        if input.is_empty() {
+            return Err(ErrorCode::FieldsRequired);
+        }
+        if input.chars().count() > MAX_PASSWORD_CHARS {
+            return Err(ErrorCode::LoginFailed);
+        }
+        Ok(Self(input.to_owned()))
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The reset and change rule (spec section 5): at least 6 characters and equal to the
+/// confirmation when one is given.
+pub fn check_new_password(
+    context: PasswordContext,
+    password: &str,
+    confirmation: Option<&str>,
+) -> Result<Password, ErrorCode> {
+    if context == PasswordContext::Register {
+        return Password::parse_new(password);
+    }
+    let mismatch = match context {
+        PasswordContext::Change => ErrorCode::NewPasswordMismatch,
+        _ => ErrorCode::ResetPasswordMismatch,
+    };
+    let chars = password.chars().count();
+    if chars > MAX_PASSWORD_CHARS {
+        return Err(ErrorCode::PasswordTooLong);
+    }
+    if chars < 6 || confirmation.is_some_and(|c| c != password) {
+        return Err(mismatch);
+    }
+    Ok(Password(password.to_owned()))
+}
+
+/// Strips the separators people type in phone numbers.
+pub fn normalize_phone(input: &str) -> String {
+    input
+        .chars()
+        .filter(|c| !matches!(c, '-' | ' ' | '.'))
+        .collect()
+}
+
+/// A Korean mobile number, digits only: 010/011/016/017/018/019 and 10 or 11 digits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Phone(String);
+
+impl Phone {
+    pub fn parse(input: &str) -> Result<Self, ErrorCode> {
+        let s = normalize_phone(input.trim());
+        if s.is_empty() {
+            return Err(ErrorCode::PhoneRequired);
+        }
+        let prefix_ok = ["010", "011", "016", "017", "018", "019"]
+            .iter()
+            .any(|p| s.starts_with(p));
+        if !prefix_ok || !(10..=11).contains(&s.len()) || !s.chars().all(|c| c.is_ascii_digit()) {
+            return Err(ErrorCode::PhoneInvalid);
+        }
+        Ok(Self(s))
+    }
+
+    /// The number with its middle hidden, for showing which phone a code went to:
+    /// `010-****-5678`.
+    pub fn masked(&self) -> String {
+        let s = &self.0;
+        let tail = &s[s.len() - 4..];
+        format!("{}-****-{}", &s[..3], tail)
+    }
+}
+
+impl AsRef<str> for Phone {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A date of birth given as `YYYYMMDD` or `YYYY-MM-DD`, a real date from 1900 on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Birthdate(NaiveDate);
+
+impl Birthdate {
+    pub fn parse(input: &str) -> Result<Self, ErrorCode> {
+        let digits: String = input.trim().chars().filter(|c| *c != '-').collect();
+        if digits.len() != 8 || !digits.chars().all(|c| c.is_ascii_digit()) {
+            return Err(ErrorCode::BirthdateInvalid);
+        }
+        let date = NaiveDate::parse_from_str(&digits, "%Y%m%d")
+            .map_err(|_| ErrorCode::BirthdateInvalid)?;
+        if date.year() < 1900 {
+            return Err(ErrorCode::BirthdateInvalid);
+        }
+        Ok(Self(date))
+    }
+
+    /// Full years of age on `today`.
+    pub fn age_on(&self, today: NaiveDate) -> u32 {
+        let born = self.0;
+        let mut age = today.year() - born.year();
+        if (today.month(), today.day()) < (born.month(), born.day()) {
+            age -= 1;
+        }
+        u32::try_from(age).unwrap_or(0)
+    }
+
+    /// The date as `YYYY-MM-DD`, the stored form.
+    pub fn iso(&self) -> String {
+        self.0.format("%Y-%m-%d").to_string()
+    }
+
+    pub fn date(&self) -> NaiveDate {
+        self.0
+    }
+}
+
+/// Gender as the spec writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Gender {
+    Male,
+    Female,
+}
+
+impl Gender {
+    pub fn parse(input: &str) -> Result<Self, ErrorCode> {
+        match input.trim() {
+            "남성" => Ok(Self::Male),
+            "여성" => Ok(Self::Female),
+            _ => Err(ErrorCode::GenderInvalid),
+        }
+    }
+
+    pub fn as_korean(self) -> &'static str {
+        match self {
+            Self::Male => "남성",
+            Self::Female => "여성",
+        }
+    }
+}
+
+/// A nickname: 1–20 characters of Korean letters, English letters and digits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Nickname(String);
+
+impl Nickname {
+    pub const MAX_CHARS: usize = 20;
+
+    pub fn parse(input: &str) -> Result<Self, ErrorCode> {
+        let s = input.trim();
+        if s.is_empty() {
+            return Err(ErrorCode::NicknameRequired);
+        }
+        let ok = s.chars().all(|c| c.is_ascii_alphanumeric() || is_hangul(c));
+        if !ok || s.chars().count() > Self::MAX_CHARS {
+            return Err(ErrorCode::NicknameInvalid);
+        }
+        Ok(Self(s.to_owned()))
+    }
+}
+
+impl AsRef<str> for Nickname {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Hangul syllables and compatibility jamo (ㅋㅋ is a fine nickname).
+fn is_hangul(c: char) -> bool {
+    matches!(c, '\u{AC00}'..='\u{D7A3}' | '\u{3131}'..='\u{318E}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_the_middle_of_a_phone() {
+        assert_eq!(
+            Phone::parse("010-1234-5678").unwrap().masked(),
+            "010-****-5678"
+        );
+        assert_eq!(Phone::parse("0111234567").unwrap().masked(), "011-****-4567");
+    }
+
+    #[test]
+    fn age_counts_full_years() {
+        let b = Birthdate::parse("20120615").unwrap();
+        let day = |s| NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap();
+        assert_eq!(b.age_on(day("2026-06-14")), 13);
+        assert_eq!(b.age_on(day("2026-06-15")), 14);
+        assert_eq!(b.age_on(day("2011-01-01")), 0);
+    }
+
+    #[test]
+    fn passwords_never_print() {
+        let p = Password::parse_new("abcdefg1").unwrap();
+        assert_eq!(format!("{p:?}"), "Password(***)");
+    }
+
+    #[test]
+    fn change_and_reset_use_their_own_mismatch_message() {
+        assert_eq!(
+            check_new_password(PasswordContext::Change, "abcdef", Some("abcdeg")),
+            Err(ErrorCode::NewPasswordMismatch)
+        );
+        assert_eq!(
+            check_new_password(PasswordContext::Reset, "abcdef", Some("abcdeg")),
+            Err(ErrorCode::ResetPasswordMismatch)
+        );
+        assert!(check_new_password(PasswordContext::Reset, "abcdef", None).is_ok());
+    }
+}

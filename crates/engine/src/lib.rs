@@ -1,0 +1,1 @@
+//! Cross-node coordination: the Engine trait with its Redis and in-memory implementations.

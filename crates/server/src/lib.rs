@@ -1,0 +1,1 @@
+//! The Telepathy node: HTTP API, WebSocket, configuration and static files.

@@ -1,0 +1,1 @@
+//! Durable state in SQL: repositories and migrations for SQLite and PostgreSQL.
