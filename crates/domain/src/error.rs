@@ -150,8 +150,12 @@ impl ErrorCode {
             Self::CodeAttemptsExceeded => {
                 "인증번호를 5회 잘못 입력했습니다. 인증번호를 다시 요청해주세요."
             }
-            Self::SmsCooldown => "인증번호는 1분에 한 번만 요청할 수 있습니다. 잠시 후 다시 시도해주세요.",
-            Self::SmsDailyLimit => "오늘 요청할 수 있는 인증번호 횟수를 모두 사용했습니다. 내일 다시 시도해주세요.",
+            Self::SmsCooldown => {
+                "인증번호는 1분에 한 번만 요청할 수 있습니다. 잠시 후 다시 시도해주세요."
+            }
+            Self::SmsDailyLimit => {
+                "오늘 요청할 수 있는 인증번호 횟수를 모두 사용했습니다. 내일 다시 시도해주세요."
+            }
             Self::SmsSendFailed => "인증번호 전송에 실패했습니다.",
             Self::RateLimited => "요청이 너무 많습니다. 잠시 후 다시 시도해주세요.",
             Self::Unauthorized => "로그인이 필요합니다.",

@@ -11,6 +11,6 @@ mod validate;
 
 pub use error::ErrorCode;
 pub use validate::{
-    check_new_password, normalize_phone, Birthdate, Gender, Nickname, Password, Phone,
-    PasswordContext, Username,
+    check_new_password, normalize_phone, Birthdate, Gender, Nickname, Password, PasswordContext,
+    Phone, Username,
 };

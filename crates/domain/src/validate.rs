@@ -264,7 +264,10 @@ mod tests {
             Phone::parse("010-1234-5678").unwrap().masked(),
             "010-****-5678"
         );
-        assert_eq!(Phone::parse("0111234567").unwrap().masked(), "011-****-4567");
+        assert_eq!(
+            Phone::parse("0111234567").unwrap().masked(),
+            "011-****-4567"
+        );
     }
 
     #[test]

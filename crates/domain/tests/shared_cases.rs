@@ -2,12 +2,14 @@
 
 use serde_json::Value;
 use telepathy_domain::{
-    check_new_password, Birthdate, ErrorCode, Nickname, Password, PasswordContext, Phone,
-    Username,
+    check_new_password, Birthdate, ErrorCode, Nickname, Password, PasswordContext, Phone, Username,
 };
 
 fn table() -> Value {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/validation-cases.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/validation-cases.json"
+    );
     let text = std::fs::read_to_string(path).expect("read the shared table");
     serde_json::from_str(&text).expect("parse the shared table")
 }

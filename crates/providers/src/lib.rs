@@ -1,1 +1,27 @@
 //! Outside services behind traits.
+//!
+//! Each service has a real implementation that talks to the vendor over HTTPS
+//! and a demo implementation that works offline, so the app can run end to end
+//! without vendor accounts:
+//!
+//! - SMS: [`SmsSender`], implemented by [`SolapiSms`] and [`DemoSms`].
+//! - Identity verification: [`IdentityVerifier`], implemented by
+//!   [`PortOneIdentity`] (PortOne V2) and [`DemoIdentity`].
+
+mod error;
+mod identity;
+mod portone;
+mod secret;
+mod sms;
+mod solapi;
+mod util;
+
+pub use error::ProviderError;
+pub use identity::{
+    DemoIdentity, IdentityClientConfig, IdentityOutcome, IdentityVerifier, VerifiedPerson,
+    DEMO_PERSON_NAME,
+};
+pub use portone::{PortOneConfig, PortOneIdentity};
+pub use secret::Secret;
+pub use sms::{verification_text, DemoSms, SentCode, SmsSender, DEMO_SMS_CAPACITY};
+pub use solapi::{SolapiConfig, SolapiSms};

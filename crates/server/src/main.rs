@@ -1,1 +1,107 @@
-fn main() {}
+//! `telepathy`: with no arguments (or `serve`) starts a node; `openapi` prints the API
+//! document.
+
+use poem::listener::TcpListener;
+use poem::Server;
+use telepathy_server::config::Config;
+use telepathy_server::state::AppState;
+use tracing_subscriber::EnvFilter;
+
+const USAGE: &str = "usage: telepathy [serve | openapi]";
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let command = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "serve".to_owned());
+    let result = match command.as_str() {
+        "serve" => serve().await,
+        "openapi" => telepathy_server::openapi_json()
+            .await
+            .map(|json| println!("{json}")),
+        "-h" | "--help" | "help" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        other => Err(anyhow::anyhow!("unknown command `{other}`\n{USAGE}")),
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("telepathy: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve() -> anyhow::Result<()> {
+    // A missing .env is normal; a broken one is not.
+    if let Err(e) = dotenvy::dotenv() {
+        if !e.not_found() {
+            return Err(anyhow::anyhow!("reading .env: {e}"));
+        }
+    }
+    let config = Config::from_env()?;
+    init_logs(config.json_logs);
+    let mode = if config.redis_url.is_some() {
+        "cluster"
+    } else {
+        "embedded"
+    };
+    tracing::info!(
+        mode,
+        backend = ?config.backend,
+        demo = config.demo,
+        listen = %config.listen,
+        "starting telepathy"
+    );
+    if !config.static_dir.join("index.html").exists() {
+        tracing::warn!(dir = %config.static_dir.display(), "the web app is not built here; only the API is served");
+    }
+    let listen = config.listen;
+    let url = config.public_origins.first().cloned().unwrap_or_default();
+    let state = AppState::build(config).await?;
+    let app = telepathy_server::app::build(state);
+    let acceptor = TcpListener::bind(listen);
+    println!("텔레파시 is running at {url}");
+    Server::new(acceptor)
+        .run_with_graceful_shutdown(
+            app,
+            shutdown_signal(),
+            Some(std::time::Duration::from_secs(10)),
+        )
+        .await?;
+    Ok(())
+}
+
+fn init_logs(json: bool) {
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    if json {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(_) => {
+                    let _ = ctrl_c.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = ctrl_c => {},
+            _ = term.recv() => {},
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}

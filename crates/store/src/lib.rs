@@ -1,1 +1,148 @@
-//! Durable state in SQL: repositories and migrations for SQLite and PostgreSQL.
+//! Durable state in SQL, on SQLite (the embedded mode) or PostgreSQL (a cluster).
+//!
+//! One code path serves both through sqlx's `Any` driver: queries use `$N` parameters in
+//! order and portable SQL. The dialect differences live in the two migration folders
+//! (`migrations/sqlite`, `migrations/postgres`) and in [`Backend`]; nowhere else.
+//! Times are Unix milliseconds (UTC) stored as BIGINT.
+
+mod accounts;
+mod codes;
+pub mod testing;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::AnyPool;
+
+pub use accounts::{NewSession, NewUser, User};
+pub use codes::{IdentityCheck, PhoneCode};
+
+/// Which SQL server is behind the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// The backend a database URL names, if we support it.
+    pub fn of_url(url: &str) -> Option<Self> {
+        if url.starts_with("sqlite:") {
+            Some(Self::Sqlite)
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Some(Self::Postgres)
+        } else {
+            None
+        }
+    }
+}
+
+/// A failure of the store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("unsupported database URL (expected sqlite:// or postgres://)")]
+    UnsupportedUrl,
+    #[error("the username belongs to an active account")]
+    UsernameTaken,
+    #[error("the phone belongs to an active account")]
+    PhoneInUse,
+    #[error("database: {0}")]
+    Sql(#[from] sqlx::Error),
+    #[error("migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("creating the data folder: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The repositories over one connection pool.
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+impl Store {
+    /// Connects, creating a SQLite file and its folder when missing, and brings the schema
+    /// up to date.
+    pub async fn connect(url: &str) -> Result<Self, StoreError> {
+        sqlx::any::install_default_drivers();
+        let backend = Backend::of_url(url).ok_or(StoreError::UnsupportedUrl)?;
+        let url = match backend {
+            Backend::Sqlite => prepare_sqlite_url(url)?,
+            Backend::Postgres => url.to_owned(),
+        };
+        let options = AnyConnectOptions::from_str(&url)?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(match backend {
+                Backend::Sqlite => 4,
+                Backend::Postgres => 16,
+            })
+            .acquire_timeout(Duration::from_secs(5))
+            .after_connect(move |conn, _| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // WAL lets readers proceed during a write; the busy timeout makes a
+                        // second writer wait instead of failing.
+                        sqlx::query("PRAGMA journal_mode = WAL")
+                            .execute(&mut *conn)
+                            .await?;
+                        sqlx::query("PRAGMA busy_timeout = 5000")
+                            .execute(&mut *conn)
+                            .await?;
+                        sqlx::query("PRAGMA foreign_keys = ON")
+                            .execute(&mut *conn)
+                            .await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await?;
+        match backend {
+            Backend::Sqlite => sqlx::migrate!("./migrations/sqlite").run(&pool).await?,
+            Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
+        }
+        Ok(Self { pool, backend })
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Whether the database answers.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+/// Makes sure the file's folder exists and that SQLite may create the file.
+fn prepare_sqlite_url(url: &str) -> Result<String, StoreError> {
+    let rest = url
+        .trim_start_matches("sqlite://")
+        .trim_start_matches("sqlite:");
+    let path = rest.split('?').next().unwrap_or_default();
+    if path != ":memory:" && !path.is_empty() {
+        if let Some(dir) = std::path::Path::new(path).parent() {
+            if !dir.as_os_str().is_empty() {
+                std::fs::create_dir_all(dir)?;
+            }
+        }
+    }
+    Ok(if url.contains("mode=") {
+        url.to_owned()
+    } else if url.contains('?') {
+        format!("{url}&mode=rwc")
+    } else {
+        format!("{url}?mode=rwc")
+    })
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(db) if db.is_unique_violation())
+}

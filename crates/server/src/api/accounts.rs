@@ -1,0 +1,125 @@
+use poem::web::cookie::CookieJar;
+use poem::Request;
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi};
+use telepathy_domain::limits::{LOGIN_PER_IP, LOGIN_PER_USERNAME, LOGIN_WINDOW};
+use telepathy_domain::{ErrorCode, Password, Username};
+
+use super::{Ack, Tag};
+use crate::error::{ApiResult, OrInternal};
+use crate::passwords;
+use crate::security::client_ip;
+use crate::state::AppState;
+
+pub struct AccountsApi(pub AppState);
+
+#[derive(Object)]
+pub struct LoginBody {
+    #[oai(default)]
+    pub username: String,
+    #[oai(default)]
+    pub password: String,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct LoginState {
+    pub logged_in: bool,
+}
+
+#[OpenApi(tag = "Tag::Auth")]
+impl AccountsApi {
+    /// Logs in with username and password; a new session cookie on success.
+    #[oai(path = "/auth/login", method = "post", operation_id = "login")]
+    async fn login(
+        &self,
+        req: &Request,
+        cookies: &CookieJar,
+        body: Json<LoginBody>,
+    ) -> ApiResult<Ack> {
+        let s = &self.0;
+        if body.username.trim().is_empty() || body.password.is_empty() {
+            return Err(ErrorCode::FieldsRequired.into());
+        }
+        // A malformed username or an over-long password is simply a failed login: saying
+        // more would tell a stranger about our rules for existing accounts.
+        let (Ok(username), Ok(password)) = (
+            Username::parse(&body.username.to_lowercase()),
+            Password::parse_existing(&body.password),
+        ) else {
+            return Err(ErrorCode::LoginFailed.into());
+        };
+        let ip = client_ip(req, s.config.trust_proxy);
+        s.limit(
+            &format!("login:ip:{ip}"),
+            LOGIN_PER_IP,
+            LOGIN_WINDOW,
+            ErrorCode::RateLimited,
+        )
+        .await?;
+        let user_key = format!("login:user:{}", username.as_ref());
+        s.limit(
+            &user_key,
+            LOGIN_PER_USERNAME,
+            LOGIN_WINDOW,
+            ErrorCode::RateLimited,
+        )
+        .await?;
+
+        let user = s
+            .store
+            .user_by_username(username.as_ref())
+            .await
+            .or_internal("finding a user")?;
+        let ok = passwords::verify(
+            password.expose().to_owned(),
+            user.as_ref().map(|u| u.password_hash.clone()),
+        )
+        .await;
+        let Some(user) = user.filter(|_| ok) else {
+            return Err(ErrorCode::LoginFailed.into());
+        };
+        s.engine
+            .clear(&user_key)
+            .await
+            .or_internal("clearing a login counter")?;
+        s.start_session(req, cookies, user.id).await?;
+        Ok(Json(Ack::ok("로그인되었습니다.")))
+    }
+
+    /// Ends this session.
+    #[oai(path = "/auth/logout", method = "post", operation_id = "logout")]
+    async fn logout(&self, req: &Request, cookies: &CookieJar) -> ApiResult<Ack> {
+        let s = &self.0;
+        if let Some(current) = s.current_user(req).await? {
+            s.store
+                .revoke_session(&current.token_hash, s.clock.now_ms())
+                .await
+                .or_internal("revoking a session")?;
+        }
+        s.clear_cookie(cookies);
+        Ok(Json(Ack::ok("로그아웃되었습니다.")))
+    }
+
+    /// Whether the request carries a live session.
+    #[oai(path = "/auth/check", method = "get", operation_id = "checkAuth")]
+    async fn check(&self, req: &Request) -> ApiResult<LoginState> {
+        Ok(Json(LoginState {
+            logged_in: self.0.current_user(req).await?.is_some(),
+        }))
+    }
+
+    /// Deactivates the account and ends all of its sessions.
+    #[oai(path = "/auth/withdraw", method = "post", operation_id = "withdraw")]
+    async fn withdraw(&self, req: &Request, cookies: &CookieJar) -> ApiResult<Ack> {
+        let s = &self.0;
+        let current = s.require_user(req).await?;
+        s.store
+            .withdraw_user(current.user.id, s.clock.now_ms())
+            .await
+            .or_internal("withdrawing")?;
+        tracing::info!(user_id = current.user.id, "account withdrawn");
+        s.clear_cookie(cookies);
+        Ok(Json(Ack::ok("회원 탈퇴가 완료되었습니다.")))
+    }
+}

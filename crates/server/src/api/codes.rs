@@ -1,0 +1,132 @@
+//! SMS verification codes, shared by sign-up and password reset: a 6-digit code from the
+//! OS's CSPRNG, 180 s of life, bound to one phone and purpose, five wrong tries, sent under
+//! a per-phone cooldown and daily caps per phone and per client address.
+
+use std::time::Duration;
+
+use poem::Request;
+use rand::Rng;
+use telepathy_domain::limits::{
+    CODE_MAX_ATTEMPTS, CODE_TTL, SMS_COOLDOWN, SMS_DAILY_PER_IP, SMS_DAILY_PER_PHONE,
+};
+use telepathy_domain::{ErrorCode, Phone};
+use telepathy_store::PhoneCode;
+
+use crate::error::{ApiError, OrInternal};
+use crate::security::client_ip;
+use crate::session::digest;
+use crate::state::AppState;
+
+const DAY: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// What a code is for; codes of one purpose never serve another.
+#[derive(Debug, Clone, Copy)]
+pub enum Purpose {
+    Register,
+    Reset,
+}
+
+impl Purpose {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Register => "register",
+            Self::Reset => "reset",
+        }
+    }
+}
+
+fn code_hash(purpose: Purpose, phone: &Phone, code: &str) -> String {
+    digest(&format!("{}:{}:{}", purpose.as_str(), phone.as_ref(), code))
+}
+
+impl AppState {
+    /// Sends a fresh code to `phone`, within the limits against SMS pumping.
+    pub async fn send_code(
+        &self,
+        req: &Request,
+        phone: &Phone,
+        purpose: Purpose,
+    ) -> Result<(), ApiError> {
+        let p = phone.as_ref();
+        self.limit(
+            &format!("sms:cool:{p}"),
+            1,
+            SMS_COOLDOWN,
+            ErrorCode::SmsCooldown,
+        )
+        .await?;
+        self.limit(
+            &format!("sms:day:{p}"),
+            SMS_DAILY_PER_PHONE,
+            DAY,
+            ErrorCode::SmsDailyLimit,
+        )
+        .await?;
+        let ip = client_ip(req, self.config.trust_proxy);
+        self.limit(
+            &format!("sms:ip:{ip}"),
+            SMS_DAILY_PER_IP,
+            DAY,
+            ErrorCode::SmsDailyLimit,
+        )
+        .await?;
+
+        let code = format!("{:06}", rand::rngs::OsRng.gen_range(0..1_000_000u32));
+        let now = self.clock.now_ms();
+        let ttl = i64::try_from(CODE_TTL.as_millis()).unwrap_or(i64::MAX);
+        self.store
+            .insert_phone_code(
+                p,
+                purpose.as_str(),
+                &code_hash(purpose, phone, &code),
+                now,
+                now + ttl,
+            )
+            .await
+            .or_internal("storing a verification code")?;
+        self.sms.send_code(p, &code).await.map_err(|e| {
+            tracing::warn!(error = %e, "the SMS provider failed");
+            ApiError::from(ErrorCode::SmsSendFailed)
+        })
+    }
+
+    /// Checks `code` against the latest live code of `phone` for `purpose`, counting a
+    /// wrong try. The caller then marks the code verified or spends it.
+    pub async fn check_code(
+        &self,
+        phone: &Phone,
+        purpose: Purpose,
+        code: &str,
+    ) -> Result<PhoneCode, ApiError> {
+        let code = code.trim();
+        if code.is_empty() {
+            return Err(ErrorCode::CodeRequired.into());
+        }
+        let now = self.clock.now_ms();
+        let latest = self
+            .store
+            .latest_phone_code(phone.as_ref(), purpose.as_str())
+            .await
+            .or_internal("reading a verification code")?;
+        let Some(stored) = latest.filter(|c| c.expires_at > now && c.verified_at.is_none()) else {
+            return Err(ErrorCode::CodeExpired.into());
+        };
+        if stored.attempts >= CODE_MAX_ATTEMPTS {
+            return Err(ErrorCode::CodeAttemptsExceeded.into());
+        }
+        if stored.code_hash != code_hash(purpose, phone, code) {
+            let attempts = self
+                .store
+                .add_code_attempt(stored.id)
+                .await
+                .or_internal("counting a wrong code")?;
+            return Err(if attempts >= CODE_MAX_ATTEMPTS {
+                ErrorCode::CodeAttemptsExceeded
+            } else {
+                ErrorCode::CodeInvalid
+            }
+            .into());
+        }
+        Ok(stored)
+    }
+}

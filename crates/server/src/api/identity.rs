@@ -1,0 +1,115 @@
+use poem::Request;
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi};
+use telepathy_domain::ErrorCode;
+use telepathy_providers::IdentityOutcome;
+
+use super::Tag;
+use crate::error::{ApiResult, OrInternal};
+use crate::state::AppState;
+
+pub struct IdentityApi(pub AppState);
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Prepared {
+    /// The id to give the provider's widget.
+    pub identity_verification_id: String,
+    pub store_id: String,
+    pub channel_key: String,
+    /// True when no real provider is behind it.
+    pub demo: bool,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ConfirmBody {
+    #[oai(default)]
+    pub identity_verification_id: String,
+}
+
+#[derive(Debug, Object)]
+pub struct VerifiedUser {
+    /// The verified real name.
+    pub name: String,
+}
+
+#[derive(Debug, Object)]
+pub struct Confirmed {
+    pub success: bool,
+    pub message: String,
+    pub user: VerifiedUser,
+}
+
+#[OpenApi(tag = "Tag::Identity")]
+impl IdentityApi {
+    /// Issues an identity verification id for the provider's widget.
+    #[oai(
+        path = "/verify/prepare",
+        method = "post",
+        operation_id = "prepareIdentity"
+    )]
+    async fn prepare(&self, req: &Request) -> ApiResult<Prepared> {
+        let s = &self.0;
+        let user = s.current_user(req).await?.map(|c| c.user.id);
+        let id = s.identity.new_verification_id();
+        s.store
+            .create_identity_check(&id, user, s.clock.now_ms())
+            .await
+            .or_internal("starting an identity check")?;
+        let client = s.identity.client_config();
+        Ok(Json(Prepared {
+            identity_verification_id: id,
+            store_id: client.store_id,
+            channel_key: client.channel_key,
+            demo: client.demo,
+        }))
+    }
+
+    /// Asks the provider how a verification ended; keeps the verified name.
+    #[oai(
+        path = "/verify/confirm",
+        method = "post",
+        operation_id = "confirmIdentity"
+    )]
+    async fn confirm(&self, body: Json<ConfirmBody>) -> ApiResult<Confirmed> {
+        let s = &self.0;
+        let id = body.identity_verification_id.trim();
+        if id.is_empty() || id.len() > 200 {
+            return Err(ErrorCode::IdentityIdInvalid.into());
+        }
+        let check = s
+            .store
+            .identity_check(id)
+            .await
+            .or_internal("reading an identity check")?
+            .ok_or(ErrorCode::IdentityIdInvalid)?;
+        let outcome = s.identity.fetch(id).await.map_err(|e| {
+            tracing::warn!(error = %e, "the identity provider failed");
+            ErrorCode::IdentityFailed
+        })?;
+        let person = match outcome {
+            IdentityOutcome::Verified(person) => person,
+            IdentityOutcome::NotVerified { status } => {
+                tracing::info!(status, "identity check not verified");
+                return Err(ErrorCode::IdentityNotVerified.into());
+            }
+            IdentityOutcome::NotFound => return Err(ErrorCode::IdentityIdInvalid.into()),
+        };
+        s.store
+            .complete_identity_check(id, &person.name, s.clock.now_ms())
+            .await
+            .or_internal("completing an identity check")?;
+        if let Some(user_id) = check.user_id {
+            s.store
+                .set_real_name(user_id, &person.name)
+                .await
+                .or_internal("saving a real name")?;
+        }
+        Ok(Json(Confirmed {
+            success: true,
+            message: "본인인증이 완료되었습니다.".to_owned(),
+            user: VerifiedUser { name: person.name },
+        }))
+    }
+}

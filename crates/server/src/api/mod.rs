@@ -1,0 +1,78 @@
+//! The HTTP API under `/api`, described by poem-openapi. The committed `openapi/openapi.json`
+//! is generated from these types; the web app's types are generated from that file.
+
+mod accounts;
+mod codes;
+mod identity;
+mod meta;
+mod password;
+mod profile;
+mod signup;
+
+use poem_openapi::{Object, OpenApiService, Tags};
+
+use crate::state::AppState;
+
+#[derive(Tags)]
+enum Tag {
+    /// Log in, log out, session state, withdrawal.
+    Auth,
+    /// Sign-up: username check, phone verification, registration.
+    Signup,
+    /// The logged-in user's profile and nickname.
+    Profile,
+    /// Find and change password.
+    Password,
+    /// Identity verification (PortOne).
+    Identity,
+    /// Facts about this deployment.
+    Meta,
+    /// Demo mode only.
+    Dev,
+}
+
+/// The plain answer of a state change.
+#[derive(Debug, Object)]
+pub struct Ack {
+    pub success: bool,
+    /// What happened, in Korean.
+    pub message: String,
+}
+
+impl Ack {
+    pub fn ok(message: &str) -> Self {
+        Self {
+            success: true,
+            message: message.to_owned(),
+        }
+    }
+}
+
+type Apis = (
+    accounts::AccountsApi,
+    signup::SignupApi,
+    profile::ProfileApi,
+    password::PasswordApi,
+    identity::IdentityApi,
+    meta::MetaApi,
+);
+
+/// The API service, mounted at `/api`.
+pub fn service(state: &AppState) -> OpenApiService<Apis, ()> {
+    OpenApiService::new(
+        (
+            accounts::AccountsApi(state.clone()),
+            signup::SignupApi(state.clone()),
+            profile::ProfileApi(state.clone()),
+            password::PasswordApi(state.clone()),
+            identity::IdentityApi(state.clone()),
+            meta::MetaApi(state.clone()),
+        ),
+        "Telepathy API",
+        env!("CARGO_PKG_VERSION"),
+    )
+    .description(
+        "텔레파시: every error answers `{success: false, code, message}` with a Korean message.",
+    )
+    .server("/api")
+}

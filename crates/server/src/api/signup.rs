@@ -1,0 +1,206 @@
+use poem::web::cookie::CookieJar;
+use poem::Request;
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi};
+use telepathy_domain::limits::{LOOKUPS_PER_IP, LOOKUP_WINDOW, MIN_AGE, VERIFIED_PHONE_TTL};
+use telepathy_domain::time::seoul_date;
+use telepathy_domain::{Birthdate, ErrorCode, Gender, Password, Phone, Username};
+use telepathy_store::{NewUser, StoreError};
+
+use super::codes::Purpose;
+use super::{Ack, Tag};
+use crate::error::{internal, ApiResult, OrInternal};
+use crate::passwords;
+use crate::security::client_ip;
+use crate::state::AppState;
+
+pub struct SignupApi(pub AppState);
+
+#[derive(Debug, Object)]
+pub struct UsernameBody {
+    #[oai(default)]
+    pub username: String,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Availability {
+    pub success: bool,
+    pub is_available: bool,
+    pub message: String,
+}
+
+#[derive(Debug, Object)]
+pub struct PhoneBody {
+    #[oai(default)]
+    pub phone: String,
+}
+
+#[derive(Debug, Object)]
+pub struct PhoneCodeBody {
+    #[oai(default)]
+    pub phone: String,
+    #[oai(default)]
+    pub code: String,
+}
+
+#[derive(Object)]
+pub struct RegisterBody {
+    #[oai(default)]
+    pub username: String,
+    #[oai(default)]
+    pub password: String,
+    #[oai(default)]
+    pub phone: String,
+    /// 남성 or 여성.
+    #[oai(default)]
+    pub gender: String,
+    /// YYYY-MM-DD (YYYYMMDD is accepted too).
+    #[oai(default)]
+    pub birthdate: String,
+}
+
+#[OpenApi(tag = "Tag::Signup")]
+impl SignupApi {
+    /// Whether a username is free.
+    #[oai(
+        path = "/auth/check-username",
+        method = "post",
+        operation_id = "checkUsername"
+    )]
+    async fn check_username(
+        &self,
+        req: &Request,
+        body: Json<UsernameBody>,
+    ) -> ApiResult<Availability> {
+        let s = &self.0;
+        let ip = client_ip(req, s.config.trust_proxy);
+        s.limit(
+            &format!("lookup:ip:{ip}"),
+            LOOKUPS_PER_IP,
+            LOOKUP_WINDOW,
+            ErrorCode::RateLimited,
+        )
+        .await?;
+        let username = Username::parse(&body.username)?;
+        let taken = s
+            .store
+            .username_taken(username.as_ref())
+            .await
+            .or_internal("checking a username")?;
+        Ok(Json(Availability {
+            success: true,
+            is_available: !taken,
+            message: if taken {
+                ErrorCode::UsernameTaken.message()
+            } else {
+                "사용 가능한 아이디입니다."
+            }
+            .to_owned(),
+        }))
+    }
+
+    /// Sends a sign-up code to a phone that no active account uses.
+    #[oai(
+        path = "/verify-mvp/send",
+        method = "post",
+        operation_id = "sendSignupCode"
+    )]
+    async fn send(&self, req: &Request, body: Json<PhoneBody>) -> ApiResult<Ack> {
+        let s = &self.0;
+        let phone = Phone::parse(&body.phone)?;
+        if s.store
+            .phone_in_use(phone.as_ref())
+            .await
+            .or_internal("checking a phone")?
+        {
+            return Err(ErrorCode::PhoneInUse.into());
+        }
+        s.send_code(req, &phone, Purpose::Register).await?;
+        Ok(Json(Ack::ok("인증번호가 전송되었습니다.")))
+    }
+
+    /// Checks a sign-up code; a right one lets this phone register for the next minutes.
+    #[oai(
+        path = "/verify-mvp/check",
+        method = "post",
+        operation_id = "checkSignupCode"
+    )]
+    async fn check(&self, body: Json<PhoneCodeBody>) -> ApiResult<Ack> {
+        let s = &self.0;
+        let phone = Phone::parse(&body.phone)?;
+        let code = s.check_code(&phone, Purpose::Register, &body.code).await?;
+        s.store
+            .mark_code_verified(code.id, s.clock.now_ms())
+            .await
+            .or_internal("marking a code verified")?;
+        Ok(Json(Ack::ok("인증이 완료되었습니다.")))
+    }
+
+    /// Creates the account of a phone verified moments before, and logs it in.
+    #[oai(path = "/register", method = "post", operation_id = "register")]
+    async fn register(
+        &self,
+        req: &Request,
+        cookies: &CookieJar,
+        body: Json<RegisterBody>,
+    ) -> ApiResult<Ack> {
+        let s = &self.0;
+        let b = &body.0;
+        if b.username.trim().is_empty() || b.password.is_empty() {
+            return Err(ErrorCode::FieldsRequired.into());
+        }
+        let username = Username::parse(&b.username)?;
+        let password = Password::parse_new(&b.password)?;
+        let phone = Phone::parse(&b.phone)?;
+        let gender = Gender::parse(&b.gender)?;
+        let birthdate = Birthdate::parse(&b.birthdate)?;
+        let now = s.clock.now();
+        if birthdate.age_on(seoul_date(now)) < MIN_AGE {
+            return Err(ErrorCode::UnderAge.into());
+        }
+        if s.store
+            .username_taken(username.as_ref())
+            .await
+            .or_internal("checking a username")?
+        {
+            return Err(ErrorCode::UsernameTaken.into());
+        }
+        if s.store
+            .phone_in_use(phone.as_ref())
+            .await
+            .or_internal("checking a phone")?
+        {
+            return Err(ErrorCode::PhoneInUse.into());
+        }
+        let hash = passwords::hash(password.expose().to_owned())
+            .await
+            .or_internal("hashing")?;
+        let now_ms = now.timestamp_millis();
+        let since = now_ms - i64::try_from(VERIFIED_PHONE_TTL.as_millis()).unwrap_or(0);
+        let registered = s
+            .store
+            .register_user(
+                &NewUser {
+                    username: username.as_ref(),
+                    password_hash: &hash,
+                    phone: phone.as_ref(),
+                    gender: gender.as_korean(),
+                    birthdate: &birthdate.iso(),
+                    now: now_ms,
+                },
+                since,
+            )
+            .await;
+        let id = match registered {
+            Ok(Some(id)) => id,
+            Ok(None) => return Err(ErrorCode::PhoneNotVerified.into()),
+            Err(StoreError::UsernameTaken) => return Err(ErrorCode::UsernameTaken.into()),
+            Err(StoreError::PhoneInUse) => return Err(ErrorCode::PhoneInUse.into()),
+            Err(e) => return Err(internal("registering", e)),
+        };
+        tracing::info!(user_id = id, "account registered");
+        s.start_session(req, cookies, id).await?;
+        Ok(Json(Ack::ok("회원가입이 완료되었습니다.")))
+    }
+}

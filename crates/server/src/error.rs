@@ -1,0 +1,99 @@
+//! Errors of the API. The client gets one of the closed set of [`ErrorCode`]s with its
+//! Korean message; the log gets the cause. The HTTP status of every code is decided here.
+
+use poem_openapi::payload::Json;
+use poem_openapi::{ApiResponse, Object};
+use telepathy_domain::ErrorCode;
+
+/// The body of every error answer.
+#[derive(Debug, Clone, Object)]
+pub struct ErrorBody {
+    /// Always false.
+    pub success: bool,
+    /// What went wrong, for programs.
+    pub code: ErrorCode,
+    /// What went wrong, in Korean, for people.
+    pub message: String,
+}
+
+impl ErrorBody {
+    pub fn new(code: ErrorCode) -> Self {
+        Self {
+            success: false,
+            code,
+            message: code.message().to_owned(),
+        }
+    }
+}
+
+/// An error answer of the API.
+#[derive(Debug, ApiResponse)]
+pub enum ApiError {
+    /// The input breaks a rule.
+    #[oai(status = 400)]
+    BadRequest(Json<ErrorBody>),
+    /// Login needed, or the credentials are wrong.
+    #[oai(status = 401)]
+    Unauthorized(Json<ErrorBody>),
+    /// The request came from a foreign page.
+    #[oai(status = 403)]
+    Forbidden(Json<ErrorBody>),
+    /// Nothing there.
+    #[oai(status = 404)]
+    NotFound(Json<ErrorBody>),
+    /// Taken by someone else.
+    #[oai(status = 409)]
+    Conflict(Json<ErrorBody>),
+    /// Too many requests; try again later.
+    #[oai(status = 429)]
+    TooManyRequests(Json<ErrorBody>),
+    /// Our fault; details are in the log.
+    #[oai(status = 500)]
+    Internal(Json<ErrorBody>),
+    /// An outside provider failed.
+    #[oai(status = 502)]
+    BadGateway(Json<ErrorBody>),
+}
+
+impl From<ErrorCode> for ApiError {
+    fn from(code: ErrorCode) -> Self {
+        use ErrorCode as E;
+        let body = Json(ErrorBody::new(code));
+        match code {
+            E::Unauthorized | E::LoginFailed => Self::Unauthorized(body),
+            E::ForbiddenOrigin => Self::Forbidden(body),
+            E::NotFound => Self::NotFound(body),
+            E::UsernameTaken | E::PhoneInUse => Self::Conflict(body),
+            E::RateLimited | E::SmsCooldown | E::SmsDailyLimit => Self::TooManyRequests(body),
+            E::Internal => Self::Internal(body),
+            E::SmsSendFailed | E::IdentityFailed => Self::BadGateway(body),
+            _ => Self::BadRequest(body),
+        }
+    }
+}
+
+/// Turns any internal failure into a logged 500.
+pub trait OrInternal<T> {
+    fn or_internal(self, what: &str) -> Result<T, ApiError>;
+}
+
+impl<T, E: std::fmt::Display> OrInternal<T> for Result<T, E> {
+    fn or_internal(self, what: &str) -> Result<T, ApiError> {
+        self.map_err(|e| internal(what, e))
+    }
+}
+
+/// Logs an internal failure with what we were doing, and answers a 500.
+pub fn internal(what: &str, error: impl std::fmt::Display) -> ApiError {
+    tracing::error!(error = %error, "failed: {what}");
+    ApiError::from(ErrorCode::Internal)
+}
+
+/// Handler results.
+pub type ApiResult<T> = Result<Json<T>, ApiError>;
+
+/// The HTTP status of a code, for answers built outside poem-openapi.
+pub fn status_of(code: ErrorCode) -> poem::http::StatusCode {
+    use poem::IntoResponse;
+    ApiError::from(code).into_response().status()
+}

@@ -1,0 +1,85 @@
+//! Request guards shared by the API: the Origin check of state changes, client addresses,
+//! and rate limits over the shared engine.
+
+use std::time::Duration;
+
+use poem::http::{header, Method};
+use poem::{Endpoint, IntoResponse, Request, Response};
+use telepathy_domain::ErrorCode;
+
+use crate::error::{ApiError, OrInternal};
+use crate::state::AppState;
+
+/// The client's address: the first X-Forwarded-For hop behind a trusted proxy, else the
+/// peer address.
+pub fn client_ip(req: &Request, trust_proxy: bool) -> String {
+    if trust_proxy {
+        if let Some(first) = req
+            .headers()
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(',').next())
+        {
+            let first = first.trim();
+            if !first.is_empty() {
+                return first.to_owned();
+            }
+        }
+    }
+    req.remote_addr()
+        .as_socket_addr()
+        .map(|a| a.ip().to_string())
+        .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// Whether a request's Origin, when it has one, is ours. Browsers send Origin on every
+/// cross-site state change, so refusing foreign ones stops cross-site request forgery
+/// together with the SameSite=Lax cookie.
+pub fn origin_allowed(req: &Request, allowed: &[String]) -> bool {
+    match req
+        .headers()
+        .get(header::ORIGIN)
+        .and_then(|v| v.to_str().ok())
+    {
+        None => true,
+        Some(origin) => allowed.iter().any(|a| a == origin.trim_end_matches('/')),
+    }
+}
+
+/// Refuses state changes from foreign origins, before any handler runs.
+pub async fn check_origin<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
+    let safe = matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if !safe {
+        let allowed = req
+            .data::<AppState>()
+            .map(|s| s.config.public_origins.clone())
+            .unwrap_or_default();
+        if !origin_allowed(&req, &allowed) {
+            return Ok(ApiError::from(ErrorCode::ForbiddenOrigin).into_response());
+        }
+    }
+    next.call(req).await.map(IntoResponse::into_response)
+}
+
+impl AppState {
+    /// Counts one event against a limit shared by all nodes; refuses with `code` beyond it.
+    pub async fn limit(
+        &self,
+        key: &str,
+        limit: u32,
+        window: Duration,
+        code: ErrorCode,
+    ) -> Result<(), ApiError> {
+        let hit = self
+            .engine
+            .hit(key, limit, window)
+            .await
+            .or_internal("counting a rate limit")?;
+        if hit.allowed {
+            Ok(())
+        } else {
+            tracing::info!(key, count = hit.count, "rate limit reached");
+            Err(code.into())
+        }
+    }
+}

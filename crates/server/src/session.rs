@@ -1,0 +1,106 @@
+//! Login sessions: an opaque random token in an HttpOnly cookie; the database keeps only
+//! its SHA-256, so a leaked table cannot be replayed. Every request looks the session up,
+//! so a revocation takes effect on every node at once.
+
+use base64::Engine as _;
+use poem::web::cookie::{Cookie, CookieJar, SameSite};
+use poem::Request;
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+use telepathy_domain::limits::SESSION_TTL;
+use telepathy_domain::ErrorCode;
+use telepathy_store::{NewSession, User};
+
+use crate::error::{ApiError, OrInternal};
+use crate::security::client_ip;
+use crate::state::AppState;
+
+/// Name of the session cookie.
+pub const COOKIE: &str = "tp_session";
+
+/// The hex SHA-256 of a token or code.
+pub fn digest(text: &str) -> String {
+    hex::encode(Sha256::digest(text.as_bytes()))
+}
+
+/// The logged-in user of a request, and the hash of its session token.
+pub struct CurrentUser {
+    pub user: User,
+    pub token_hash: String,
+}
+
+impl AppState {
+    /// The user of the request's session, if it is live.
+    pub async fn current_user(&self, req: &Request) -> Result<Option<CurrentUser>, ApiError> {
+        let Some(token) = req.cookie().get(COOKIE) else {
+            return Ok(None);
+        };
+        let token_hash = digest(token.value_str());
+        let user = self
+            .store
+            .session_user(&token_hash, self.clock.now_ms())
+            .await
+            .or_internal("looking up a session")?;
+        Ok(user.map(|user| CurrentUser { user, token_hash }))
+    }
+
+    /// Like [`Self::current_user`] but refuses a request without a live session.
+    pub async fn require_user(&self, req: &Request) -> Result<CurrentUser, ApiError> {
+        self.current_user(req)
+            .await?
+            .ok_or_else(|| ErrorCode::Unauthorized.into())
+    }
+
+    /// Starts a new session for `user_id` and sets its cookie. Always a fresh token, so a
+    /// token planted before login is worthless after it.
+    pub async fn start_session(
+        &self,
+        req: &Request,
+        cookies: &CookieJar,
+        user_id: i64,
+    ) -> Result<(), ApiError> {
+        let mut bytes = [0u8; 32];
+        rand::rngs::OsRng.fill_bytes(&mut bytes);
+        let token = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+        let now = self.clock.now_ms();
+        let ttl_ms = i64::try_from(SESSION_TTL.as_millis()).unwrap_or(i64::MAX);
+        let user_agent: String = req
+            .headers()
+            .get(poem::http::header::USER_AGENT)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or_default()
+            .chars()
+            .take(300)
+            .collect();
+        self.store
+            .create_session(&NewSession {
+                token_hash: &digest(&token),
+                user_id,
+                now,
+                expires_at: now.saturating_add(ttl_ms),
+                ip: &client_ip(req, self.config.trust_proxy),
+                user_agent: &user_agent,
+            })
+            .await
+            .or_internal("creating a session")?;
+        let mut cookie = Cookie::new_with_str(COOKIE, token);
+        cookie.set_http_only(true);
+        cookie.set_same_site(SameSite::Lax);
+        cookie.set_secure(self.config.secure_cookies());
+        cookie.set_path("/");
+        cookie.set_max_age(SESSION_TTL);
+        cookies.add(cookie);
+        Ok(())
+    }
+
+    /// Tells the browser to drop the session cookie.
+    pub fn clear_cookie(&self, cookies: &CookieJar) {
+        let mut cookie = Cookie::new_with_str(COOKIE, "");
+        cookie.set_http_only(true);
+        cookie.set_same_site(SameSite::Lax);
+        cookie.set_secure(self.config.secure_cookies());
+        cookie.set_path("/");
+        cookie.set_max_age(std::time::Duration::ZERO);
+        cookies.add(cookie);
+    }
+}

@@ -1,0 +1,94 @@
+//! What every handler shares: configuration, store, engine, providers, clock.
+
+use std::sync::Arc;
+
+use telepathy_engine::{Engine, MemoryEngine, RedisEngine};
+use telepathy_providers::{
+    DemoIdentity, DemoSms, IdentityVerifier, PortOneIdentity, SmsSender, SolapiSms,
+};
+use telepathy_store::Store;
+
+use crate::clock::{Clock, SystemClock};
+use crate::config::Config;
+
+/// The shared state of one node.
+#[derive(Clone)]
+pub struct AppState(Arc<Inner>);
+
+pub struct Inner {
+    pub config: Config,
+    pub store: Store,
+    pub engine: Arc<dyn Engine>,
+    pub sms: Arc<dyn SmsSender>,
+    /// The demo SMS outbox; present only in demo mode.
+    pub demo_sms: Option<Arc<DemoSms>>,
+    pub identity: Arc<dyn IdentityVerifier>,
+    pub clock: Arc<dyn Clock>,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = Inner;
+
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
+
+/// Parts that tests may replace.
+pub struct Overrides {
+    pub clock: Option<Arc<dyn Clock>>,
+    pub engine: Option<Arc<dyn Engine>>,
+    pub sms: Option<Arc<dyn SmsSender>>,
+}
+
+impl AppState {
+    /// Connects to the store and the engine named by `config` and picks the providers.
+    pub async fn build(config: Config) -> anyhow::Result<Self> {
+        Self::build_with(
+            config,
+            Overrides {
+                clock: None,
+                engine: None,
+                sms: None,
+            },
+        )
+        .await
+    }
+
+    pub async fn build_with(config: Config, overrides: Overrides) -> anyhow::Result<Self> {
+        use anyhow::Context;
+        let store = Store::connect(&config.database_url)
+            .await
+            .with_context(|| format!("opening the database ({:?})", config.backend))?;
+        let engine: Arc<dyn Engine> = match (overrides.engine, &config.redis_url) {
+            (Some(engine), _) => engine,
+            (None, Some(url)) => Arc::new(
+                RedisEngine::connect(url, &config.redis_prefix)
+                    .await
+                    .context("connecting to Redis")?,
+            ),
+            (None, None) => Arc::new(MemoryEngine::new()),
+        };
+        let demo_sms = config.demo.then(|| Arc::new(DemoSms::new()));
+        let sms: Arc<dyn SmsSender> = match (overrides.sms, &demo_sms, &config.solapi) {
+            (Some(sms), _, _) => sms,
+            (None, Some(demo), _) => demo.clone(),
+            (None, None, Some(solapi)) => Arc::new(SolapiSms::new(solapi.clone())?),
+            (None, None, None) => anyhow::bail!("no SMS provider is configured"),
+        };
+        let identity: Arc<dyn IdentityVerifier> = match (&config.portone, config.demo) {
+            (_, true) => Arc::new(DemoIdentity::new()),
+            (Some(portone), false) => Arc::new(PortOneIdentity::new(portone.clone())?),
+            (None, false) => anyhow::bail!("no identity provider is configured"),
+        };
+        Ok(Self(Arc::new(Inner {
+            config,
+            store,
+            engine,
+            sms,
+            demo_sms,
+            identity,
+            clock: overrides.clock.unwrap_or_else(|| Arc::new(SystemClock)),
+        })))
+    }
+}

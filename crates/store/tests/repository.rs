@@ -1,0 +1,290 @@
+//! The repository suite, run on SQLite and on PostgreSQL.
+
+use telepathy_store::testing::fresh_store;
+use telepathy_store::{Backend, NewSession, NewUser, Store, StoreError};
+
+macro_rules! both {
+    ($($name:ident),* $(,)?) => {
+        mod on_sqlite {
+            $(#[tokio::test] async fn $name() {
+                super::$name(telepathy_store::testing::fresh_store(telepathy_store::Backend::Sqlite).await).await;
+            })*
+        }
+        mod on_postgres {
+            $(#[tokio::test] async fn $name() {
+                super::$name(telepathy_store::testing::fresh_store(telepathy_store::Backend::Postgres).await).await;
+            })*
+        }
+    };
+}
+
+both!(
+    registers_only_with_a_fresh_verified_phone,
+    a_verification_registers_once,
+    username_and_phone_are_unique_among_active_accounts,
+    withdrawal_frees_username_and_ends_sessions,
+    sessions_expire_and_revoke,
+    code_attempts_are_counted,
+    identity_checks_complete,
+    nickname_and_password_change,
+);
+
+fn user<'a>(username: &'a str, phone: &'a str, now: i64) -> NewUser<'a> {
+    NewUser {
+        username,
+        password_hash: "hash",
+        phone,
+        gender: "여성",
+        birthdate: "2000-01-01",
+        now,
+    }
+}
+
+async fn verify_phone(store: &Store, phone: &str, now: i64) {
+    store
+        .insert_phone_code(phone, "register", "h", now, now + 180_000)
+        .await
+        .unwrap();
+    let code = store
+        .latest_phone_code(phone, "register")
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(store.mark_code_verified(code.id, now).await.unwrap());
+}
+
+async fn registers_only_with_a_fresh_verified_phone(store: Store) {
+    assert_eq!(
+        store
+            .register_user(&user("alice", "01011112222", 1000), 0)
+            .await
+            .unwrap(),
+        None
+    );
+    assert!(
+        !store.username_taken("alice").await.unwrap(),
+        "nothing stored without a verified phone"
+    );
+    verify_phone(&store, "01011112222", 1000).await;
+    assert_eq!(
+        store
+            .register_user(&user("alice", "01011112222", 5000), 2000)
+            .await
+            .unwrap(),
+        None,
+        "a verification older than the cut-off does not count"
+    );
+    let id = store
+        .register_user(&user("alice", "01011112222", 5000), 1000)
+        .await
+        .unwrap()
+        .expect("registered");
+    let got = store.user_by_username("alice").await.unwrap().unwrap();
+    assert_eq!(got.id, id);
+    assert_eq!(got.phone, "01011112222");
+    assert_eq!(got.nickname, None);
+    assert_eq!(
+        store.user_by_id(id).await.unwrap().unwrap().username,
+        "alice"
+    );
+    assert_eq!(store.backend(), store.backend());
+}
+
+async fn a_verification_registers_once(store: Store) {
+    verify_phone(&store, "01011112222", 1000).await;
+    assert!(store
+        .register_user(&user("alice", "01011112222", 2000), 0)
+        .await
+        .unwrap()
+        .is_some());
+    assert_eq!(
+        store
+            .register_user(&user("bob", "01011112222", 2000), 0)
+            .await
+            .unwrap(),
+        None
+    );
+}
+
+async fn username_and_phone_are_unique_among_active_accounts(store: Store) {
+    verify_phone(&store, "01011112222", 1000).await;
+    store
+        .register_user(&user("alice", "01011112222", 2000), 0)
+        .await
+        .unwrap();
+    verify_phone(&store, "01033334444", 1000).await;
+    assert!(matches!(
+        store
+            .register_user(&user("alice", "01033334444", 2000), 0)
+            .await,
+        Err(StoreError::UsernameTaken)
+    ));
+    verify_phone(&store, "01011112222", 3000).await;
+    assert!(matches!(
+        store
+            .register_user(&user("carol", "01011112222", 4000), 0)
+            .await,
+        Err(StoreError::PhoneInUse)
+    ));
+    assert!(store.phone_in_use("01011112222").await.unwrap());
+    assert!(!store.phone_in_use("01099998888").await.unwrap());
+}
+
+async fn withdrawal_frees_username_and_ends_sessions(store: Store) {
+    verify_phone(&store, "01011112222", 1000).await;
+    let id = store
+        .register_user(&user("alice", "01011112222", 2000), 0)
+        .await
+        .unwrap()
+        .unwrap();
+    for token in ["t1", "t2"] {
+        store
+            .create_session(&NewSession {
+                token_hash: token,
+                user_id: id,
+                now: 2000,
+                expires_at: 99_000,
+                ip: "ip",
+                user_agent: "ua",
+            })
+            .await
+            .unwrap();
+    }
+    store.withdraw_user(id, 3000).await.unwrap();
+    assert!(store.session_user("t1", 4000).await.unwrap().is_none());
+    assert!(store.session_user("t2", 4000).await.unwrap().is_none());
+    assert!(!store.username_taken("alice").await.unwrap());
+    assert!(!store.phone_in_use("01011112222").await.unwrap());
+    assert_eq!(
+        store.user_by_id(id).await.unwrap().unwrap().status,
+        "withdrawn"
+    );
+    verify_phone(&store, "01011112222", 5000).await;
+    let again = store
+        .register_user(&user("alice", "01011112222", 6000), 0)
+        .await
+        .unwrap();
+    assert!(
+        again.is_some_and(|new| new != id),
+        "a new account, the old row kept"
+    );
+}
+
+async fn sessions_expire_and_revoke(store: Store) {
+    verify_phone(&store, "01011112222", 1000).await;
+    let id = store
+        .register_user(&user("alice", "01011112222", 2000), 0)
+        .await
+        .unwrap()
+        .unwrap();
+    for token in ["a", "b", "c"] {
+        store
+            .create_session(&NewSession {
+                token_hash: token,
+                user_id: id,
+                now: 2000,
+                expires_at: 10_000,
+                ip: "ip",
+                user_agent: "ua",
+            })
+            .await
+            .unwrap();
+    }
+    assert_eq!(
+        store.session_user("a", 9_999).await.unwrap().unwrap().id,
+        id
+    );
+    assert!(
+        store.session_user("a", 10_000).await.unwrap().is_none(),
+        "expired"
+    );
+    assert!(store.session_user("nope", 3000).await.unwrap().is_none());
+    store.revoke_session("a", 3000).await.unwrap();
+    assert!(store.session_user("a", 3000).await.unwrap().is_none());
+    assert_eq!(
+        store
+            .revoke_user_sessions(id, Some("b"), 3000)
+            .await
+            .unwrap(),
+        1
+    );
+    assert!(
+        store.session_user("b", 3000).await.unwrap().is_some(),
+        "the kept session lives"
+    );
+    assert!(store.session_user("c", 3000).await.unwrap().is_none());
+}
+
+async fn code_attempts_are_counted(store: Store) {
+    store
+        .insert_phone_code("01011112222", "reset", "h1", 1000, 181_000)
+        .await
+        .unwrap();
+    store
+        .insert_phone_code("01011112222", "reset", "h2", 2000, 182_000)
+        .await
+        .unwrap();
+    let code = store
+        .latest_phone_code("01011112222", "reset")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(code.code_hash, "h2", "the latest code counts");
+    assert_eq!(store.add_code_attempt(code.id).await.unwrap(), 1);
+    assert_eq!(store.add_code_attempt(code.id).await.unwrap(), 2);
+    assert!(store.consume_code(code.id, 3000).await.unwrap());
+    assert!(
+        !store.consume_code(code.id, 3001).await.unwrap(),
+        "spent once"
+    );
+    assert!(store
+        .latest_phone_code("01011112222", "register")
+        .await
+        .unwrap()
+        .is_none());
+}
+
+async fn identity_checks_complete(store: Store) {
+    store
+        .create_identity_check("idv-1", None, 1000)
+        .await
+        .unwrap();
+    let check = store.identity_check("idv-1").await.unwrap().unwrap();
+    assert_eq!(check.verified_at, None);
+    store
+        .complete_identity_check("idv-1", "홍길동", 2000)
+        .await
+        .unwrap();
+    let check = store.identity_check("idv-1").await.unwrap().unwrap();
+    assert_eq!(check.name.as_deref(), Some("홍길동"));
+    assert!(store.identity_check("idv-2").await.unwrap().is_none());
+}
+
+async fn nickname_and_password_change(store: Store) {
+    verify_phone(&store, "01011112222", 1000).await;
+    let id = store
+        .register_user(&user("alice", "01011112222", 2000), 0)
+        .await
+        .unwrap()
+        .unwrap();
+    store.set_nickname(id, "달빛", 3000).await.unwrap();
+    store.set_password_hash(id, "new-hash").await.unwrap();
+    store.set_real_name(id, "김하늘").await.unwrap();
+    let got = store.user_by_id(id).await.unwrap().unwrap();
+    assert_eq!(got.nickname.as_deref(), Some("달빛"));
+    assert_eq!(got.nickname_set_at, Some(3000));
+    assert_eq!(got.password_hash, "new-hash");
+    assert_eq!(got.real_name.as_deref(), Some("김하늘"));
+}
+
+#[test]
+fn backends_from_urls() {
+    assert_eq!(Backend::of_url("sqlite://data/x.db"), Some(Backend::Sqlite));
+    assert_eq!(Backend::of_url("postgres://h/db"), Some(Backend::Postgres));
+    assert_eq!(
+        Backend::of_url("postgresql://h/db"),
+        Some(Backend::Postgres)
+    );
+    assert_eq!(Backend::of_url("mysql://h/db"), None);
+    let _ = fresh_store;
+}
