@@ -8,7 +8,7 @@ use crate::ProviderError;
 /// (the browser runs the vendor widget; the server fetches the result).
 #[async_trait]
 pub trait IdentityVerifier: Send + Sync {
-    /// Issues a fresh verification id for the client widget (e.g. "identity-verification-<uuid-like random>").
+    /// Issues a fresh verification id for the client widget (e.g. `"identity-verification-<uuid-like random>"`).
     fn new_verification_id(&self) -> String;
     /// Public values the browser widget needs.
     fn client_config(&self) -> IdentityClientConfig;

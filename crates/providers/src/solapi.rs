@@ -85,7 +85,7 @@ impl SolapiSms {
         // Solapi refuses a signature reused within 15 minutes, so every request
         // gets a fresh salt even when two are sent in the same millisecond.
         let date = Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true);
-        let salt = random_hex(8);
+        let salt = random_hex(16);
         let signature = sign(&self.config.api_secret, &date, &salt)?;
         let value = format!(
             "HMAC-SHA256 apiKey={}, date={date}, salt={salt}, signature={signature}",
