@@ -1,0 +1,234 @@
+//! `spawn_app`: a whole node in process with a fresh store, a hand-moved clock and typed
+//! request helpers. SQLite runs with the memory engine (the embedded mode), PostgreSQL with
+//! Redis (the cluster mode); both servers must be running.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use poem::endpoint::BoxEndpoint;
+use poem::http::StatusCode;
+use poem::test::TestClient;
+use poem::EndpointExt;
+use serde_json::{json, Value};
+use telepathy_engine::{Engine, RedisEngine};
+use telepathy_server::clock::ManualClock;
+use telepathy_server::config::Config;
+use telepathy_server::state::{AppState, Overrides};
+use telepathy_store::testing::fresh_url;
+use telepathy_store::Backend;
+
+pub const ORIGIN: &str = "http://127.0.0.1:8080";
+
+pub struct TestApp {
+    pub client: TestClient<BoxEndpoint<'static, poem::Response>>,
+    pub state: AppState,
+    pub clock: Arc<ManualClock>,
+    /// The session cookie the app last set, sent with every request.
+    pub cookie: Option<String>,
+}
+
+/// An answer: status and JSON body.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub body: Value,
+    pub set_cookie: Option<String>,
+}
+
+impl Answer {
+    pub fn code(&self) -> &str {
+        self.body["code"].as_str().unwrap_or("")
+    }
+
+    pub fn message(&self) -> &str {
+        self.body["message"].as_str().unwrap_or("")
+    }
+
+    /// Asserts an error answer with this code and the domain's Korean message for it.
+    #[track_caller]
+    pub fn assert_error(&self, status: u16, code: &str) {
+        assert_eq!(self.status.as_u16(), status, "status of {:?}", self.body);
+        assert_eq!(self.code(), code, "code of {:?}", self.body);
+        assert_eq!(self.body["success"], json!(false));
+        assert!(!self.message().is_empty());
+    }
+
+    #[track_caller]
+    pub fn assert_ok(&self) -> &Value {
+        assert_eq!(self.status, StatusCode::OK, "{:?}", self.body);
+        &self.body
+    }
+}
+
+pub async fn spawn_app(backend: Backend) -> TestApp {
+    spawn_with(backend, &[]).await
+}
+
+pub async fn spawn_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp {
+    let database_url = fresh_url(backend).await;
+    let static_dir = std::env::temp_dir().join("telepathy-tests-static");
+    std::fs::create_dir_all(&static_dir).unwrap();
+    std::fs::write(
+        static_dir.join("index.html"),
+        "<!doctype html><title>텔레파시</title>",
+    )
+    .unwrap();
+    let static_dir = static_dir.display().to_string();
+    let mut vars: Vec<(String, String)> = vec![
+        ("DATABASE_URL".into(), database_url),
+        ("TELEPATHY_DEMO".into(), "true".into()),
+        ("TELEPATHY_STATIC_DIR".into(), static_dir),
+    ];
+    for (k, v) in extra {
+        vars.retain(|(name, _)| name != k);
+        vars.push(((*k).into(), (*v).into()));
+    }
+    let config =
+        Config::from_lookup(|name| vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()))
+            .unwrap_or_else(|e| panic!("{e}"));
+    let engine: Option<Arc<dyn Engine>> = match backend {
+        Backend::Sqlite => None,
+        Backend::Postgres => Some(Arc::new(redis_engine().await)),
+    };
+    let clock = Arc::new(ManualClock::new("2026-11-22T12:00:00Z".parse().unwrap()));
+    let state = AppState::build_with(
+        config,
+        Overrides {
+            clock: Some(clock.clone()),
+            engine,
+            sms: None,
+        },
+    )
+    .await
+    .unwrap();
+    let app = telepathy_server::app::build(state.clone())
+        .map_to_response()
+        .boxed();
+    TestApp {
+        client: TestClient::new(app),
+        state,
+        clock,
+        cookie: None,
+    }
+}
+
+async fn redis_engine() -> RedisEngine {
+    let url = std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+    let prefix = format!("test:{}:", rand::random::<u64>());
+    tokio::time::timeout(Duration::from_secs(10), RedisEngine::connect(&url, &prefix))
+        .await
+        .unwrap_or_else(|_| panic!("no Redis answered at {url}"))
+        .unwrap_or_else(|e| panic!("Redis at {url}: {e}"))
+}
+
+impl TestApp {
+    pub async fn get(&mut self, path: &str) -> Answer {
+        let mut req = self.client.get(path);
+        if let Some(c) = &self.cookie {
+            req = req.header("cookie", c.clone());
+        }
+        self.finish(req.send().await).await
+    }
+
+    pub async fn post(&mut self, path: &str, body: Value) -> Answer {
+        self.post_with(path, body, &[("origin", ORIGIN)]).await
+    }
+
+    pub async fn post_with(&mut self, path: &str, body: Value, headers: &[(&str, &str)]) -> Answer {
+        let mut req = self.client.post(path).body_json(&body);
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        if let Some(c) = &self.cookie {
+            req = req.header("cookie", c.clone());
+        }
+        self.finish(req.send().await).await
+    }
+
+    async fn finish(&mut self, resp: poem::test::TestResponse) -> Answer {
+        let status = resp.0.status();
+        let set_cookie = resp
+            .0
+            .headers()
+            .get("set-cookie")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        if let Some(sc) = &set_cookie {
+            let pair = sc.split(';').next().unwrap_or_default().to_owned();
+            let cleared = pair.ends_with('=') || sc.contains("Max-Age=0");
+            self.cookie = if cleared { None } else { Some(pair) };
+        }
+        let text = resp.0.into_body().into_string().await.unwrap();
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Answer {
+            status,
+            body,
+            set_cookie,
+        }
+    }
+
+    /// The latest code the demo SMS outbox holds for `phone`.
+    pub async fn outbox_code(&mut self, phone: &str) -> String {
+        let a = self
+            .get(&format!("/api/dev/sms-outbox?phone={phone}"))
+            .await;
+        a.assert_ok()["code"].as_str().unwrap().to_owned()
+    }
+
+    /// Lets the per-phone SMS cooldown pass (engine windows run on real time).
+    pub async fn pass_sms_cooldown(&self, phone: &str) {
+        self.state
+            .engine
+            .clear(&format!("sms:cool:{phone}"))
+            .await
+            .unwrap();
+    }
+
+    /// Verifies `phone` through the demo outbox.
+    pub async fn verify_phone(&mut self, phone: &str) {
+        self.post("/api/verify-mvp/send", json!({ "phone": phone }))
+            .await
+            .assert_ok();
+        let code = self.outbox_code(phone).await;
+        self.post(
+            "/api/verify-mvp/check",
+            json!({ "phone": phone, "code": code }),
+        )
+        .await
+        .assert_ok();
+    }
+
+    /// Signs up and stays logged in.
+    pub async fn sign_up(&mut self, username: &str, password: &str, phone: &str) {
+        self.verify_phone(phone).await;
+        let a = self
+            .post("/api/register", register_body(username, password, phone))
+            .await;
+        a.assert_ok();
+        assert!(self.cookie.is_some(), "registration logs in");
+    }
+
+    pub async fn login(&mut self, username: &str, password: &str) -> Answer {
+        self.post(
+            "/api/auth/login",
+            json!({ "username": username, "password": password }),
+        )
+        .await
+    }
+
+    pub async fn logged_in(&mut self) -> bool {
+        self.get("/api/auth/check").await.assert_ok()["loggedIn"]
+            .as_bool()
+            .unwrap()
+    }
+}
+
+pub fn register_body(username: &str, password: &str, phone: &str) -> Value {
+    json!({
+        "username": username,
+        "password": password,
+        "phone": phone,
+        "gender": "여성",
+        "birthdate": "2000-01-01",
+    })
+}

@@ -1,0 +1,113 @@
+use serde_json::json;
+
+use crate::helpers::TestApp;
+
+crate::both!(
+    login_failures_say_little,
+    login_issues_a_new_session,
+    logout_revokes_the_session,
+    login_attempts_are_limited,
+    withdrawal_ends_every_session,
+    requests_need_a_session,
+);
+
+async fn login_failures_say_little(mut app: TestApp) {
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    app.cookie = None;
+    let wrong = app.login("alice", "abcdefg2").await;
+    wrong.assert_error(401, "LOGIN_FAILED");
+    let unknown = app.login("nobody", "abcdefg1").await;
+    unknown.assert_error(401, "LOGIN_FAILED");
+    assert_eq!(
+        wrong.message(),
+        unknown.message(),
+        "no hint which part was wrong"
+    );
+    assert_eq!(wrong.message(), "아이디 또는 비밀번호가 올바르지 않습니다.");
+    app.login("", "").await.assert_error(400, "FIELDS_REQUIRED");
+    app.login("x", "abcdefg1")
+        .await
+        .assert_error(401, "LOGIN_FAILED");
+    assert!(!app.logged_in().await);
+}
+
+async fn login_issues_a_new_session(mut app: TestApp) {
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    let first = app.cookie.clone().unwrap();
+    let a = app.login("Alice", "abcdefg1").await;
+    a.assert_ok();
+    let second = app.cookie.clone().unwrap();
+    assert_ne!(first, second, "a fresh token at every login");
+    assert!(app.logged_in().await);
+}
+
+async fn logout_revokes_the_session(mut app: TestApp) {
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    let token = app.cookie.clone().unwrap();
+    let a = app.post("/api/auth/logout", json!({})).await;
+    a.assert_ok();
+    assert!(a.set_cookie.unwrap().contains("Max-Age=0"));
+    // The old token, replayed, is dead on the server, not merely forgotten by the browser.
+    app.cookie = Some(token);
+    assert!(!app.logged_in().await);
+    app.get("/api/nickname/profile")
+        .await
+        .assert_error(401, "UNAUTHORIZED");
+}
+
+async fn login_attempts_are_limited(mut app: TestApp) {
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    app.cookie = None;
+    for _ in 0..10 {
+        app.login("alice", "wrong-pass1")
+            .await
+            .assert_error(401, "LOGIN_FAILED");
+    }
+    let a = app.login("alice", "abcdefg1").await;
+    a.assert_error(429, "RATE_LIMITED");
+    assert_eq!(
+        a.message(),
+        "요청이 너무 많습니다. 잠시 후 다시 시도해주세요."
+    );
+    assert!(app.cookie.is_none());
+}
+
+async fn withdrawal_ends_every_session(mut app: TestApp) {
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    let first = app.cookie.clone().unwrap();
+    app.login("alice", "abcdefg1").await.assert_ok();
+    let a = app.post("/api/auth/withdraw", json!({})).await;
+    assert_eq!(
+        a.assert_ok()["message"],
+        json!("회원 탈퇴가 완료되었습니다.")
+    );
+    assert!(!app.logged_in().await);
+    app.cookie = Some(first);
+    assert!(!app.logged_in().await, "the other session ended too");
+    app.cookie = None;
+    app.login("alice", "abcdefg1")
+        .await
+        .assert_error(401, "LOGIN_FAILED");
+    // The phone is free again for a new account.
+    app.pass_sms_cooldown("01011112222").await;
+    app.sign_up("alice2", "abcdefg1", "01011112222").await;
+}
+
+async fn requests_need_a_session(mut app: TestApp) {
+    for path in ["/api/nickname/profile"] {
+        app.get(path).await.assert_error(401, "UNAUTHORIZED");
+    }
+    for path in [
+        "/api/auth/withdraw",
+        "/api/nickname/set-nickname",
+        "/api/password/change",
+    ] {
+        let a = app.post(path, json!({ "nickname": "달빛", "currentPassword": "abcdefg1", "newPassword": "abcdefg2" })).await;
+        a.assert_error(401, "UNAUTHORIZED");
+        assert_eq!(a.message(), "로그인이 필요합니다.");
+    }
+    app.cookie = Some("tp_session=forged".into());
+    app.get("/api/nickname/profile")
+        .await
+        .assert_error(401, "UNAUTHORIZED");
+}

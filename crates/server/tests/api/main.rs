@@ -1,0 +1,28 @@
+//! API tests: every test runs twice, on SQLite with the memory engine and on PostgreSQL
+//! with Redis.
+
+mod helpers;
+
+mod identity;
+mod login;
+mod misc;
+mod password;
+mod profile;
+mod signup;
+
+/// Runs each named `async fn(TestApp)` of the calling module on both setups.
+#[macro_export]
+macro_rules! both {
+    ($($name:ident),* $(,)?) => {
+        mod on_sqlite {
+            $(#[tokio::test] async fn $name() {
+                super::$name($crate::helpers::spawn_app(telepathy_store::Backend::Sqlite).await).await;
+            })*
+        }
+        mod on_postgres_and_redis {
+            $(#[tokio::test] async fn $name() {
+                super::$name($crate::helpers::spawn_app(telepathy_store::Backend::Postgres).await).await;
+            })*
+        }
+    };
+}

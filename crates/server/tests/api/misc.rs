@@ -1,0 +1,124 @@
+use serde_json::json;
+use telepathy_store::Backend;
+
+use crate::helpers::{spawn_with, TestApp};
+
+crate::both!(
+    foreign_origins_cannot_change_state,
+    unreadable_requests_get_the_error_shape,
+    health_and_readiness,
+    web_app_routes_fall_back_to_index,
+    app_config_tells_demo,
+);
+
+async fn foreign_origins_cannot_change_state(mut app: TestApp) {
+    let a = app
+        .post_with(
+            "/api/auth/login",
+            json!({ "username": "alice", "password": "x" }),
+            &[("origin", "https://evil.example")],
+        )
+        .await;
+    a.assert_error(403, "FORBIDDEN_ORIGIN");
+    let a = app
+        .post_with(
+            "/api/auth/check-username",
+            json!({ "username": "alice" }),
+            &[],
+        )
+        .await;
+    a.assert_ok();
+}
+
+async fn unreadable_requests_get_the_error_shape(mut app: TestApp) {
+    let resp = app
+        .client
+        .post("/api/auth/login")
+        .header("content-type", "application/json")
+        .body("{not json")
+        .send()
+        .await;
+    assert_eq!(resp.0.status(), 400);
+    let body: serde_json::Value =
+        serde_json::from_str(&resp.0.into_body().into_string().await.unwrap()).unwrap();
+    assert_eq!(body["code"], json!("INVALID_REQUEST"));
+    assert_eq!(body["message"], json!("요청 형식이 올바르지 않습니다."));
+    app.get("/api/no-such-thing")
+        .await
+        .assert_error(404, "NOT_FOUND");
+}
+
+async fn health_and_readiness(mut app: TestApp) {
+    let a = app.get("/healthz").await;
+    assert_eq!(a.status, 200);
+    let a = app.get("/readyz").await;
+    assert_eq!(a.status, 200);
+    assert_eq!(a.body["store"], json!("ok"));
+    assert!(a.body["engine"] == json!("memory") || a.body["engine"] == json!("redis"));
+}
+
+async fn web_app_routes_fall_back_to_index(mut app: TestApp) {
+    for path in [
+        "/",
+        "/login",
+        "/main",
+        "/verify/callback?identityVerificationId=x",
+        "/terms/privacy",
+    ] {
+        let a = app.get(path).await;
+        assert_eq!(a.status, 200, "{path}");
+        assert!(
+            a.body.as_str().unwrap_or_default().contains("텔레파시"),
+            "{path}"
+        );
+    }
+}
+
+async fn app_config_tells_demo(mut app: TestApp) {
+    assert_eq!(
+        app.get("/api/app-config").await.assert_ok()["demo"],
+        json!(true)
+    );
+}
+
+#[tokio::test]
+async fn the_outbox_does_not_exist_outside_demo_mode() {
+    let mut app = spawn_with(
+        Backend::Sqlite,
+        &[
+            ("TELEPATHY_DEMO", "false"),
+            ("TELEPATHY_SOLAPI_API_KEY", "key"),
+            ("TELEPATHY_SOLAPI_API_SECRET", "secret"),
+            ("TELEPATHY_SOLAPI_SENDER", "0212345678"),
+            ("TELEPATHY_SOLAPI_BASE_URL", "http://127.0.0.1:9"),
+            ("TELEPATHY_PORTONE_API_SECRET", "secret"),
+            ("TELEPATHY_PORTONE_STORE_ID", "store-x"),
+            ("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", "channel-x"),
+        ],
+    )
+    .await;
+    app.get("/api/dev/sms-outbox?phone=01011112222")
+        .await
+        .assert_error(404, "NOT_FOUND");
+    assert_eq!(app.get("/api/app-config").await.body["demo"], json!(false));
+    // The real provider is unreachable here: the user is told the send failed.
+    let a = app
+        .post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
+        .await;
+    a.assert_error(502, "SMS_SEND_FAILED");
+    assert_eq!(a.message(), "인증번호 전송에 실패했습니다.");
+}
+
+#[tokio::test]
+async fn openapi_document_is_current() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../openapi/openapi.json");
+    let fresh = telepathy_server::openapi_json().await.unwrap() + "\n";
+    if std::env::var_os("UPDATE_OPENAPI").is_some() {
+        std::fs::write(path, &fresh).unwrap();
+    }
+    let committed = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        committed == fresh,
+        "openapi/openapi.json is stale: run `UPDATE_OPENAPI=1 cargo test -p telepathy-server --test api openapi`"
+    );
+}

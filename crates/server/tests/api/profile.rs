@@ -1,0 +1,54 @@
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::helpers::TestApp;
+
+crate::both!(nickname_rules, nickname_is_kept_for_a_month);
+
+async fn nickname_rules(mut app: TestApp) {
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    let set = |n: &str| json!({ "nickname": n });
+    let a = app.post("/api/nickname/set-nickname", set("  ")).await;
+    a.assert_error(400, "NICKNAME_REQUIRED");
+    assert_eq!(a.message(), "닉네임을 입력해주세요.");
+    app.post("/api/nickname/set-nickname", set("달 빛"))
+        .await
+        .assert_error(400, "NICKNAME_INVALID");
+    app.post("/api/nickname/set-nickname", set("moon!"))
+        .await
+        .assert_error(400, "NICKNAME_INVALID");
+    app.post("/api/nickname/set-nickname", set(&"가".repeat(21)))
+        .await
+        .assert_error(400, "NICKNAME_INVALID");
+    app.post("/api/nickname/set-nickname", set("달빛Moon7"))
+        .await
+        .assert_ok();
+    let p = app.get("/api/nickname/profile").await;
+    assert_eq!(p.assert_ok()["nickname"], json!("달빛Moon7"));
+}
+
+async fn nickname_is_kept_for_a_month(mut app: TestApp) {
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    app.post("/api/nickname/set-nickname", json!({ "nickname": "달빛" }))
+        .await
+        .assert_ok();
+    app.clock.advance(Duration::from_secs(29 * 24 * 3600));
+    let a = app
+        .post("/api/nickname/set-nickname", json!({ "nickname": "별빛" }))
+        .await;
+    a.assert_error(400, "NICKNAME_LOCKED");
+    app.post("/api/nickname/set-nickname", json!({ "nickname": "달빛" }))
+        .await
+        .assert_ok();
+    app.clock.advance(Duration::from_secs(2 * 24 * 3600));
+    assert!(!app.logged_in().await, "sessions last 30 days");
+    app.login("alice", "abcdefg1").await.assert_ok();
+    app.post("/api/nickname/set-nickname", json!({ "nickname": "별빛" }))
+        .await
+        .assert_ok();
+    assert_eq!(
+        app.get("/api/nickname/profile").await.body["nickname"],
+        json!("별빛")
+    );
+}

@@ -1,0 +1,337 @@
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::helpers::{register_body, TestApp};
+
+crate::both!(
+    username_check_messages,
+    sign_up_end_to_end,
+    register_needs_a_verified_phone,
+    register_validation_messages,
+    codes_expire_and_are_single_use,
+    wrong_codes_are_limited,
+    codes_are_bound_to_their_phone,
+    verified_phone_goes_stale,
+    sms_cooldown_and_daily_cap,
+    one_active_account_per_phone,
+    phone_validation_messages,
+);
+
+async fn username_check_messages(mut app: TestApp) {
+    let check = |name: &'static str| json!({ "username": name });
+    app.post("/api/auth/check-username", check(""))
+        .await
+        .assert_error(400, "USERNAME_REQUIRED");
+    let a = app.post("/api/auth/check-username", check("")).await;
+    assert_eq!(a.message(), "아이디를 입력해주세요.");
+    app.post("/api/auth/check-username", check("ab"))
+        .await
+        .assert_error(400, "USERNAME_INVALID");
+    let a = app.post("/api/auth/check-username", check("alice")).await;
+    assert_eq!(a.assert_ok()["isAvailable"], json!(true));
+    assert_eq!(a.message(), "사용 가능한 아이디입니다.");
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    let a = app.post("/api/auth/check-username", check("alice")).await;
+    assert_eq!(a.assert_ok()["isAvailable"], json!(false));
+    assert_eq!(a.message(), "이미 사용 중인 아이디입니다.");
+}
+
+async fn sign_up_end_to_end(mut app: TestApp) {
+    assert!(!app.logged_in().await);
+    app.post("/api/verify-mvp/send", json!({ "phone": "010-1111-2222" }))
+        .await
+        .assert_ok();
+    let code = app.outbox_code("01011112222").await;
+    assert_eq!(code.len(), 6);
+    assert!(code.chars().all(|c| c.is_ascii_digit()));
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let a = app
+        .post(
+            "/api/verify-mvp/check",
+            json!({ "phone": "01011112222", "code": wrong }),
+        )
+        .await;
+    a.assert_error(400, "CODE_INVALID");
+    assert_eq!(a.message(), "인증번호가 올바르지 않습니다.");
+    app.post(
+        "/api/verify-mvp/check",
+        json!({ "phone": "01011112222", "code": code }),
+    )
+    .await
+    .assert_ok();
+    let a = app
+        .post(
+            "/api/register",
+            register_body("alice", "abcdefg1", "010-1111-2222"),
+        )
+        .await;
+    a.assert_ok();
+    let cookie = a.set_cookie.expect("a session cookie");
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax"),
+        "{cookie}"
+    );
+    assert!(app.logged_in().await);
+    let profile = app.get("/api/nickname/profile").await;
+    let p = profile.assert_ok();
+    assert_eq!(p["username"], json!("alice"));
+    assert_eq!(p["nickname"], json!(null));
+    assert_eq!(p["user_id"], p["id"]);
+    assert_eq!(p["userId"], p["id"]);
+}
+
+async fn register_needs_a_verified_phone(mut app: TestApp) {
+    let a = app
+        .post(
+            "/api/register",
+            register_body("alice", "abcdefg1", "01011112222"),
+        )
+        .await;
+    a.assert_error(400, "PHONE_NOT_VERIFIED");
+    assert!(app.cookie.is_none());
+    // A code sent but not checked is not a verification either.
+    app.post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
+        .await
+        .assert_ok();
+    let a = app
+        .post(
+            "/api/register",
+            register_body("alice", "abcdefg1", "01011112222"),
+        )
+        .await;
+    a.assert_error(400, "PHONE_NOT_VERIFIED");
+    let free = app
+        .post("/api/auth/check-username", json!({ "username": "alice" }))
+        .await;
+    assert_eq!(free.body["isAvailable"], json!(true), "nothing was stored");
+}
+
+async fn register_validation_messages(mut app: TestApp) {
+    app.verify_phone("01011112222").await;
+    let cases = [
+        (
+            json!({ "username": "", "password": "abcdefg1" }),
+            "FIELDS_REQUIRED",
+            "모든 정보를 입력해주세요.",
+        ),
+        (
+            json!({ "username": "alice", "password": "" }),
+            "FIELDS_REQUIRED",
+            "모든 정보를 입력해주세요.",
+        ),
+        (
+            json!({ "username": "a!", "password": "abcdefg1" }),
+            "USERNAME_INVALID",
+            "",
+        ),
+        (
+            json!({ "username": "alice", "password": "abcdefgh" }),
+            "PASSWORD_WEAK",
+            "비밀번호는 8자 이상이며, 영문/숫자/특수문자 중 2가지 이상을 포함해야 합니다.",
+        ),
+        (
+            json!({ "username": "alice", "password": "a1".repeat(33) }),
+            "PASSWORD_TOO_LONG",
+            "",
+        ),
+        (
+            json!({ "username": "alice", "password": "abcdefg1", "phone": "" }),
+            "PHONE_REQUIRED",
+            "전화번호를 입력해주세요.",
+        ),
+        (
+            json!({ "username": "alice", "password": "abcdefg1", "phone": "021234567" }),
+            "PHONE_INVALID",
+            "",
+        ),
+        (
+            json!({ "username": "alice", "password": "abcdefg1", "phone": "01011112222", "gender": "기타" }),
+            "GENDER_INVALID",
+            "",
+        ),
+        (
+            json!({ "username": "alice", "password": "abcdefg1", "phone": "01011112222", "gender": "남성", "birthdate": "20001301" }),
+            "BIRTHDATE_INVALID",
+            "",
+        ),
+        // The app's clock stands at 2026-11-22 (Seoul): born 2012-11-23 is 13.
+        (
+            json!({ "username": "alice", "password": "abcdefg1", "phone": "01011112222", "gender": "남성", "birthdate": "2012-11-23" }),
+            "UNDER_AGE",
+            "만 14세 미만은 가입할 수 없습니다.",
+        ),
+    ];
+    for (body, code, message) in cases {
+        let a = app.post("/api/register", body.clone()).await;
+        a.assert_error(400, code);
+        if !message.is_empty() {
+            assert_eq!(a.message(), message, "{body}");
+        }
+    }
+    // Fourteen today is old enough, and the verification was not spent by the refusals.
+    let ok = json!({ "username": "alice", "password": "abcdefg1", "phone": "01011112222", "gender": "남성", "birthdate": "20121122" });
+    app.post("/api/register", ok).await.assert_ok();
+}
+
+async fn codes_expire_and_are_single_use(mut app: TestApp) {
+    app.post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
+        .await
+        .assert_ok();
+    let code = app.outbox_code("01011112222").await;
+    app.clock.advance(Duration::from_secs(181));
+    let a = app
+        .post(
+            "/api/verify-mvp/check",
+            json!({ "phone": "01011112222", "code": code }),
+        )
+        .await;
+    a.assert_error(400, "CODE_EXPIRED");
+
+    app.pass_sms_cooldown("01011112222").await;
+    app.post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
+        .await
+        .assert_ok();
+    let code = app.outbox_code("01011112222").await;
+    app.post(
+        "/api/verify-mvp/check",
+        json!({ "phone": "01011112222", "code": "" }),
+    )
+    .await
+    .assert_error(400, "CODE_REQUIRED");
+    app.clock.advance(Duration::from_secs(179));
+    app.post(
+        "/api/verify-mvp/check",
+        json!({ "phone": "01011112222", "code": code }),
+    )
+    .await
+    .assert_ok();
+    app.post(
+        "/api/verify-mvp/check",
+        json!({ "phone": "01011112222", "code": code }),
+    )
+    .await
+    .assert_error(400, "CODE_EXPIRED");
+}
+
+async fn wrong_codes_are_limited(mut app: TestApp) {
+    app.post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
+        .await
+        .assert_ok();
+    let code = app.outbox_code("01011112222").await;
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    for _ in 0..4 {
+        app.post(
+            "/api/verify-mvp/check",
+            json!({ "phone": "01011112222", "code": wrong }),
+        )
+        .await
+        .assert_error(400, "CODE_INVALID");
+    }
+    app.post(
+        "/api/verify-mvp/check",
+        json!({ "phone": "01011112222", "code": wrong }),
+    )
+    .await
+    .assert_error(400, "CODE_ATTEMPTS_EXCEEDED");
+    app.post(
+        "/api/verify-mvp/check",
+        json!({ "phone": "01011112222", "code": code }),
+    )
+    .await
+    .assert_error(400, "CODE_ATTEMPTS_EXCEEDED");
+    let a = app
+        .post(
+            "/api/register",
+            register_body("alice", "abcdefg1", "01011112222"),
+        )
+        .await;
+    a.assert_error(400, "PHONE_NOT_VERIFIED");
+}
+
+async fn codes_are_bound_to_their_phone(mut app: TestApp) {
+    app.post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
+        .await
+        .assert_ok();
+    let code = app.outbox_code("01011112222").await;
+    app.post(
+        "/api/verify-mvp/check",
+        json!({ "phone": "01033334444", "code": code }),
+    )
+    .await
+    .assert_error(400, "CODE_EXPIRED");
+    app.post(
+        "/api/verify-mvp/check",
+        json!({ "phone": "01011112222", "code": code }),
+    )
+    .await
+    .assert_ok();
+    app.post(
+        "/api/register",
+        register_body("alice", "abcdefg1", "01033334444"),
+    )
+    .await
+    .assert_error(400, "PHONE_NOT_VERIFIED");
+}
+
+async fn verified_phone_goes_stale(mut app: TestApp) {
+    app.verify_phone("01011112222").await;
+    app.clock.advance(Duration::from_secs(16 * 60));
+    app.post(
+        "/api/register",
+        register_body("alice", "abcdefg1", "01011112222"),
+    )
+    .await
+    .assert_error(400, "PHONE_NOT_VERIFIED");
+}
+
+async fn sms_cooldown_and_daily_cap(mut app: TestApp) {
+    let send = json!({ "phone": "01011112222" });
+    app.post("/api/verify-mvp/send", send.clone())
+        .await
+        .assert_ok();
+    let a = app.post("/api/verify-mvp/send", send.clone()).await;
+    a.assert_error(429, "SMS_COOLDOWN");
+    for _ in 0..4 {
+        app.pass_sms_cooldown("01011112222").await;
+        app.post("/api/verify-mvp/send", send.clone())
+            .await
+            .assert_ok();
+    }
+    app.pass_sms_cooldown("01011112222").await;
+    app.post("/api/verify-mvp/send", send.clone())
+        .await
+        .assert_error(429, "SMS_DAILY_LIMIT");
+    // Another phone from the same address still gets its code.
+    app.post("/api/verify-mvp/send", json!({ "phone": "01033334444" }))
+        .await
+        .assert_ok();
+}
+
+async fn one_active_account_per_phone(mut app: TestApp) {
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    let a = app
+        .post("/api/verify-mvp/send", json!({ "phone": "010-1111-2222" }))
+        .await;
+    a.assert_error(409, "PHONE_IN_USE");
+    assert_eq!(a.message(), "이미 가입된 전화번호입니다.");
+}
+
+async fn phone_validation_messages(mut app: TestApp) {
+    let a = app
+        .post("/api/verify-mvp/send", json!({ "phone": "" }))
+        .await;
+    a.assert_error(400, "PHONE_REQUIRED");
+    assert_eq!(a.message(), "전화번호를 입력해주세요.");
+    app.post("/api/verify-mvp/send", json!({ "phone": "12345" }))
+        .await
+        .assert_error(400, "PHONE_INVALID");
+    let a = app
+        .post(
+            "/api/verify-mvp/check",
+            json!({ "phone": "01011112222", "code": " " }),
+        )
+        .await;
+    a.assert_error(400, "CODE_REQUIRED");
+    assert_eq!(a.message(), "인증번호를 입력해주세요.");
+}
