@@ -6,6 +6,7 @@
 
 mod error;
 pub mod limits;
+pub mod round;
 pub mod time;
 mod validate;
 

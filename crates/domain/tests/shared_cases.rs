@@ -1,5 +1,7 @@
 //! The rules checked against the table the web app reads too.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use serde_json::Value;
 use telepathy_domain::{
     check_new_password, Birthdate, ErrorCode, Nickname, Password, PasswordContext, Phone, Username,

@@ -1,6 +1,8 @@
 //! One suite, both engines. The Redis half needs a real server (`TEST_REDIS_URL`, default
 //! `redis://127.0.0.1:6379`) and fails when there is none: it never skips.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::sync::Arc;
 use std::time::Duration;
 

@@ -1,5 +1,7 @@
 //! The repository suite, run on SQLite and on PostgreSQL.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use telepathy_store::testing::fresh_store;
 use telepathy_store::{Backend, NewSession, NewUser, Store, StoreError};
 

@@ -1,6 +1,8 @@
 //! API tests: every test runs twice, on SQLite with the memory engine and on PostgreSQL
 //! with Redis.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 mod helpers;
 
 mod identity;
