@@ -9,6 +9,7 @@ pub mod limits;
 pub mod round;
 pub mod time;
 mod validate;
+pub mod words;
 
 pub use error::ErrorCode;
 pub use validate::{
