@@ -7,6 +7,7 @@
 
 mod accounts;
 mod codes;
+mod rooms;
 pub mod testing;
 
 use std::str::FromStr;
@@ -17,6 +18,7 @@ use sqlx::AnyPool;
 
 pub use accounts::{NewSession, NewUser, User};
 pub use codes::{IdentityCheck, PhoneCode};
+pub use rooms::{ArchivedMessage, HistoryItem, MatchSide, RoomRecord};
 
 /// Which SQL server is behind the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

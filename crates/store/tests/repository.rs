@@ -3,7 +3,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use telepathy_store::testing::fresh_store;
-use telepathy_store::{Backend, NewSession, NewUser, Store, StoreError};
+use telepathy_store::{
+    ArchivedMessage, Backend, MatchSide, NewSession, NewUser, RoomRecord, Store, StoreError,
+};
 
 macro_rules! both {
     ($($name:ident),* $(,)?) => {
@@ -29,6 +31,9 @@ both!(
     code_attempts_are_counted,
     identity_checks_complete,
     nickname_and_password_change,
+    matches_write_history_for_both,
+    messages_archive_once_and_purge,
+    feedback_once_per_room,
 );
 
 fn user<'a>(username: &'a str, phone: &'a str, now: i64) -> NewUser<'a> {
@@ -289,4 +294,161 @@ fn backends_from_urls() {
     );
     assert_eq!(Backend::of_url("mysql://h/db"), None);
     let _ = fresh_store;
+}
+
+async fn two_users(store: &Store) -> (i64, i64) {
+    verify_phone(store, "01011112222", 1000).await;
+    let a = store
+        .register_user(&user("alice", "01011112222", 2000), 0)
+        .await
+        .unwrap()
+        .unwrap();
+    verify_phone(store, "01033334444", 1000).await;
+    let b = store
+        .register_user(&user("bob", "01033334444", 2000), 0)
+        .await
+        .unwrap()
+        .unwrap();
+    (a, b)
+}
+
+fn room(id: &str, a: i64, b: i64, at: i64) -> RoomRecord {
+    RoomRecord {
+        id: id.into(),
+        word: "봄".into(),
+        round: 9,
+        user_a: a,
+        user_b: b,
+        created_at: at,
+        ended_at: None,
+    }
+}
+
+async fn matches_write_history_for_both(store: Store) {
+    let (a, b) = two_users(&store).await;
+    let sides = |na, nb| {
+        [
+            MatchSide {
+                user_id: a,
+                nickname: na,
+            },
+            MatchSide {
+                user_id: b,
+                nickname: nb,
+            },
+        ]
+    };
+    store
+        .record_match(&room("r1", a, b, 10_000), sides("달", "별"))
+        .await
+        .unwrap();
+    store
+        .record_match(&room("r2", a, b, 20_000), sides("달", "별빛"))
+        .await
+        .unwrap();
+    let history = store.word_history(a, 50).await.unwrap();
+    assert_eq!(history.len(), 2);
+    assert_eq!(
+        (
+            history[0].room_id.as_str(),
+            history[0].partner_nickname.as_str()
+        ),
+        ("r2", "별빛"),
+        "newest first"
+    );
+    assert_eq!(history[1].connected_at, 10_000);
+    let theirs = store.word_history(b, 50).await.unwrap();
+    assert_eq!(theirs[0].partner_nickname, "달");
+    assert_eq!(
+        store
+            .latest_room_with(b, a, "봄")
+            .await
+            .unwrap()
+            .unwrap()
+            .id,
+        "r2"
+    );
+    assert!(store
+        .latest_room_with(b, a, "여름")
+        .await
+        .unwrap()
+        .is_none());
+    store.mark_room_ended("r1", 15_000).await.unwrap();
+    let r1 = store.room_record("r1").await.unwrap().unwrap();
+    assert_eq!(r1.ended_at, Some(15_000));
+    assert!(r1.has_member(a) && r1.has_member(b) && !r1.has_member(b + 100));
+    assert_eq!(r1.partner_of(a), Some(b));
+}
+
+async fn messages_archive_once_and_purge(store: Store) {
+    let (a, b) = two_users(&store).await;
+    store
+        .record_match(
+            &room("r1", a, b, 10_000),
+            [
+                MatchSide {
+                    user_id: a,
+                    nickname: "달",
+                },
+                MatchSide {
+                    user_id: b,
+                    nickname: "별",
+                },
+            ],
+        )
+        .await
+        .unwrap();
+    let msg = |id: &str, at: i64| ArchivedMessage {
+        room_id: "r1".into(),
+        msg_id: id.into(),
+        sender_id: a,
+        body: format!("안녕 {id}"),
+        sent_at: at,
+    };
+    assert_eq!(
+        store
+            .archive_messages(&[msg("1-0", 100), msg("1-1", 100)])
+            .await
+            .unwrap(),
+        2
+    );
+    assert_eq!(
+        store
+            .archive_messages(&[msg("1-1", 100), msg("2-0", 200)])
+            .await
+            .unwrap(),
+        1,
+        "each message once"
+    );
+    let t = store.transcript("r1").await.unwrap();
+    assert_eq!(
+        t.iter().map(|m| m.msg_id.as_str()).collect::<Vec<_>>(),
+        ["1-0", "1-1", "2-0"]
+    );
+    assert_eq!(store.purge_messages_before(150).await.unwrap(), 2);
+    assert_eq!(store.transcript("r1").await.unwrap().len(), 1);
+}
+
+async fn feedback_once_per_room(store: Store) {
+    let (a, b) = two_users(&store).await;
+    let r = room("r1", a, b, 10_000);
+    store
+        .record_match(
+            &r,
+            [
+                MatchSide {
+                    user_id: a,
+                    nickname: "달",
+                },
+                MatchSide {
+                    user_id: b,
+                    nickname: "별",
+                },
+            ],
+        )
+        .await
+        .unwrap();
+    assert!(store.add_feedback(a, &r, "기뻐요", 11_000).await.unwrap());
+    assert!(!store.add_feedback(a, &r, "슬퍼요", 12_000).await.unwrap());
+    assert!(store.add_feedback(b, &r, "괜찮아요", 12_000).await.unwrap());
 }

@@ -1,0 +1,224 @@
+use sqlx::FromRow;
+
+use crate::{Store, StoreError};
+
+/// A room as archived.
+#[derive(Debug, Clone, FromRow)]
+pub struct RoomRecord {
+    pub id: String,
+    pub word: String,
+    pub round: i64,
+    pub user_a: i64,
+    pub user_b: i64,
+    pub created_at: i64,
+    pub ended_at: Option<i64>,
+}
+
+impl RoomRecord {
+    pub fn has_member(&self, user_id: i64) -> bool {
+        self.user_a == user_id || self.user_b == user_id
+    }
+
+    pub fn partner_of(&self, user_id: i64) -> Option<i64> {
+        match user_id {
+            u if u == self.user_a => Some(self.user_b),
+            u if u == self.user_b => Some(self.user_a),
+            _ => None,
+        }
+    }
+}
+
+/// One side of a new match, for the word history.
+#[derive(Debug)]
+pub struct MatchSide<'a> {
+    pub user_id: i64,
+    pub nickname: &'a str,
+}
+
+/// A message read from a room stream, on its way to the archive.
+#[derive(Debug, Clone)]
+pub struct ArchivedMessage {
+    pub room_id: String,
+    pub msg_id: String,
+    pub sender_id: i64,
+    pub body: String,
+    pub sent_at: i64,
+}
+
+/// A line of a user's word history.
+#[derive(Debug, Clone, FromRow)]
+pub struct HistoryItem {
+    pub word: String,
+    pub partner_nickname: String,
+    pub connected_at: i64,
+    pub room_id: String,
+}
+
+impl Store {
+    /// Records a new room and a word-history line for each member, in one transaction.
+    pub async fn record_match(
+        &self,
+        room: &RoomRecord,
+        sides: [MatchSide<'_>; 2],
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO rooms (id, word, round, user_a, user_b, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&room.id)
+        .bind(&room.word)
+        .bind(room.round)
+        .bind(room.user_a)
+        .bind(room.user_b)
+        .bind(room.created_at)
+        .execute(&mut *tx)
+        .await?;
+        for (me, partner) in [(&sides[0], &sides[1]), (&sides[1], &sides[0])] {
+            sqlx::query(
+                "INSERT INTO word_history (user_id, room_id, word, partner_id, partner_nickname, connected_at)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(me.user_id)
+            .bind(&room.id)
+            .bind(&room.word)
+            .bind(partner.user_id)
+            .bind(partner.nickname)
+            .bind(room.created_at)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn mark_room_ended(&self, room_id: &str, ended_at: i64) -> Result<(), StoreError> {
+        sqlx::query("UPDATE rooms SET ended_at = $1 WHERE id = $2 AND ended_at IS NULL")
+            .bind(ended_at)
+            .bind(room_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn room_record(&self, room_id: &str) -> Result<Option<RoomRecord>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT id, word, round, user_a, user_b, created_at, ended_at FROM rooms WHERE id = $1",
+        )
+        .bind(room_id)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// The latest room of `user_id` with `partner_id` on `word`.
+    pub async fn latest_room_with(
+        &self,
+        user_id: i64,
+        partner_id: i64,
+        word: &str,
+    ) -> Result<Option<RoomRecord>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT id, word, round, user_a, user_b, created_at, ended_at FROM rooms
+             WHERE word = $1 AND ((user_a = $2 AND user_b = $3) OR (user_a = $3 AND user_b = $2))
+             ORDER BY created_at DESC LIMIT 1",
+        )
+        .bind(word)
+        .bind(user_id)
+        .bind(partner_id)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// Stores messages; one already stored (same room and id) is skipped, so any node may
+    /// archive any batch any number of times.
+    pub async fn archive_messages(&self, messages: &[ArchivedMessage]) -> Result<u64, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let mut stored = 0;
+        for m in messages {
+            stored += sqlx::query(
+                "INSERT INTO messages (room_id, msg_id, sender_id, body, sent_at) VALUES ($1, $2, $3, $4, $5)
+                 ON CONFLICT (room_id, msg_id) DO NOTHING",
+            )
+            .bind(&m.room_id)
+            .bind(&m.msg_id)
+            .bind(m.sender_id)
+            .bind(&m.body)
+            .bind(m.sent_at)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        }
+        tx.commit().await?;
+        Ok(stored)
+    }
+
+    /// A room's archived conversation, oldest first (for the operations team).
+    pub async fn transcript(&self, room_id: &str) -> Result<Vec<ArchivedMessage>, StoreError> {
+        let rows: Vec<(String, String, i64, String, i64)> = sqlx::query_as(
+            "SELECT room_id, msg_id, sender_id, body, sent_at FROM messages WHERE room_id = $1 ORDER BY sent_at, msg_id",
+        )
+        .bind(room_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(
+                |(room_id, msg_id, sender_id, body, sent_at)| ArchivedMessage {
+                    room_id,
+                    msg_id,
+                    sender_id,
+                    body,
+                    sent_at,
+                },
+            )
+            .collect())
+    }
+
+    /// Deletes archived messages sent before `cutoff` (the retention period).
+    pub async fn purge_messages_before(&self, cutoff: i64) -> Result<u64, StoreError> {
+        Ok(sqlx::query("DELETE FROM messages WHERE sent_at < $1")
+            .bind(cutoff)
+            .execute(&self.pool)
+            .await?
+            .rows_affected())
+    }
+
+    /// The user's word history, newest first.
+    pub async fn word_history(
+        &self,
+        user_id: i64,
+        limit: i64,
+    ) -> Result<Vec<HistoryItem>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT word, partner_nickname, connected_at, room_id FROM word_history
+             WHERE user_id = $1 ORDER BY connected_at DESC LIMIT $2",
+        )
+        .bind(user_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Stores a mood feedback; false when the user already gave one for this room.
+    pub async fn add_feedback(
+        &self,
+        user_id: i64,
+        room: &RoomRecord,
+        emotion: &str,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let partner = room.partner_of(user_id).unwrap_or_default();
+        let done = sqlx::query(
+            "INSERT INTO feedback (user_id, room_id, partner_id, word, emotion, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id, room_id) DO NOTHING",
+        )
+        .bind(user_id)
+        .bind(&room.id)
+        .bind(partner)
+        .bind(&room.word)
+        .bind(emotion)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}
