@@ -72,6 +72,26 @@ pub enum ErrorCode {
     IdentityNotVerified,
     /// The identity provider could not be asked.
     IdentityFailed,
+    /// The service is outside its hours.
+    ServiceClosed,
+    /// The join names a round that is not the current one.
+    RoundOver,
+    /// The join names a word the round does not show.
+    WordNotInRound,
+    /// The user already sits in a room.
+    AlreadyInRoom,
+    /// The user is not a member of that room, or it has ended.
+    NotInRoom,
+    /// A chat message is blank.
+    MessageEmpty,
+    /// A chat message is too long.
+    MessageTooLong,
+    /// Matching needs a nickname first.
+    NicknameNeeded,
+    /// No emotion, or one not offered, was chosen.
+    EmotionRequired,
+    /// Feedback names no room the user was in.
+    FeedbackNoRoom,
     /// The request body or parameters could not be read.
     InvalidRequest,
     /// Nothing is here.
@@ -116,6 +136,16 @@ impl ErrorCode {
         Self::IdentityIdInvalid,
         Self::IdentityNotVerified,
         Self::IdentityFailed,
+        Self::ServiceClosed,
+        Self::RoundOver,
+        Self::WordNotInRound,
+        Self::AlreadyInRoom,
+        Self::NotInRoom,
+        Self::MessageEmpty,
+        Self::MessageTooLong,
+        Self::NicknameNeeded,
+        Self::EmotionRequired,
+        Self::FeedbackNoRoom,
         Self::InvalidRequest,
         Self::NotFound,
         Self::Internal,
@@ -165,6 +195,18 @@ impl ErrorCode {
             Self::IdentityIdInvalid => "인증 ID가 유효하지 않습니다.",
             Self::IdentityNotVerified => "본인인증이 완료되지 않았습니다.",
             Self::IdentityFailed => "본인인증 중 오류가 발생했습니다.",
+            Self::ServiceClosed => {
+                "지금은 운영 시간이 아니에요. 매일 오후 8시부터 새벽 2시까지 만날 수 있어요."
+            }
+            Self::RoundOver => "이번 라운드가 끝났어요. 새 단어를 골라주세요.",
+            Self::WordNotInRound => "이번 라운드의 단어가 아니에요.",
+            Self::AlreadyInRoom => "이미 대화 중인 상대가 있어요.",
+            Self::NotInRoom => "대화방 정보가 없습니다.",
+            Self::MessageEmpty => "메시지를 입력해주세요.",
+            Self::MessageTooLong => "메시지는 1000자 이하로 보내주세요.",
+            Self::NicknameNeeded => "닉네임을 먼저 설정해주세요.",
+            Self::EmotionRequired => "기분을 선택해주세요.",
+            Self::FeedbackNoRoom => "함께 대화한 기록이 없어 기분을 남길 수 없어요.",
             Self::InvalidRequest => "요청 형식이 올바르지 않습니다.",
             Self::NotFound => "요청한 정보를 찾을 수 없습니다.",
             Self::Internal => "서버 오류가 발생했습니다. 잠시 후 다시 시도해주세요.",

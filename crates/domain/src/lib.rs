@@ -4,6 +4,7 @@
 //!
 //! Everything here is pure and deterministic; callers pass the current time in.
 
+mod emotion;
 mod error;
 pub mod limits;
 pub mod round;
@@ -11,6 +12,7 @@ pub mod time;
 mod validate;
 pub mod words;
 
+pub use emotion::Emotion;
 pub use error::ErrorCode;
 pub use validate::{
     check_new_password, normalize_phone, Birthdate, Gender, Nickname, Password, PasswordContext,

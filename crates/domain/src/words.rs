@@ -86,6 +86,13 @@ pub const CATALOGUE: &[Topic] = &[
     Topic { theme: "좋아하는 시간", words: ["새벽", "이른아침", "한낮", "해질녘"], paid: false },
 ];
 
+/// The built-in topic of `round` (negative rounds wrap too).
+pub fn topic_for_round(round: i64) -> &'static Topic {
+    let len = i64::try_from(CATALOGUE.len()).unwrap_or(1);
+    let index = usize::try_from(round.rem_euclid(len)).unwrap_or(0);
+    &CATALOGUE[index % CATALOGUE.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,10 +9,10 @@ use poem::{get, handler, Endpoint, EndpointExt, IntoResponse, Response, Route};
 use poem_openapi::types::ToJSON;
 use telepathy_domain::ErrorCode;
 
-use crate::api;
 use crate::error::{status_of, ErrorBody};
 use crate::security::check_origin;
 use crate::state::AppState;
+use crate::{api, realtime};
 
 /// The whole HTTP application of a node.
 pub fn build(state: AppState) -> impl Endpoint {
@@ -26,6 +26,7 @@ pub fn build(state: AppState) -> impl Endpoint {
         .no_cache_index();
     Route::new()
         .nest("/api", api)
+        .at("/ws", get(realtime::ws))
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
         .nest("/", web)

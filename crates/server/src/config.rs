@@ -5,6 +5,9 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use std::time::Duration;
+
+use telepathy_domain::round::ServiceWindow;
 use telepathy_providers::{PortOneConfig, Secret, SolapiConfig};
 use telepathy_store::Backend;
 
@@ -26,6 +29,10 @@ pub const VARS: &[VarDoc] = &[
     VarDoc { name: "TELEPATHY_STATIC_DIR", example: "webapp/dist", doc: "Folder of the built web app." },
     VarDoc { name: "TELEPATHY_TRUST_PROXY", example: "false", doc: "Take the client address from X-Forwarded-For (set it behind a load balancer)." },
     VarDoc { name: "TELEPATHY_REDIS_PREFIX", example: "tp:", doc: "Prefix of every Redis key of this deployment." },
+    VarDoc { name: "TELEPATHY_SERVICE_HOURS", example: "20:00-02:00", doc: "When matching is open, Asia/Seoul: HH:MM-HH:MM (may wrap midnight) or always. Default: 20:00-02:00; always in demo mode." },
+    VarDoc { name: "TELEPATHY_GRACE_SECONDS", example: "30", doc: "How long a disconnected chat member may take to come back before the partner is told the chat ended." },
+    VarDoc { name: "TELEPATHY_CHAT_RETENTION_DAYS", example: "183", doc: "Days archived chat messages are kept before they are purged (the privacy policy says 6 months)." },
+    VarDoc { name: "TELEPATHY_NODE_ID", example: "", doc: "This node's name in presence records. Default: a random id per start." },
     VarDoc { name: "TELEPATHY_LOG_FORMAT", example: "text", doc: "text or json." },
     VarDoc { name: "TELEPATHY_SOLAPI_API_KEY", example: "", doc: "Solapi API key (real SMS; required outside demo mode)." },
     VarDoc { name: "TELEPATHY_SOLAPI_API_SECRET", example: "", doc: "Solapi API secret." },
@@ -52,6 +59,10 @@ pub struct Config {
     pub json_logs: bool,
     pub solapi: Option<SolapiConfig>,
     pub portone: Option<PortOneConfig>,
+    pub service_window: ServiceWindow,
+    pub grace: Duration,
+    pub retention_days: i64,
+    pub node_id: String,
 }
 
 impl Config {
@@ -177,6 +188,19 @@ impl Config {
             errors.push("TELEPATHY_PORTONE_API_SECRET: PortOne credentials are required outside demo mode (or set TELEPATHY_DEMO=true)".into());
         }
 
+        let service_window = match get("TELEPATHY_SERVICE_HOURS") {
+            Some(text) => ServiceWindow::parse(&text).unwrap_or_else(|e| {
+                errors.push(format!("TELEPATHY_SERVICE_HOURS: {e}"));
+                ServiceWindow::default()
+            }),
+            None if demo => ServiceWindow::Always,
+            None => ServiceWindow::default(),
+        };
+        let grace = number(&get, "TELEPATHY_GRACE_SECONDS", 30, &mut errors);
+        let retention_days = number(&get, "TELEPATHY_CHAT_RETENTION_DAYS", 183, &mut errors);
+        let node_id = get("TELEPATHY_NODE_ID")
+            .unwrap_or_else(|| format!("node-{:016x}", rand::random::<u64>()));
+
         if !errors.is_empty() {
             return Err(ConfigErrors(errors));
         }
@@ -195,6 +219,10 @@ impl Config {
             json_logs,
             solapi,
             portone,
+            service_window,
+            grace: Duration::from_secs(grace.unsigned_abs()),
+            retention_days,
+            node_id,
         })
     }
 }
@@ -208,6 +236,26 @@ fn default_origins(listen: SocketAddr) -> Vec<String> {
     }
     origins.dedup();
     origins
+}
+
+fn number(
+    get: &impl Fn(&str) -> Option<String>,
+    name: &str,
+    default: i64,
+    errors: &mut Vec<String>,
+) -> i64 {
+    match get(name) {
+        None => default,
+        Some(text) => match text.parse::<i64>() {
+            Ok(n) if n >= 0 => n,
+            _ => {
+                errors.push(format!(
+                    "{name}: `{text}` is not a whole number of at least 0"
+                ));
+                default
+            }
+        },
+    }
 }
 
 fn flag(
@@ -266,6 +314,37 @@ mod tests {
             .public_origins
             .contains(&"http://localhost:8080".to_owned()));
         assert!(!c.secure_cookies());
+        assert_eq!(
+            c.service_window,
+            ServiceWindow::Always,
+            "demo is always open"
+        );
+        assert_eq!(c.grace, Duration::from_secs(30));
+    }
+
+    #[test]
+    fn service_hours_default_outside_demo_and_parse() {
+        let c = config(&[
+            ("TELEPATHY_DEMO", "false"),
+            ("TELEPATHY_SOLAPI_API_KEY", "k"),
+            ("TELEPATHY_SOLAPI_API_SECRET", "s"),
+            ("TELEPATHY_SOLAPI_SENDER", "0212345678"),
+            ("TELEPATHY_PORTONE_API_SECRET", "s"),
+            ("TELEPATHY_PORTONE_STORE_ID", "x"),
+            ("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", "y"),
+        ])
+        .unwrap();
+        assert_eq!(c.service_window, ServiceWindow::default());
+        let err = config(&[
+            ("TELEPATHY_SERVICE_HOURS", "8pm"),
+            ("TELEPATHY_GRACE_SECONDS", "-1"),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("TELEPATHY_SERVICE_HOURS") && err.contains("TELEPATHY_GRACE_SECONDS"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -63,7 +63,7 @@ impl From<ErrorCode> for ApiError {
             E::Unauthorized | E::LoginFailed => Self::Unauthorized(body),
             E::ForbiddenOrigin => Self::Forbidden(body),
             E::NotFound => Self::NotFound(body),
-            E::UsernameTaken | E::PhoneInUse => Self::Conflict(body),
+            E::UsernameTaken | E::PhoneInUse | E::AlreadyInRoom => Self::Conflict(body),
             E::RateLimited | E::SmsCooldown | E::SmsDailyLimit => Self::TooManyRequests(body),
             E::Internal => Self::Internal(body),
             E::SmsSendFailed | E::IdentityFailed => Self::BadGateway(body),

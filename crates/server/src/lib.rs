@@ -6,6 +6,7 @@ pub mod clock;
 pub mod config;
 pub mod error;
 pub mod passwords;
+pub mod realtime;
 pub mod security;
 pub mod session;
 pub mod state;

@@ -61,7 +61,8 @@ async fn serve() -> anyhow::Result<()> {
     let listen = config.listen;
     let url = config.public_origins.first().cloned().unwrap_or_default();
     let state = AppState::build(config).await?;
-    let app = telepathy_server::app::build(state);
+    telepathy_server::realtime::start(&state).await;
+    let app = telepathy_server::app::build(state.clone());
     let acceptor = TcpListener::bind(listen);
     println!("텔레파시 is running at {url}");
     Server::new(acceptor)
@@ -71,6 +72,10 @@ async fn serve() -> anyhow::Result<()> {
             Some(std::time::Duration::from_secs(10)),
         )
         .await?;
+    // Leaving on purpose: this node's users stop counting as online at once.
+    if let Err(e) = state.engine.leave(&state.config.node_id).await {
+        tracing::warn!(error = %e, "leaving the presence records");
+    }
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! What every handler shares: configuration, store, engine, providers, clock.
 
+use std::sync::atomic::AtomicI64;
 use std::sync::Arc;
 
 use telepathy_engine::{Engine, MemoryEngine, RedisEngine};
@@ -10,6 +11,7 @@ use telepathy_store::Store;
 
 use crate::clock::{Clock, SystemClock};
 use crate::config::Config;
+use crate::realtime::hub::Hub;
 
 /// The shared state of one node.
 #[derive(Clone)]
@@ -24,6 +26,10 @@ pub struct Inner {
     pub demo_sms: Option<Arc<DemoSms>>,
     pub identity: Arc<dyn IdentityVerifier>,
     pub clock: Arc<dyn Clock>,
+    /// The engine's clock minus this machine's, kept fresh by a background task.
+    pub clock_offset_ms: AtomicI64,
+    /// This node's open sockets.
+    pub hub: Hub,
 }
 
 impl std::ops::Deref for AppState {
@@ -89,6 +95,8 @@ impl AppState {
             demo_sms,
             identity,
             clock: overrides.clock.unwrap_or_else(|| Arc::new(SystemClock)),
+            clock_offset_ms: AtomicI64::new(0),
+            hub: Hub::default(),
         })))
     }
 }

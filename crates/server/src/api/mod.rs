@@ -3,6 +3,7 @@
 
 mod accounts;
 mod codes;
+mod game;
 mod identity;
 mod meta;
 mod password;
@@ -23,6 +24,8 @@ enum Tag {
     Profile,
     /// Find and change password.
     Password,
+    /// Rounds, matching, word history and feedback.
+    Game,
     /// Identity verification (PortOne).
     Identity,
     /// Facts about this deployment.
@@ -55,6 +58,7 @@ type Apis = (
     password::PasswordApi,
     identity::IdentityApi,
     meta::MetaApi,
+    game::GameApi,
 );
 
 /// The API service, mounted at `/api`.
@@ -67,6 +71,7 @@ pub fn service(state: &AppState) -> OpenApiService<Apis, ()> {
             password::PasswordApi(state.clone()),
             identity::IdentityApi(state.clone()),
             meta::MetaApi(state.clone()),
+            game::GameApi(state.clone()),
         ),
         "Telepathy API",
         env!("CARGO_PKG_VERSION"),

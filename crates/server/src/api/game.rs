@@ -1,0 +1,187 @@
+//! The HTTP side of the core loop: round answers (the spec's polling fallback of the pushed
+//! `round` event), ending a chat, word history and mood feedback.
+
+use poem::Request;
+use poem_openapi::payload::Json;
+use poem_openapi::{Object, OpenApi};
+use telepathy_domain::{Emotion, ErrorCode};
+
+use super::{Ack, Tag};
+use crate::error::{ApiResult, OrInternal};
+use crate::realtime::protocol::{ProtocolTypes, RoundState, RoundWord};
+use crate::state::AppState;
+
+pub struct GameApi(pub AppState);
+
+/// The current round.
+#[derive(Debug, Object)]
+pub struct CurrentRound {
+    pub round: i64,
+    /// Seconds left.
+    pub remaining: i64,
+    pub words: Vec<RoundWord>,
+}
+
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct EndBody {
+    #[oai(default)]
+    pub room_id: String,
+}
+
+/// A line of the word history.
+#[derive(Debug, Object)]
+pub struct HistoryEntry {
+    pub word: String,
+    pub partner_nickname: String,
+    /// RFC 3339.
+    pub connected_at: String,
+}
+
+#[derive(Debug, Object)]
+pub struct History {
+    pub success: bool,
+    /// Newest first.
+    pub history: Vec<HistoryEntry>,
+}
+
+/// The spec's feedback payload. Identity fields are ignored (the session says who), the
+/// partner and word find the room, or `roomId` names it.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct FeedbackBody {
+    pub room_id: Option<String>,
+    pub user_id: Option<i64>,
+    pub user_username: Option<String>,
+    pub user_nickname: Option<String>,
+    pub partner_id: Option<i64>,
+    pub partner_username: Option<String>,
+    pub partner_nickname: Option<String>,
+    pub word: Option<String>,
+    /// 기뻐요, 괜찮아요, 슬퍼요, 행복해요 or 화나요.
+    #[oai(default)]
+    pub emotion: String,
+}
+
+#[OpenApi]
+impl GameApi {
+    /// Whether the service is open, and the round.
+    #[oai(
+        path = "/server-time",
+        method = "get",
+        operation_id = "getServerTime",
+        tag = "Tag::Game"
+    )]
+    async fn server_time(&self) -> ApiResult<RoundState> {
+        Ok(Json(self.0.round_state()))
+    }
+
+    /// The current round (polled each second when the socket is down).
+    #[oai(
+        path = "/match/current-round",
+        method = "get",
+        operation_id = "getCurrentRound",
+        tag = "Tag::Game"
+    )]
+    async fn current_round(&self) -> ApiResult<CurrentRound> {
+        let r = self.0.round_state();
+        Ok(Json(CurrentRound {
+            round: r.round,
+            remaining: r.remaining,
+            words: r.words,
+        }))
+    }
+
+    /// Ends the caller's chat; both members get `chatEnded`.
+    #[oai(
+        path = "/match/end",
+        method = "post",
+        operation_id = "endMatch",
+        tag = "Tag::Game"
+    )]
+    async fn end(&self, req: &Request, body: Json<EndBody>) -> ApiResult<Ack> {
+        let user = self.0.require_user(req).await?.user;
+        match self.0.leave_room(user.id, &body.room_id).await {
+            // Already ended (by the partner, or a second tab): the caller's wish holds.
+            Ok(()) | Err(ErrorCode::NotInRoom) => Ok(Json(Ack::ok("대화가 종료되었습니다."))),
+            Err(code) => Err(code.into()),
+        }
+    }
+
+    /// Words the caller shared with partners, newest first.
+    #[oai(
+        path = "/word-history",
+        method = "get",
+        operation_id = "getWordHistory",
+        tag = "Tag::Game"
+    )]
+    async fn word_history(&self, req: &Request) -> ApiResult<History> {
+        let user = self.0.require_user(req).await?.user;
+        let items = self
+            .0
+            .store
+            .word_history(user.id, 500)
+            .await
+            .or_internal("reading word history")?;
+        let history = items
+            .into_iter()
+            .map(|i| HistoryEntry {
+                word: i.word,
+                partner_nickname: i.partner_nickname,
+                connected_at: chrono::DateTime::from_timestamp_millis(i.connected_at)
+                    .unwrap_or_default()
+                    .to_rfc3339(),
+            })
+            .collect();
+        Ok(Json(History {
+            success: true,
+            history,
+        }))
+    }
+
+    /// A mood after a chat, for a room the caller was in.
+    #[oai(
+        path = "/feedback/add",
+        method = "post",
+        operation_id = "addFeedback",
+        tag = "Tag::Game"
+    )]
+    async fn feedback(&self, req: &Request, body: Json<FeedbackBody>) -> ApiResult<Ack> {
+        let s = &self.0;
+        let user = s.require_user(req).await?.user;
+        let emotion = Emotion::parse(&body.emotion)?;
+        let room = match (&body.room_id, body.partner_id, &body.word) {
+            (Some(id), _, _) => s
+                .store
+                .room_record(id)
+                .await
+                .or_internal("reading a room")?,
+            (None, Some(partner), Some(word)) => s
+                .store
+                .latest_room_with(user.id, partner, word)
+                .await
+                .or_internal("finding a room")?,
+            _ => None,
+        };
+        let room = room
+            .filter(|r| r.has_member(user.id))
+            .ok_or(ErrorCode::FeedbackNoRoom)?;
+        s.store
+            .add_feedback(user.id, &room, emotion.as_korean(), s.clock.now_ms())
+            .await
+            .or_internal("saving feedback")?;
+        Ok(Json(Ack::ok("소중한 기분을 남겨주셔서 고마워요.")))
+    }
+
+    /// Carries the WebSocket frame types of `/ws` into this document (it answers no data).
+    /// Frames are `{"event": NAME, "data": {...}}`; see ARCHITECTURE.md for the events.
+    #[oai(
+        path = "/realtime/protocol",
+        method = "get",
+        operation_id = "getRealtimeProtocol",
+        tag = "Tag::Game"
+    )]
+    async fn protocol(&self) -> ApiResult<ProtocolTypes> {
+        Ok(Json(ProtocolTypes::default()))
+    }
+}

@@ -1,0 +1,233 @@
+//! The WebSocket protocol at `/ws`: JSON text frames `{"event": NAME, "data": {...}}`.
+//!
+//! Event names and payload fields follow the product spec; identity fields a client sends
+//! (userId, username, nickname) are accepted for compatibility and ignored: the server
+//! takes identity from the session. These types are poem-openapi objects so the OpenAPI
+//! document, and through it the web app, carries them (see `GET /api/realtime/protocol`).
+//!
+//! Client → server: `join_match`, `chatMessage`, `typing`, `stopTyping`, `leaveRoom`,
+//! `getOnlineCount`, `resume`.
+//! Server → client: `hello`, `round`, `onlineCount`, `matchWaiting`, `matched`,
+//! `matchExpired`, `chatMessage`, `typing`, `stopTyping`, `chatEnded`, `resumed`, `error`.
+
+use poem_openapi::types::{ParseFromJSON, ToJSON};
+use poem_openapi::{Enum, Object};
+use telepathy_domain::ErrorCode;
+
+// ---- client → server ----
+
+/// `join_match`: pick a word of the current round.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct JoinMatch {
+    pub word: String,
+    pub round: i64,
+    /// Ignored: identity comes from the session.
+    pub user_id: Option<i64>,
+    /// Ignored.
+    pub username: Option<String>,
+    /// Ignored.
+    pub nickname: Option<String>,
+}
+
+/// `chatMessage` from a client.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct SendChatMessage {
+    pub room_id: String,
+    pub message: String,
+    /// The client's own id for the message, echoed back so it can match its pending copy.
+    pub client_id: Option<String>,
+}
+
+/// `typing`, `stopTyping`, `leaveRoom` (both directions for typing).
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct RoomRef {
+    pub room_id: String,
+    /// Ignored on the way in; on the way out, who is typing.
+    pub user_id: Option<i64>,
+}
+
+/// `resume`: after a reconnect, ask for what was missed in a room.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Resume {
+    pub room_id: String,
+    /// The id of the last message the client has; everything after it is sent.
+    pub last_id: Option<String>,
+}
+
+// ---- server → client ----
+
+/// One of the round's four words.
+#[derive(Debug, Clone, Object)]
+pub struct RoundWord {
+    pub word: String,
+    /// A personal-name (paid) topic.
+    pub paid: bool,
+    /// From an approved custom word set.
+    pub custom: bool,
+}
+
+/// `round`: pushed when a round starts and on connect; also the body of the round calls.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct RoundState {
+    pub is_open: bool,
+    pub round: i64,
+    /// Seconds left in the round.
+    pub remaining: i64,
+    pub words: Vec<RoundWord>,
+    /// Milliseconds since the Unix epoch of the shared clock.
+    pub server_time: i64,
+    /// When the service next opens (RFC 3339), while closed.
+    pub next_open_at: Option<String>,
+}
+
+/// `hello`: the first frame of every connection.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Hello {
+    pub user_id: i64,
+    /// The room the user sits in, if any: a client that lost it can resume.
+    pub room_id: Option<String>,
+    pub round: RoundState,
+}
+
+/// `onlineCount`: distinct users online across all nodes.
+#[derive(Debug, Clone, Object)]
+pub struct OnlineCount {
+    pub count: u64,
+}
+
+/// `matchWaiting`: the user waits on a word for a partner.
+#[derive(Debug, Clone, Object)]
+pub struct MatchState {
+    pub word: String,
+    pub round: i64,
+}
+
+/// `matchExpired`: the round ended before anyone else picked the word.
+#[derive(Debug, Clone, Object)]
+pub struct MatchExpired {
+    pub round: i64,
+}
+
+/// `matched`: both users receive it. `sender*` is the user receiving this frame and
+/// `receiver*` the partner, so a client stores `sender*` as "my" and `receiver*` as
+/// "partner".
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Matched {
+    pub room_id: String,
+    pub word: String,
+    pub round: i64,
+    pub sender_id: i64,
+    pub sender_username: String,
+    pub sender_nickname: String,
+    pub receiver_id: i64,
+    pub receiver_username: String,
+    pub receiver_nickname: String,
+}
+
+/// `chatMessage` to clients: the spec's fields plus the server-assigned id.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ChatMessage {
+    /// Server-assigned, increasing within the room; give it back in `resume`.
+    pub id: String,
+    pub room_id: String,
+    pub sender_id: i64,
+    pub sender_username: String,
+    pub sender_nickname: String,
+    pub receiver_id: i64,
+    pub receiver_username: String,
+    pub receiver_nickname: String,
+    pub word: String,
+    pub message: String,
+    /// Milliseconds since the Unix epoch.
+    pub timestamp: i64,
+    /// Echo of the sender's `clientId`.
+    pub client_id: Option<String>,
+}
+
+/// Why a chat ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[oai(rename_all = "lowercase")]
+pub enum EndReason {
+    /// A member left (leaveRoom or POST /api/match/end).
+    Left,
+    /// A member stayed disconnected past the grace period.
+    Disconnected,
+    /// The room no longer exists.
+    Gone,
+}
+
+/// `chatEnded`.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ChatEnded {
+    pub room_id: String,
+    pub reason: EndReason,
+    /// Who ended it, when a member did.
+    pub by_user_id: Option<i64>,
+}
+
+/// `resumed`: everything missed in the room has been sent.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct Resumed {
+    pub room_id: String,
+    /// Messages sent in this resume.
+    pub count: u64,
+}
+
+/// `error`: a frame was refused.
+#[derive(Debug, Clone, Object)]
+pub struct SocketError {
+    /// The event that was refused.
+    pub event: String,
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl SocketError {
+    pub fn new(event: &str, code: ErrorCode) -> Self {
+        Self {
+            event: event.to_owned(),
+            code,
+            message: code.message().to_owned(),
+        }
+    }
+}
+
+/// Every frame type, so one OpenAPI operation can carry them into the document.
+#[derive(Debug, Clone, Default, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ProtocolTypes {
+    pub join_match: Option<JoinMatch>,
+    pub send_chat_message: Option<SendChatMessage>,
+    pub room_ref: Option<RoomRef>,
+    pub resume: Option<Resume>,
+    pub hello: Option<Hello>,
+    pub round: Option<RoundState>,
+    pub online_count: Option<OnlineCount>,
+    pub match_state: Option<MatchState>,
+    pub match_expired: Option<MatchExpired>,
+    pub matched: Option<Matched>,
+    pub chat_message: Option<ChatMessage>,
+    pub chat_ended: Option<ChatEnded>,
+    pub resumed: Option<Resumed>,
+    pub error: Option<SocketError>,
+}
+
+/// A frame's text.
+pub fn frame<T: ToJSON>(event: &str, data: &T) -> String {
+    serde_json::json!({ "event": event, "data": data.to_json() }).to_string()
+}
+
+/// Reads the data of an incoming frame as `T`.
+pub fn parse<T: ParseFromJSON>(data: serde_json::Value) -> Option<T> {
+    T::parse_from_json(Some(data)).ok()
+}
