@@ -10,14 +10,17 @@ use tokio::sync::mpsc;
 /// Frames waiting for a slow socket before it is cut off.
 const QUEUE: usize = 256;
 
+/// The sockets of each user here: connection id and its outgoing queue.
+type Sockets = HashMap<i64, Vec<(u64, mpsc::Sender<String>)>>;
+
 #[derive(Default)]
 pub struct Hub {
-    conns: Mutex<HashMap<i64, Vec<(u64, mpsc::Sender<String>)>>>,
+    conns: Mutex<Sockets>,
     next: AtomicU64,
 }
 
 impl Hub {
-    fn conns(&self) -> std::sync::MutexGuard<'_, HashMap<i64, Vec<(u64, mpsc::Sender<String>)>>> {
+    fn conns(&self) -> std::sync::MutexGuard<'_, Sockets> {
         self.conns
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -17,7 +17,7 @@ use telepathy_engine::{JoinOutcome, Member, Room};
 use telepathy_store::{MatchSide, RoomRecord, User};
 
 pub use socket::ws;
-pub use tasks::start;
+pub use tasks::{archive, start};
 
 use self::protocol::{
     frame, ChatEnded, ChatMessage, EndReason, JoinMatch, MatchState, Matched, RoundState,

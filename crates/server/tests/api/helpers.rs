@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use poem::endpoint::BoxEndpoint;
 use poem::http::StatusCode;
+use poem::listener::{Acceptor, Listener, TcpListener};
 use poem::test::TestClient;
-use poem::EndpointExt;
+use poem::{EndpointExt, Server};
 use serde_json::{json, Value};
 use telepathy_engine::{Engine, RedisEngine};
 use telepathy_server::clock::ManualClock;
@@ -21,6 +22,8 @@ pub const ORIGIN: &str = "http://127.0.0.1:8080";
 
 pub struct TestApp {
     pub client: TestClient<BoxEndpoint<'static, poem::Response>>,
+    /// `host:port` of the same app on a real socket, for WebSocket tests.
+    pub addr: String,
     pub state: AppState,
     pub clock: Arc<ManualClock>,
     /// The session cookie the app last set, sent with every request.
@@ -104,8 +107,20 @@ pub async fn spawn_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp {
     let app = telepathy_server::app::build(state.clone())
         .map_to_response()
         .boxed();
+    telepathy_server::realtime::start(&state).await;
+    let acceptor = TcpListener::bind("127.0.0.1:0")
+        .into_acceptor()
+        .await
+        .unwrap();
+    let addr = acceptor.local_addr()[0]
+        .as_socket_addr()
+        .unwrap()
+        .to_string();
+    let served = telepathy_server::app::build(state.clone());
+    tokio::spawn(async move { Server::new_with_acceptor(acceptor).run(served).await });
     TestApp {
         client: TestClient::new(app),
+        addr,
         state,
         clock,
         cookie: None,

@@ -10,6 +10,7 @@ mod login;
 mod misc;
 mod password;
 mod profile;
+mod realtime;
 mod signup;
 
 /// Runs each named `async fn(TestApp)` of the calling module on both setups.

@@ -1,0 +1,417 @@
+//! The WebSocket protocol end to end against a node on a real port.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use telepathy_store::Backend;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use crate::helpers::{spawn_with, TestApp, ORIGIN};
+
+crate::both!(
+    two_users_match_chat_and_leave,
+    joins_are_checked,
+    a_reconnecting_member_gets_what_it_missed,
+    messages_reach_the_archive,
+    a_third_user_waits_and_rounds_expire_waits,
+);
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+pub struct Client {
+    ws: Ws,
+}
+
+impl Client {
+    pub async fn connect(addr: &str, cookie: Option<&str>, origin: &str) -> Result<Client, u16> {
+        let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
+        req.headers_mut().insert("origin", origin.parse().unwrap());
+        if let Some(c) = cookie {
+            req.headers_mut().insert("cookie", c.parse().unwrap());
+        }
+        match tokio_tungstenite::connect_async(req).await {
+            Ok((ws, _)) => Ok(Client { ws }),
+            Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => Err(resp.status().as_u16()),
+            Err(e) => panic!("connecting: {e}"),
+        }
+    }
+
+    pub async fn send(&mut self, event: &str, data: Value) {
+        let text = json!({ "event": event, "data": data }).to_string();
+        self.ws.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    /// The next frame named `event`, skipping others; fails after 10 s.
+    pub async fn expect(&mut self, event: &str) -> Value {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let next = tokio::time::timeout_at(deadline, self.ws.next())
+                .await
+                .unwrap_or_else(|_| panic!("no `{event}` frame within 10 s"));
+            let Some(Ok(Message::Text(text))) = next else {
+                if let Some(Ok(_)) = next {
+                    continue;
+                }
+                panic!("socket closed while waiting for `{event}`: {next:?}");
+            };
+            let v: Value = serde_json::from_str(&text).unwrap();
+            if v["event"] == event {
+                return v["data"].clone();
+            }
+        }
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// Signs up a user with a nickname and opens a socket for them.
+pub async fn user(app: &mut TestApp, name: &str, phone: &str) -> (Client, String) {
+    app.cookie = None;
+    app.sign_up(name, "abcdefg1", phone).await;
+    app.post(
+        "/api/nickname/set-nickname",
+        json!({ "nickname": format!("닉{name}") }),
+    )
+    .await
+    .assert_ok();
+    let cookie = app.cookie.clone().unwrap();
+    let mut client = Client::connect(&app.addr, Some(&cookie), ORIGIN)
+        .await
+        .unwrap();
+    client.expect("hello").await;
+    (client, cookie)
+}
+
+fn current(app: &TestApp) -> (i64, String) {
+    let r = app.state.round_state();
+    (r.round, r.words[0].word.clone())
+}
+
+/// Joins a and b on the current round's first word; retries once if a round boundary
+/// fell between the two joins.
+async fn pair(app: &TestApp, a: &mut Client, b: &mut Client) -> (Value, Value) {
+    for _ in 0..2 {
+        let (round, word) = current(app);
+        a.send("join_match", json!({ "word": word, "round": round }))
+            .await;
+        let waiting = a.expect_any(&["matchWaiting", "error"]).await;
+        if waiting.0 == "error" {
+            continue;
+        }
+        b.send(
+            "join_match",
+            json!({ "word": word, "round": round, "userId": 999_999 }),
+        )
+        .await;
+        let got = b.expect_any(&["matched", "error"]).await;
+        if got.0 == "matched" {
+            return (a.expect("matched").await, got.1);
+        }
+    }
+    panic!("could not pair within two rounds");
+}
+
+impl Client {
+    pub async fn expect_any(&mut self, events: &[&str]) -> (String, Value) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let next = tokio::time::timeout_at(deadline, self.ws.next())
+                .await
+                .unwrap_or_else(|_| panic!("none of {events:?} within 10 s"));
+            if let Some(Ok(Message::Text(text))) = next {
+                let v: Value = serde_json::from_str(&text).unwrap();
+                let name = v["event"].as_str().unwrap_or_default().to_owned();
+                if events.contains(&name.as_str()) {
+                    return (name, v["data"].clone());
+                }
+            } else if !matches!(next, Some(Ok(_))) {
+                panic!("socket closed while waiting for {events:?}");
+            }
+        }
+    }
+}
+
+async fn two_users_match_chat_and_leave(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, cookie_b) = user(&mut app, "bobby", "01033334444").await;
+    let (ma, mb) = pair(&app, &mut a, &mut b).await;
+    assert_eq!(ma["roomId"], mb["roomId"]);
+    assert_eq!(ma["roomId"].as_str().unwrap().len(), 32, "128 random bits");
+    assert_eq!(ma["senderUsername"], json!("alice"));
+    assert_eq!(ma["receiverUsername"], json!("bobby"));
+    assert_eq!(ma["receiverNickname"], json!("닉bobby"));
+    assert_eq!(
+        mb["senderUsername"],
+        json!("bobby"),
+        "identity comes from the session, not userId"
+    );
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+    let word = ma["word"].as_str().unwrap().to_owned();
+
+    a.send(
+        "chatMessage",
+        json!({ "roomId": room, "message": "  안녕!  ", "clientId": "c1", "senderId": 424242 }),
+    )
+    .await;
+    let echo = a.expect("chatMessage").await;
+    let got = b.expect("chatMessage").await;
+    assert_eq!(got["message"], json!("안녕!"));
+    assert_eq!(got["senderUsername"], json!("alice"));
+    assert_eq!(got["receiverUsername"], json!("bobby"));
+    assert_eq!(got["id"], echo["id"]);
+    assert_eq!(echo["clientId"], json!("c1"));
+
+    b.send("typing", json!({ "roomId": room })).await;
+    assert_eq!(a.expect("typing").await["roomId"], json!(room));
+    b.send(
+        "chatMessage",
+        json!({ "roomId": room, "message": "반가워" }),
+    )
+    .await;
+    assert_eq!(a.expect("chatMessage").await["message"], json!("반가워"));
+    b.send("chatMessage", json!({ "roomId": room, "message": "   " }))
+        .await;
+    assert_eq!(b.expect("error").await["code"], json!("MESSAGE_EMPTY"));
+    b.send(
+        "chatMessage",
+        json!({ "roomId": "not-my-room", "message": "hi" }),
+    )
+    .await;
+    assert_eq!(b.expect("error").await["code"], json!("NOT_IN_ROOM"));
+
+    a.send("leaveRoom", json!({ "roomId": room })).await;
+    assert_eq!(b.expect("chatEnded").await["reason"], json!("left"));
+    assert_eq!(a.expect("chatEnded").await["roomId"], json!(room));
+    b.send(
+        "chatMessage",
+        json!({ "roomId": room, "message": "거기 있어?" }),
+    )
+    .await;
+    assert_eq!(
+        b.expect("error").await["code"],
+        json!("NOT_IN_ROOM"),
+        "an ended chat takes no messages"
+    );
+
+    // Both see the word in their history; the leaver leaves a mood.
+    let history = app.get("/api/word-history").await;
+    assert_eq!(history.assert_ok()["history"][0]["word"], json!(word));
+    assert_eq!(
+        history.body["history"][0]["partner_nickname"],
+        json!("닉alice")
+    );
+    let partner = mb["receiverId"].clone();
+    app.post(
+        "/api/feedback/add",
+        json!({ "partnerId": partner, "word": word, "emotion": "몰라요" }),
+    )
+    .await
+    .assert_error(400, "EMOTION_REQUIRED");
+    app.post(
+        "/api/feedback/add",
+        json!({ "partnerId": partner, "word": word, "emotion": "기뻐요" }),
+    )
+    .await
+    .assert_ok();
+    app.post(
+        "/api/feedback/add",
+        json!({ "partnerId": partner, "word": "다른말", "emotion": "기뻐요" }),
+    )
+    .await
+    .assert_error(400, "FEEDBACK_NO_ROOM");
+    app.post(
+        "/api/feedback/add",
+        json!({ "roomId": room, "emotion": "슬퍼요" }),
+    )
+    .await
+    .assert_ok();
+    app.cookie = Some(cookie_b);
+    app.post("/api/match/end", json!({ "roomId": room }))
+        .await
+        .assert_ok();
+    a.close().await;
+    b.close().await;
+}
+
+async fn joins_are_checked(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (round, word) = current(&app);
+    a.send("join_match", json!({ "word": word, "round": round - 5 }))
+        .await;
+    assert_eq!(a.expect("error").await["code"], json!("ROUND_OVER"));
+    a.send("join_match", json!({ "word": "아무말", "round": round }))
+        .await;
+    let e = a.expect("error").await;
+    assert_eq!(e["code"], json!("WORD_NOT_IN_ROUND"));
+    assert_eq!(e["event"], json!("join_match"));
+    a.send("join_match", json!({ "word": 3 })).await;
+    assert_eq!(a.expect("error").await["code"], json!("INVALID_REQUEST"));
+    a.send("no_such_event", json!({})).await;
+    assert_eq!(a.expect("error").await["code"], json!("INVALID_REQUEST"));
+
+    // Without a nickname there is no one to introduce.
+    app.cookie = None;
+    app.sign_up("carol", "abcdefg1", "01055556666").await;
+    let mut c = Client::connect(&app.addr, app.cookie.as_deref(), ORIGIN)
+        .await
+        .unwrap();
+    c.expect("hello").await;
+    let (round, word) = current(&app);
+    c.send("join_match", json!({ "word": word, "round": round }))
+        .await;
+    assert_eq!(c.expect("error").await["code"], json!("NICKNAME_NEEDED"));
+
+    // The upgrade itself needs the session and our Origin.
+    assert_eq!(
+        Client::connect(&app.addr, None, ORIGIN).await.err(),
+        Some(401)
+    );
+    let cookie = app.cookie.clone().unwrap();
+    assert_eq!(
+        Client::connect(&app.addr, Some(&cookie), "https://evil.example")
+            .await
+            .err(),
+        Some(403)
+    );
+}
+
+async fn a_reconnecting_member_gets_what_it_missed(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, cookie_b) = user(&mut app, "bobby", "01033334444").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+    a.send("chatMessage", json!({ "roomId": room, "message": "하나" }))
+        .await;
+    a.expect("chatMessage").await;
+    let first = b.expect("chatMessage").await;
+    b.close().await;
+    for text in ["둘", "셋", "넷"] {
+        a.send("chatMessage", json!({ "roomId": room, "message": text }))
+            .await;
+        a.expect("chatMessage").await;
+    }
+    let mut b = Client::connect(&app.addr, Some(&cookie_b), ORIGIN)
+        .await
+        .unwrap();
+    assert_eq!(
+        b.expect("hello").await["roomId"],
+        json!(room),
+        "the server remembers the room"
+    );
+    b.send("resume", json!({ "roomId": room, "lastId": first["id"] }))
+        .await;
+    let mut got = Vec::new();
+    for _ in 0..3 {
+        got.push(
+            b.expect("chatMessage").await["message"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    assert_eq!(got, ["둘", "셋", "넷"]);
+    assert_eq!(b.expect("resumed").await["count"], json!(3));
+    // A stranger cannot read the room.
+    let (mut c, _) = user(&mut app, "carol", "01055556666").await;
+    c.send("resume", json!({ "roomId": room })).await;
+    assert_eq!(c.expect("chatEnded").await["reason"], json!("gone"));
+}
+
+async fn messages_reach_the_archive(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+    for text in ["첫째", "둘째"] {
+        a.send("chatMessage", json!({ "roomId": room, "message": text }))
+            .await;
+        b.expect("chatMessage").await;
+    }
+    app.state.engine.clear("lease:archive").await.unwrap();
+    telepathy_server::realtime::archive(&app.state).await;
+    let transcript = app.state.store.transcript(&room).await.unwrap();
+    assert_eq!(
+        transcript
+            .iter()
+            .map(|m| m.body.as_str())
+            .collect::<Vec<_>>(),
+        ["첫째", "둘째"]
+    );
+    // Archiving again stores nothing twice.
+    app.state.engine.clear("lease:archive").await.unwrap();
+    telepathy_server::realtime::archive(&app.state).await;
+    assert_eq!(app.state.store.transcript(&room).await.unwrap().len(), 2);
+}
+
+async fn a_third_user_waits_and_rounds_expire_waits(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (round, word) = current(&app);
+    a.send("join_match", json!({ "word": word, "round": round }))
+        .await;
+    a.expect("matchWaiting").await;
+    let users = app.state.engine.expire_round(round).await.unwrap();
+    assert_eq!(users.len(), 1);
+}
+
+#[tokio::test]
+async fn joins_are_refused_outside_service_hours() {
+    // A window that is never "now": one minute, twelve hours away from the current time.
+    let now = chrono::Utc::now().with_timezone(&chrono_tz::Asia::Seoul);
+    let start = (now + chrono::Duration::hours(12))
+        .format("%H:%M")
+        .to_string();
+    let end = (now + chrono::Duration::hours(12) + chrono::Duration::minutes(1))
+        .format("%H:%M")
+        .to_string();
+    let hours = format!("{start}-{end}");
+    let mut app = spawn_with(Backend::Sqlite, &[("TELEPATHY_SERVICE_HOURS", &hours)]).await;
+    let state = app.get("/api/server-time").await;
+    assert_eq!(state.assert_ok()["isOpen"], json!(false));
+    assert!(state.body["nextOpenAt"].is_string());
+    assert_eq!(state.body["words"].as_array().unwrap().len(), 4);
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (round, word) = current(&app);
+    a.send("join_match", json!({ "word": word, "round": round }))
+        .await;
+    assert_eq!(a.expect("error").await["code"], json!("SERVICE_CLOSED"));
+}
+
+#[tokio::test]
+async fn a_partner_gone_past_the_grace_period_ends_the_chat() {
+    let mut app = spawn_with(Backend::Sqlite, &[("TELEPATHY_GRACE_SECONDS", "1")]).await;
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    b.close().await;
+    let ended = a.expect("chatEnded").await;
+    assert_eq!(ended["roomId"], ma["roomId"]);
+    assert_eq!(ended["reason"], json!("disconnected"));
+}
+
+#[tokio::test]
+async fn online_count_counts_users() {
+    let mut app = spawn_with(Backend::Sqlite, &[]).await;
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (_b, _) = user(&mut app, "bobby", "01033334444").await;
+    let cookie = app.cookie.clone().unwrap();
+    let _b2 = Client::connect(&app.addr, Some(&cookie), ORIGIN)
+        .await
+        .unwrap();
+    loop {
+        if a.expect("onlineCount").await["count"] == json!(2) {
+            break;
+        }
+    }
+    a.send("getOnlineCount", json!({})).await;
+    assert_eq!(
+        a.expect("onlineCount").await["count"],
+        json!(2),
+        "two users, three sockets"
+    );
+}
