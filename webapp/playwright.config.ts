@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, devices } from '@playwright/test';
+
+const webappDir = path.dirname(fileURLToPath(import.meta.url));
+const port = 18080;
+const origin = `http://127.0.0.1:${port}`;
+// A fresh database for every run, so tests never see each other's accounts.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telepathy-e2e-'));
+// The debug server binary, wherever cargo puts its target folder.
+const targetDir = process.env.CARGO_TARGET_DIR ?? path.join(webappDir, '../target');
+const serverBinary = path.join(targetDir, 'debug/telepathy');
+
+const chromium = {
+  executablePath: '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+};
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  reporter: process.env.CI ? 'line' : 'list',
+  timeout: 30_000,
+  use: {
+    baseURL: origin,
+    headless: true,
+    locale: 'ko-KR',
+    timezoneId: 'Asia/Seoul',
+    trace: 'retain-on-failure',
+    launchOptions: chromium,
+  },
+  projects: [
+    {
+      name: 'mobile',
+      use: { ...devices['Desktop Chrome'], viewport: { width: 390, height: 844 }, isMobile: false, hasTouch: true, launchOptions: chromium },
+    },
+    {
+      name: 'desktop',
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium },
+    },
+  ],
+  webServer: {
+    command: serverBinary,
+    cwd: webappDir,
+    url: `${origin}/api/app-config`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      TELEPATHY_LISTEN: `127.0.0.1:${port}`,
+      DATABASE_URL: `sqlite://${dataDir}/e2e.db?mode=rwc`,
+      TELEPATHY_DEMO: 'true',
+      TELEPATHY_STATIC_DIR: path.join(webappDir, 'dist'),
+      TELEPATHY_PUBLIC_ORIGIN: origin,
+    },
+  },
+});

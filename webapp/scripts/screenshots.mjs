@@ -1,0 +1,224 @@
+// Screenshots of every page at 390 px and 1280 px into /tmp/shots (or SHOTS_DIR).
+//
+// Without SHOTS_BASE_URL it serves dist/ with `vite preview` and answers /api with canned
+// replies, so logged-in pages can be seen without a server. With SHOTS_BASE_URL (a running
+// server) the real API answers and only pages reachable as a guest are meaningful.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const webappDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const outDir = process.env.SHOTS_DIR ?? '/tmp/shots';
+const previewPort = 4179;
+const liveBase = process.env.SHOTS_BASE_URL;
+const base = liveBase ?? `http://127.0.0.1:${previewPort}`;
+
+fs.mkdirSync(outDir, { recursive: true });
+
+function startPreview() {
+  const child = spawn(
+    process.execPath,
+    [path.join(webappDir, 'node_modules/vite/bin/vite.js'), 'preview', '--port', String(previewPort), '--strictPort', '--host', '127.0.0.1'],
+    { cwd: webappDir, env: { ...process.env, TELEPATHY_DEV_BACKEND: 'http://127.0.0.1:9' }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      if (String(chunk).includes(String(previewPort))) resolve(child);
+    });
+    child.on('exit', (code) => reject(new Error(`vite preview exited with ${code}`)));
+  });
+}
+
+/** Canned API answers for a visitor who is logged in (or not) and has a nickname (or not). */
+function mockApi(page, { loggedIn, nickname = '달빛Moon', history = false }) {
+  return page.route('**/api/**', (route) => {
+    const url = new URL(route.request().url());
+    const json = (body, status = 200) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
+    switch (url.pathname) {
+      case '/api/auth/check':
+        return json({ loggedIn });
+      case '/api/app-config':
+        return json({ demo: true });
+      case '/api/nickname/profile':
+        return loggedIn
+          ? json({ success: true, user_id: 7, id: 7, userId: 7, username: 'alice_01', nickname })
+          : json({ success: false, code: 'UNAUTHORIZED', message: '로그인이 필요합니다.' }, 401);
+      case '/api/word-history':
+        return json({
+          success: true,
+          history: history
+            ? [
+                { word: '바다', partner_nickname: '파도소리', connected_at: '2025-11-21T13:05:00Z' },
+                { word: '첫눈', partner_nickname: 'Snow7', connected_at: '2025-11-20T12:40:00Z' },
+                { word: '떡볶이', partner_nickname: '매운맛', connected_at: '2025-11-18T14:10:00Z' },
+              ]
+            : [],
+        });
+      case '/api/auth/check-username':
+        return json({ success: true, isAvailable: true, message: '사용 가능한 아이디입니다.' });
+      case '/api/verify-mvp/send':
+        return json({ success: true, message: '인증번호가 전송되었습니다.' });
+      case '/api/password/check-user':
+        return json({ exists: true });
+      case '/api/password/send-code':
+        return json({ success: true, message: '인증번호가 전송되었습니다.', maskedPhone: '010-****-5678' });
+      case '/api/verify/confirm':
+        return json({ success: true, message: '본인인증이 완료되었습니다.', user: { name: '홍길동' } });
+      case '/api/auth/login':
+        return json({ success: false, code: 'LOGIN_FAILED', message: '아이디 또는 비밀번호가 올바르지 않습니다.' }, 401);
+      default:
+        return json({ success: false, code: 'NOT_FOUND', message: '없는 주소입니다.' }, 404);
+    }
+  });
+}
+
+const viewports = [
+  { name: '390', viewport: { width: 390, height: 844 } },
+  { name: '1280', viewport: { width: 1280, height: 800 } },
+];
+
+/** Each shot: a name, the session it needs, and how to reach the state worth seeing. */
+const shots = [
+  { name: 'login', loggedIn: false, go: '/login' },
+  {
+    name: 'login-failed',
+    loggedIn: false,
+    go: '/login',
+    act: async (page) => {
+      await page.getByLabel('아이디').fill('alice_01');
+      await page.getByLabel('비밀번호').fill('wrongpass1');
+      await page.getByRole('button', { name: '로그인', exact: true }).click();
+      await page.getByRole('alertdialog').waitFor();
+    },
+  },
+  {
+    name: 'terms-modal',
+    loggedIn: false,
+    go: '/login',
+    act: async (page) => {
+      await page.getByRole('button', { name: '회원가입' }).click();
+      await page.getByRole('checkbox').first().check();
+      await page.getByRole('button', { name: '다음' }).click();
+    },
+  },
+  {
+    name: 'register',
+    loggedIn: false,
+    go: '/register',
+    act: async (page) => {
+      await page.getByLabel('아이디').fill('alice_01');
+      await page.getByRole('button', { name: '중복 확인' }).click();
+      await page.getByText('사용 가능한 아이디입니다.').waitFor();
+    },
+  },
+  {
+    name: 'verify-mvp',
+    loggedIn: false,
+    go: '/register',
+    act: async (page) => {
+      await page.getByLabel('아이디').fill('alice_01');
+      await page.getByRole('button', { name: '중복 확인' }).click();
+      await page.getByText('사용 가능한 아이디입니다.').waitFor();
+      await page.getByLabel('비밀번호').fill('abcdefg1');
+      await page.getByRole('button', { name: '회원가입' }).click();
+      await page.waitForURL('**/verify-mvp');
+      await page.getByLabel('생년월일').fill('20000101');
+      await page.getByRole('radio', { name: '여성' }).check();
+      await page.getByLabel('휴대폰 번호').fill('01012345678');
+      await page.getByRole('button', { name: '인증번호 받기' }).click();
+      await page.getByLabel('인증번호').waitFor();
+    },
+  },
+  {
+    name: 'findpassword',
+    loggedIn: false,
+    go: '/findpassword',
+  },
+  {
+    name: 'findpassword-reset',
+    loggedIn: false,
+    go: '/findpassword',
+    act: async (page) => {
+      await page.getByLabel('아이디').fill('alice_01');
+      await page.getByRole('button', { name: '다음' }).click();
+      await page.getByText('010-****-5678').waitFor();
+    },
+  },
+  { name: 'changepassword', loggedIn: true, go: '/changepassword' },
+  { name: 'verify', loggedIn: true, go: '/verify' },
+  { name: 'verify-callback', loggedIn: true, go: '/verify/callback?identityVerificationId=demo-123' },
+  { name: 'verify-callback-missing', loggedIn: true, go: '/verify/callback' },
+  { name: 'terms-service', loggedIn: false, go: '/terms/service' },
+  { name: 'terms-youth', loggedIn: false, go: '/terms/youth-protection' },
+  { name: 'terms-unknown', loggedIn: false, go: '/terms/unknown' },
+  { name: 'main', loggedIn: true, go: '/main' },
+  { name: 'main-nickname', loggedIn: true, nickname: null, go: '/main' },
+  {
+    name: 'main-nickname-confirm',
+    loggedIn: true,
+    nickname: null,
+    go: '/main',
+    act: async (page) => {
+      await page.getByRole('textbox', { name: '닉네임' }).fill('달빛Moon');
+      await page.getByRole('button', { name: '다음' }).click();
+    },
+  },
+  { name: 'main-halloween', loggedIn: true, go: '/main', date: '2025-10-30T21:00:00+09:00' },
+  { name: 'main-christmas', loggedIn: true, go: '/main', date: '2025-12-24T21:00:00+09:00' },
+  { name: 'mypage', loggedIn: true, go: '/mypage' },
+  {
+    name: 'mypage-withdraw',
+    loggedIn: true,
+    go: '/mypage',
+    act: async (page) => {
+      await page.getByRole('button', { name: '회원 탈퇴' }).click();
+    },
+  },
+  { name: 'mywords', loggedIn: true, go: '/mywords' },
+  { name: 'mywords-filled', loggedIn: true, history: true, go: '/mywords' },
+  { name: 'likes', loggedIn: true, go: '/likes' },
+  { name: 'helppage', loggedIn: true, go: '/helppage' },
+  { name: 'wordset', loggedIn: true, go: '/wordset' },
+  { name: 'chatpage', loggedIn: true, go: '/chatpage' },
+];
+
+const preview = liveBase ? null : await startPreview();
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+
+let failures = 0;
+try {
+  for (const { name: size, viewport } of viewports) {
+    for (const shot of shots) {
+      const context = await browser.newContext({ viewport, locale: 'ko-KR', timezoneId: 'Asia/Seoul' });
+      const page = await context.newPage();
+      try {
+        if (shot.date) await page.clock.setFixedTime(new Date(shot.date));
+        if (!liveBase) await mockApi(page, { loggedIn: shot.loggedIn, nickname: shot.nickname === undefined ? '달빛Moon' : shot.nickname, history: shot.history === true });
+        await page.goto(base + shot.go);
+        await page.waitForLoadState('networkidle');
+        if (shot.act) await shot.act(page);
+        await page.evaluate(() => document.fonts.ready);
+        await page.waitForTimeout(350);
+        // Full pages on the phone width, unless a long document would shrink to nothing.
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        await page.screenshot({ path: path.join(outDir, `${shot.name}-${size}.png`), fullPage: size === '390' && height < 2000 });
+      } catch (error) {
+        failures += 1;
+        console.error(`${shot.name}-${size}: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+} finally {
+  await browser.close();
+  preview?.kill();
+}
+console.log(`${shots.length * viewports.length - failures} screenshots in ${outDir}, ${failures} failed`);
+process.exitCode = failures > 0 ? 1 : 0;

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { authRedirect } from './route-access';
+
+describe('authRedirect', () => {
+  it.each([
+    ['/login', true, '/main'],
+    ['/register', true, '/main'],
+    ['/main', true, null],
+    ['/mypage', true, null],
+    ['/login', false, null],
+    ['/register', false, null],
+    ['/main', false, '/login'],
+    ['/mypage', false, '/login'],
+    ['/mywords', false, '/login'],
+    ['/likes', false, '/login'],
+    ['/chatpage', false, '/login'],
+    ['/main/', false, '/login'],
+    ['/helppage', false, null],
+    ['/wordset', false, null],
+    ['/findpassword', false, null],
+    ['/changepassword', false, null],
+    ['/terms/service', false, null],
+    ['/verify-mvp', true, null],
+  ] as const)('%s, logged in %s → %s', (path, loggedIn, target) => {
+    expect(authRedirect(path, loggedIn)).toBe(target);
+  });
+});

@@ -1,0 +1,20 @@
+/** Routes only for logged-in users; guests are sent to /login. */
+const memberOnly = ['/main', '/mypage', '/mywords', '/likes', '/chatpage'];
+/** Routes only for guests; members are sent to /main. */
+const guestOnly = ['/login', '/register'];
+
+function matches(pathname: string, routes: readonly string[]): boolean {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return routes.includes(path);
+}
+
+export function isMemberOnly(pathname: string): boolean {
+  return matches(pathname, memberOnly);
+}
+
+/** Where the auth rule of the specification sends a visitor of `pathname`, or null to stay. */
+export function authRedirect(pathname: string, loggedIn: boolean): string | null {
+  if (loggedIn && matches(pathname, guestOnly)) return '/main';
+  if (!loggedIn && matches(pathname, memberOnly)) return '/login';
+  return null;
+}

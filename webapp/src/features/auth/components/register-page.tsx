@@ -1,0 +1,136 @@
+import { useRef, useState, type SubmitEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { serverMessage } from '@/api/outcome';
+import { AlertDialog } from '@/components/alert-dialog';
+import { Button } from '@/components/button';
+import { Card, PageBody, PageHeader } from '@/components/page';
+import { TextField } from '@/components/text-field';
+import { ko } from '@/i18n/ko';
+import { validateRegisterPassword, validateUsername } from '@/lib/validation';
+import { useCheckUsername } from '../api/check-username';
+import { saveRegistrationDraft } from '../hooks/registration-draft';
+
+export type Availability = 'unknown' | 'available' | 'taken';
+
+export function RegisterPage() {
+  const navigate = useNavigate();
+  const { trigger: checkUsername, isMutating: checking } = useCheckUsername();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [availability, setAvailability] = useState<Availability>('unknown');
+  const [usernameMessage, setUsernameMessage] = useState<{ text: string; ok: boolean } | null>(null);
+  const [modalMessage, setModalMessage] = useState<string | null>(null);
+  // The username a running check is about; a reply for an older value is ignored.
+  const latestUsername = useRef(username);
+
+  function onUsernameChange(value: string) {
+    setUsername(value);
+    latestUsername.current = value;
+    setAvailability('unknown');
+    setUsernameMessage(null);
+  }
+
+  async function onCheck() {
+    const candidate = username;
+    const invalid = validateUsername(candidate);
+    if (invalid) {
+      setUsernameMessage({ text: ko.validation[invalid], ok: false });
+      return;
+    }
+    const outcome = await checkUsername({ username: candidate });
+    if (latestUsername.current !== candidate) return;
+    if (!outcome.ok) {
+      setAvailability('unknown');
+      setUsernameMessage({ text: serverMessage(outcome) ?? ko.register.connectionFailed, ok: false });
+      return;
+    }
+    if (outcome.data.isAvailable) {
+      setAvailability('available');
+      setUsernameMessage({ text: ko.register.usernameAvailable, ok: true });
+    } else {
+      setAvailability('taken');
+      setUsernameMessage({ text: ko.register.usernameTaken, ok: false });
+    }
+  }
+
+  function onSubmit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (username.trim() === '' || password === '') {
+      setModalMessage(ko.validation.FIELDS_REQUIRED);
+      return;
+    }
+    const weak = validateRegisterPassword(password);
+    if (weak) {
+      setModalMessage(ko.validation[weak]);
+      return;
+    }
+    if (availability !== 'available') {
+      setModalMessage(ko.register.usernameCheckRequired);
+      return;
+    }
+    saveRegistrationDraft({ username, password });
+    void navigate('/verify-mvp');
+  }
+
+  return (
+    <>
+      <PageHeader title={ko.register.title} fallback="/login" />
+      <PageBody>
+        <p className="lead">{ko.register.description}</p>
+        <Card>
+          <form className="form" onSubmit={onSubmit} noValidate>
+            <TextField
+              label={ko.register.username}
+              name="username"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              placeholder={ko.register.usernamePlaceholder}
+              maxLength={20}
+              value={username}
+              onChange={(event) => {
+                onUsernameChange(event.target.value);
+              }}
+              error={usernameMessage && !usernameMessage.ok ? usernameMessage.text : null}
+              success={usernameMessage?.ok ? usernameMessage.text : null}
+              trailing={
+                <Button variant="secondary" onClick={() => void onCheck()} loading={checking}>
+                  {checking ? ko.register.checkingUsername : ko.register.checkUsername}
+                </Button>
+              }
+            />
+            <TextField
+              label={ko.register.password}
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              placeholder={ko.register.passwordPlaceholder}
+              hint={ko.register.passwordHint}
+              value={password}
+              onChange={(event) => {
+                setPassword(event.target.value);
+              }}
+            />
+            <Button type="submit" block>
+              {ko.register.submit}
+            </Button>
+          </form>
+        </Card>
+        <p className="center-note">
+          {ko.register.haveAccount}{' '}
+          <Link className="text-link text-link--strong" to="/login">
+            {ko.register.toLogin}
+          </Link>
+        </p>
+      </PageBody>
+      <AlertDialog
+        open={modalMessage !== null}
+        title={ko.register.errorTitle}
+        message={modalMessage}
+        onConfirm={() => {
+          setModalMessage(null);
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,120 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { ko } from '@/i18n/ko';
+import { jsonResponse, renderRoute } from '@/test/render';
+import { clearRegistrationDraft, saveRegistrationDraft } from '../hooks/registration-draft';
+import { VerifyMvpPage } from './verify-mvp-page';
+
+let fetchMock: Mock<(request: Request) => Promise<Response>>;
+
+beforeEach(() => {
+  fetchMock = vi.fn<(request: Request) => Promise<Response>>();
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  clearRegistrationDraft();
+});
+
+function setup() {
+  const user = userEvent.setup();
+  const view = renderRoute(<VerifyMvpPage />, { path: '/verify-mvp', extraPaths: ['/register', '/main'] });
+  return { user, ...view };
+}
+
+describe('VerifyMvpPage', () => {
+  it('sends a visitor without a draft back to /register', async () => {
+    const { router } = setup();
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/register');
+    });
+  });
+
+  it('asks for the phone number before sending', async () => {
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1' });
+    const { user } = setup();
+    await user.type(screen.getByLabelText(ko.verify.birthdate), '20000101');
+    await user.click(screen.getByRole('radio', { name: ko.verify.female }));
+    await user.click(screen.getByRole('button', { name: ko.verify.sendCode }));
+    expect(await screen.findByText(ko.validation.PHONE_REQUIRED)).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('keeps only digits in the birthdate, at most 8', async () => {
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1' });
+    const { user } = setup();
+    const birthdate = screen.getByLabelText(ko.verify.birthdate);
+    await user.type(birthdate, '2000-01-01x9');
+    expect(birthdate).toHaveValue('20000101');
+  });
+
+  it('shows the code input only after a successful send, then registers and goes to /main', async () => {
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1' });
+    const bodies: Record<string, unknown> = {};
+    fetchMock.mockImplementation(async (request) => {
+      const path = new URL(request.url).pathname;
+      if (request.method === 'POST') bodies[path] = await request.json();
+      switch (path) {
+        case '/api/verify-mvp/send':
+        case '/api/verify-mvp/check':
+        case '/api/register':
+          return jsonResponse({ success: true, message: '완료' });
+        case '/api/nickname/profile':
+          return jsonResponse({ success: true, user_id: 1, id: 1, userId: 1, username: 'alice_01' });
+        default:
+          return jsonResponse({ loggedIn: true });
+      }
+    });
+    const { user, router } = setup();
+    expect(screen.queryByLabelText(ko.verify.code)).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText(ko.verify.birthdate), '20000101');
+    await user.click(screen.getByRole('radio', { name: ko.verify.male }));
+    await user.type(screen.getByLabelText(ko.verify.phone), '010-1234-5678');
+    expect(screen.queryByLabelText(ko.verify.code)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: ko.verify.sendCode }));
+    const code = await screen.findByLabelText(ko.verify.code);
+    expect(screen.getByRole('timer')).toHaveTextContent('03:00');
+    expect(screen.getByRole('button', { name: ko.verify.resend })).toBeInTheDocument();
+    await user.type(code, '123456');
+    await user.click(screen.getByRole('button', { name: ko.verify.submit }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/main');
+    });
+    expect(bodies['/api/verify-mvp/send']).toEqual({ phone: '01012345678' });
+    expect(bodies['/api/verify-mvp/check']).toEqual({ phone: '01012345678', code: '123456' });
+    expect(bodies['/api/register']).toEqual({
+      username: 'alice_01',
+      password: 'abcdefg1',
+      phone: '01012345678',
+      gender: '남성',
+      birthdate: '2000-01-01',
+    });
+    expect(localStorage.getItem('needNicknameSetup')).toBe('true');
+    expect(localStorage.getItem('username')).toBe('alice_01');
+  });
+
+  it("shows the server's message when sending fails, and no code input", async () => {
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1' });
+    fetchMock.mockResolvedValue(jsonResponse({ success: false, code: 'SMS_COOLDOWN', message: '잠시 후 다시 요청해주세요.' }, 429));
+    const { user } = setup();
+    await user.type(screen.getByLabelText(ko.verify.birthdate), '20000101');
+    await user.click(screen.getByRole('radio', { name: ko.verify.female }));
+    await user.type(screen.getByLabelText(ko.verify.phone), '01012345678');
+    await user.click(screen.getByRole('button', { name: ko.verify.sendCode }));
+    expect(await screen.findByText('잠시 후 다시 요청해주세요.')).toBeInTheDocument();
+    expect(screen.queryByLabelText(ko.verify.code)).not.toBeInTheDocument();
+  });
+
+  it('shows the network message when the server cannot be reached', async () => {
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1' });
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    const { user } = setup();
+    await user.type(screen.getByLabelText(ko.verify.birthdate), '20000101');
+    await user.click(screen.getByRole('radio', { name: ko.verify.female }));
+    await user.type(screen.getByLabelText(ko.verify.phone), '01012345678');
+    await user.click(screen.getByRole('button', { name: ko.verify.sendCode }));
+    expect(await screen.findByText(ko.verify.requestFailed)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,229 @@
+import { useRef, useState, type SubmitEvent } from 'react';
+import { Navigate, useNavigate } from 'react-router';
+import { fetchProfile } from '@/api/profile';
+import { serverMessage } from '@/api/outcome';
+import { useSessionCache } from '@/api/session';
+import { Button } from '@/components/button';
+import { CountdownBadge } from '@/components/countdown-badge';
+import { FormMessage } from '@/components/form-message';
+import { Card, PageBody, PageHeader } from '@/components/page';
+import { SegmentedControl } from '@/components/segmented-control';
+import { TextField } from '@/components/text-field';
+import { limits } from '@/config/limits';
+import { ko } from '@/i18n/ko';
+import { useCountdown } from '@/lib/countdown';
+import { storageKeys, writeLocal } from '@/lib/storage';
+import {
+  birthdateToIso,
+  normalizePhone,
+  sanitizeBirthdateInput,
+  validateBirthdate,
+  validateCode,
+  validateGender,
+  validatePhone,
+} from '@/lib/validation';
+import { useCheckVerificationCode } from '../api/check-verification-code';
+import { useRegister } from '../api/register';
+import { useSendVerificationCode } from '../api/send-verification-code';
+import { clearRegistrationDraft, readRegistrationDraft } from '../hooks/registration-draft';
+
+type Gender = '남성' | '여성';
+
+const genderOptions = [
+  { value: '남성', label: ko.verify.male },
+  { value: '여성', label: ko.verify.female },
+] as const satisfies readonly { value: Gender; label: string }[];
+
+interface Message {
+  text: string;
+  tone: 'error' | 'success' | 'info';
+}
+
+export function VerifyMvpPage() {
+  const navigate = useNavigate();
+  const [draft] = useState(readRegistrationDraft);
+  const { trigger: sendCode, isMutating: sending } = useSendVerificationCode();
+  const { trigger: checkCode } = useCheckVerificationCode();
+  const { trigger: register } = useRegister();
+  const { markLoggedIn } = useSessionCache();
+  const countdown = useCountdown(limits.codeCountdownSeconds);
+  const codeInput = useRef<HTMLInputElement>(null);
+
+  const [birthdate, setBirthdate] = useState('');
+  const [gender, setGender] = useState<Gender | null>(null);
+  const [phone, setPhone] = useState('');
+  const [code, setCode] = useState('');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [errors, setErrors] = useState<{ birthdate?: string; gender?: string; phone?: string; code?: string }>({});
+  const [message, setMessage] = useState<Message | null>(null);
+  const [verifying, setVerifying] = useState(false);
+
+  if (!draft) return <Navigate to="/register" replace />;
+
+  const readyForCode = gender !== null && birthdate.length === limits.birthdateDigits;
+  const codeVisible = readyForCode && sentTo !== null;
+
+  async function onSend() {
+    const phoneError = validatePhone(phone);
+    const birthdateError = validateBirthdate(birthdate);
+    const genderError = validateGender(gender);
+    setErrors({
+      phone: phoneError ? ko.validation[phoneError] : undefined,
+      birthdate: birthdateError ? ko.validation[birthdateError] : undefined,
+      gender: genderError ? ko.validation[genderError] : undefined,
+    });
+    if (phoneError || birthdateError || genderError) return;
+    const normalized = normalizePhone(phone);
+    setMessage(null);
+    const outcome = await sendCode({ phone: normalized });
+    if (!outcome.ok) {
+      setMessage({ text: outcome.network ? ko.verify.requestFailed : (serverMessage(outcome) ?? ko.verify.sendFailed), tone: 'error' });
+      return;
+    }
+    setSentTo(normalized);
+    setCode('');
+    countdown.start();
+    setMessage({ text: outcome.data.message || ko.verify.codeSentTo(normalized), tone: 'success' });
+    window.setTimeout(() => codeInput.current?.focus(), 0);
+  }
+
+  async function onVerify(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!draft || !sentTo || !gender) return;
+    const codeError = validateCode(code);
+    if (codeError) {
+      setErrors((current) => ({ ...current, code: ko.validation[codeError] }));
+      return;
+    }
+    const isoBirthdate = birthdateToIso(birthdate);
+    if (!isoBirthdate) {
+      setErrors((current) => ({ ...current, birthdate: ko.validation.BIRTHDATE_INVALID }));
+      return;
+    }
+    setErrors({});
+    setMessage(null);
+    setVerifying(true);
+    try {
+      const checked = await checkCode({ phone: sentTo, code: code.trim() });
+      if (!checked.ok) {
+        setMessage({ text: checked.network ? ko.verify.serverFailed : (serverMessage(checked) ?? ko.verify.codeInvalid), tone: 'error' });
+        return;
+      }
+      const registered = await register({
+        username: draft.username,
+        password: draft.password,
+        phone: sentTo,
+        gender,
+        birthdate: isoBirthdate,
+      });
+      if (!registered.ok) {
+        setMessage({ text: registered.network ? ko.verify.serverFailed : (serverMessage(registered) ?? ko.verify.registerFailed), tone: 'error' });
+        return;
+      }
+      writeLocal(storageKeys.username, draft.username);
+      try {
+        const profile = await fetchProfile();
+        if (!profile.nickname) writeLocal(storageKeys.needNicknameSetup, 'true');
+      } catch (error) {
+        console.error('Nickname profile lookup failed after sign-up', error);
+        writeLocal(storageKeys.needNicknameSetup, 'true');
+      }
+      await markLoggedIn();
+      void navigate('/main', { replace: true });
+      clearRegistrationDraft();
+    } finally {
+      setVerifying(false);
+    }
+  }
+
+  return (
+    <>
+      <PageHeader title={ko.verify.title} backTo="/register" />
+      <PageBody>
+        <p className="lead">{ko.verify.description}</p>
+        <Card>
+          <form className="form" onSubmit={(event) => void onVerify(event)} noValidate>
+            <TextField
+              label={ko.verify.birthdate}
+              name="birthdate"
+              inputMode="numeric"
+              autoComplete="bday"
+              pattern="\d*"
+              maxLength={limits.birthdateDigits}
+              placeholder={ko.verify.birthdatePlaceholder}
+              hint={ko.verify.birthdateHint}
+              value={birthdate}
+              error={errors.birthdate}
+              onChange={(event) => {
+                setBirthdate(sanitizeBirthdateInput(event.target.value));
+                setErrors((current) => ({ ...current, birthdate: undefined }));
+              }}
+            />
+            <SegmentedControl
+              legend={ko.verify.gender}
+              name="gender"
+              options={genderOptions}
+              value={gender}
+              error={errors.gender}
+              onChange={(value) => {
+                setGender(value);
+                setErrors((current) => ({ ...current, gender: undefined }));
+              }}
+            />
+            <TextField
+              label={ko.verify.phone}
+              name="phone"
+              type="tel"
+              inputMode="tel"
+              autoComplete="tel-national"
+              maxLength={13}
+              placeholder={ko.verify.phonePlaceholder}
+              value={phone}
+              error={errors.phone}
+              onChange={(event) => {
+                setPhone(event.target.value);
+                setErrors((current) => ({ ...current, phone: undefined }));
+                if (sentTo !== null) {
+                  setSentTo(null);
+                  countdown.reset();
+                  setMessage(null);
+                }
+              }}
+              trailing={
+                <Button variant="secondary" onClick={() => void onSend()} loading={sending}>
+                  {sending ? ko.verify.sending : sentTo === null ? ko.verify.sendCode : ko.verify.resend}
+                </Button>
+              }
+            />
+            {!readyForCode ? <p className="field__hint">{ko.verify.codeRequirements}</p> : null}
+            {codeVisible ? (
+              <TextField
+                ref={codeInput}
+                label={ko.verify.code}
+                name="code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                pattern="\d*"
+                maxLength={limits.codeDigits}
+                placeholder={ko.verify.codePlaceholder}
+                value={code}
+                error={errors.code ?? (countdown.expired ? ko.verify.expired : null)}
+                onChange={(event) => {
+                  setCode(event.target.value.replace(/\D/g, '').slice(0, limits.codeDigits));
+                  setErrors((current) => ({ ...current, code: undefined }));
+                }}
+                labelAside={<CountdownBadge remaining={countdown.remaining} />}
+              />
+            ) : null}
+            <FormMessage message={message?.text ?? null} tone={message?.tone} />
+            {codeVisible ? (
+              <Button type="submit" block loading={verifying} disabled={countdown.expired}>
+                {verifying ? ko.verify.submitting : ko.verify.submit}
+              </Button>
+            ) : null}
+          </form>
+        </Card>
+      </PageBody>
+    </>
+  );
+}

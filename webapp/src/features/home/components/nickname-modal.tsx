@@ -1,0 +1,96 @@
+import { useState, type SubmitEvent } from 'react';
+import { toast } from 'sonner';
+import { useProfile } from '@/api/profile';
+import { Button } from '@/components/button';
+import { Modal } from '@/components/modal';
+import { TextField } from '@/components/text-field';
+import { limits } from '@/config/limits';
+import { ko } from '@/i18n/ko';
+import { removeLocal, storageKeys, writeLocal } from '@/lib/storage';
+import { validateNickname } from '@/lib/validation';
+import { useSetNickname } from '../api/set-nickname';
+
+/**
+ * Asks a user without a nickname for one, in two steps: enter, then confirm (a nickname is kept
+ * for a month). It cannot be dismissed: the rest of the app needs the nickname.
+ */
+export function NicknameModal({ open }: { open: boolean }) {
+  const { mutate: revalidateProfile } = useProfile();
+  const { trigger, isMutating } = useSetNickname();
+  const [step, setStep] = useState<'enter' | 'confirm'>('enter');
+  const [nickname, setNickname] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  function onNext(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const invalid = validateNickname(nickname);
+    if (invalid) {
+      setError(ko.validation[invalid]);
+      return;
+    }
+    setNickname(nickname.trim());
+    setStep('confirm');
+  }
+
+  async function onConfirm() {
+    const outcome = await trigger({ nickname });
+    if (!outcome.ok) {
+      toast.error(outcome.network ? ko.nickname.serverError : ko.nickname.saveFailed(outcome.message ?? ko.mypage.unknownError));
+      setStep('enter');
+      return;
+    }
+    removeLocal(storageKeys.needNicknameSetup);
+    writeLocal(storageKeys.nickname, nickname);
+    toast.success(ko.nickname.saved);
+    await revalidateProfile();
+  }
+
+  if (step === 'confirm') {
+    return (
+      <Modal key="confirm" open={open} title={ko.nickname.confirmTitle} role="alertdialog" className="nickname-modal">
+        <p className="nickname-modal__preview">{nickname}</p>
+        <p className="modal__description">{ko.nickname.confirmQuestion(nickname)}</p>
+        <p className="modal__note">{ko.nickname.confirmNote}</p>
+        <div className="modal__actions modal__actions--row">
+          <Button
+            variant="secondary"
+            block
+            disabled={isMutating}
+            onClick={() => {
+              setStep('enter');
+            }}
+          >
+            {ko.nickname.back}
+          </Button>
+          <Button block loading={isMutating} onClick={() => void onConfirm()}>
+            {isMutating ? ko.nickname.submitting : ko.nickname.submit}
+          </Button>
+        </div>
+      </Modal>
+    );
+  }
+
+  return (
+    <Modal key="enter" open={open} title={ko.nickname.title} description={ko.nickname.description} className="nickname-modal">
+      <form className="form" onSubmit={onNext} noValidate>
+        <TextField
+          label={ko.nickname.label}
+          name="nickname"
+          autoComplete="nickname"
+          maxLength={limits.nicknameMaxLength}
+          placeholder={ko.nickname.placeholder}
+          value={nickname}
+          error={error}
+          hint={`${Array.from(nickname).length}/${limits.nicknameMaxLength}`}
+          onChange={(event) => {
+            setNickname(event.target.value);
+            setError(null);
+          }}
+        />
+        <Button type="submit" block>
+          {ko.nickname.next}
+        </Button>
+      </form>
+    </Modal>
+  );
+}

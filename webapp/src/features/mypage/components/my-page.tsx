@@ -1,0 +1,177 @@
+import { useState, type ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { useProfile } from '@/api/profile';
+import { useSessionCache } from '@/api/session';
+import { useWordHistory } from '@/api/word-history';
+import { ConfirmDialog } from '@/components/alert-dialog';
+import { Card } from '@/components/page';
+import { Spinner } from '@/components/spinner';
+import { externalLinks } from '@/config/links';
+import { ko } from '@/i18n/ko';
+import { useLogout } from '../api/logout';
+import { useWithdraw } from '../api/withdraw';
+import { Icon, type IconName } from '@/components/icons';
+
+export function MyPage() {
+  const navigate = useNavigate();
+  const { data: profile, error: profileError, isLoading } = useProfile();
+  const { data: wordHistory } = useWordHistory();
+  const { markLoggedOut } = useSessionCache();
+  const { trigger: logout, isMutating: loggingOut } = useLogout();
+  const { trigger: withdraw, isMutating: withdrawing } = useWithdraw();
+  const [confirmWithdraw, setConfirmWithdraw] = useState(false);
+
+  async function onLogout() {
+    const outcome = await logout();
+    if (!outcome.ok && outcome.network) toast.error(ko.mypage.logoutFailed);
+    // The local session ends either way; a failed call leaves only a cookie the server expires.
+    await markLoggedOut();
+    void navigate('/login', { replace: true });
+  }
+
+  async function onWithdraw() {
+    const outcome = await withdraw();
+    if (!outcome.ok) {
+      setConfirmWithdraw(false);
+      toast.error(outcome.network ? ko.mypage.withdrawError : ko.mypage.withdrawFailed(outcome.message ?? ko.mypage.unknownError));
+      return;
+    }
+    toast.success(ko.mypage.withdrawDone);
+    await markLoggedOut();
+    void navigate('/register', { replace: true });
+  }
+
+  return (
+    <main className="page-body my-page">
+      <h1 className="page-title">{ko.mypage.title}</h1>
+
+      <Card className="profile-card">
+        <div className="profile-card__avatar" aria-hidden="true">
+          {profile?.nickname ? Array.from(profile.nickname)[0] : '?'}
+        </div>
+        {isLoading ? (
+          <Spinner label={ko.app.loading} />
+        ) : profileError ? (
+          <p role="alert">{ko.mypage.profileLoadFailed}</p>
+        ) : (
+          <dl className="profile-card__facts">
+            <div>
+              <dt>{ko.mypage.nickname}</dt>
+              <dd className="profile-card__nickname">{profile?.nickname ?? ko.mypage.nicknameMissing}</dd>
+            </div>
+            <div>
+              <dt>{ko.mypage.username}</dt>
+              <dd>{profile?.username}</dd>
+            </div>
+          </dl>
+        )}
+      </Card>
+
+      <div className="stat-grid">
+        <Card className="stat">
+          <span className="stat__label">{ko.mypage.telepathyCount}</span>
+          <span className="stat__value">{ko.mypage.countUnit(wordHistory?.history.length ?? 0)}</span>
+        </Card>
+        <Card className="stat">
+          <span className="stat__label">{ko.mypage.megaphoneCount}</span>
+          <span className="stat__value">{ko.mypage.megaphoneUnit(0)}</span>
+        </Card>
+      </div>
+
+      <Card className="menu-card">
+        <ul className="menu">
+          <MenuItem icon="book" to="/mywords">
+            {ko.mypage.wordHistory}
+          </MenuItem>
+          <MenuItem icon="card" href={externalLinks.paymentInquiry}>
+            {ko.mypage.paymentInquiry}
+          </MenuItem>
+          <MenuItem icon="help" href={externalLinks.faq}>
+            {ko.mypage.faq}
+          </MenuItem>
+          <MenuItem icon="lock" to="/changepassword">
+            {ko.mypage.changePassword}
+          </MenuItem>
+          <MenuItem icon="logout" onClick={() => void onLogout()} busy={loggingOut}>
+            {ko.mypage.logout}
+          </MenuItem>
+        </ul>
+      </Card>
+
+      <button
+        type="button"
+        className="withdraw-link"
+        onClick={() => {
+          setConfirmWithdraw(true);
+        }}
+      >
+        {ko.mypage.withdraw}
+      </button>
+
+      <ConfirmDialog
+        open={confirmWithdraw}
+        title={ko.mypage.withdrawTitle}
+        message={ko.mypage.withdrawDescription}
+        confirmLabel={ko.mypage.withdrawConfirm}
+        danger
+        busy={withdrawing}
+        onCancel={() => {
+          setConfirmWithdraw(false);
+        }}
+        onConfirm={() => void onWithdraw()}
+      />
+    </main>
+  );
+}
+
+interface MenuItemProps {
+  icon: IconName;
+  children: ReactNode;
+  onClick?: () => void;
+  /** An in-app page. */
+  to?: string;
+  /** Another site, opened in a new tab. */
+  href?: string;
+  busy?: boolean;
+}
+
+function MenuItem({ icon, children, onClick, to, href, busy = false }: MenuItemProps) {
+  const content = (
+    <>
+      <span className="menu__icon">
+        <Icon name={icon} size={22} />
+      </span>
+      <span className="menu__label">{children}</span>
+      {href ? <span className="visually-hidden">{ko.app.opensInNewTab}</span> : null}
+      {busy ? (
+        <Spinner size="sm" />
+      ) : (
+        <svg className="menu__chevron" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+          {href ? (
+            <path d="M14 5h5v5M19 5l-8 8M17 14v5H5V7h5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+          ) : (
+            <path d="M9 5l7 7-7 7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+          )}
+        </svg>
+      )}
+    </>
+  );
+  return (
+    <li>
+      {to ? (
+        <Link className="menu__item" to={to}>
+          {content}
+        </Link>
+      ) : href ? (
+        <a className="menu__item" href={href} target="_blank" rel="noopener noreferrer">
+          {content}
+        </a>
+      ) : (
+        <button type="button" className="menu__item" onClick={onClick} disabled={busy}>
+          {content}
+        </button>
+      )}
+    </li>
+  );
+}

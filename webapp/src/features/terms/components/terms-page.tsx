@@ -1,0 +1,88 @@
+import { Navigate, useParams } from 'react-router';
+import { ButtonLink } from '@/components/button';
+import { Card, PageBody, PageHeader } from '@/components/page';
+import { termsItems, termsPath } from '@/config/terms';
+import { ko } from '@/i18n/ko';
+import { termsDocuments, type TermsDocument, type TermsSlug } from '../content';
+import { Icon } from '@/components/icons';
+
+function isSlug(value: string): value is TermsSlug {
+  return Object.hasOwn(termsDocuments, value);
+}
+
+/**
+ * /terms/{type}: a document by its slug; a short type (service, privacy, youth, improve, alarm)
+ * redirects to its slug; anything else says that the type does not exist.
+ */
+export function TermsPage() {
+  const { type = '' } = useParams();
+  if (isSlug(type)) return <TermsDocumentView document={termsDocuments[type]} />;
+  const item = termsItems.find((candidate) => candidate.type === type);
+  if (item) return <Navigate to={termsPath(item.slug)} replace />;
+  return <UnknownTerms />;
+}
+
+function UnknownTerms() {
+  return (
+    <>
+      <PageHeader title={ko.terms.modalTitle} />
+      <PageBody>
+        <Card className="stack center">
+          <div className="result-icon result-icon--error">
+            <Icon name="question" size={32} strokeWidth={2.4} />
+          </div>
+          <p role="alert">{ko.terms.unknownType}</p>
+          <ButtonLink to="/main" block>
+            {ko.terms.toMain}
+          </ButtonLink>
+        </Card>
+      </PageBody>
+    </>
+  );
+}
+
+function formatDate(iso: string): string {
+  const [year, month, day] = iso.split('-');
+  return year && month && day ? `${year}년 ${Number(month)}월 ${Number(day)}일` : iso;
+}
+
+function TermsDocumentView({ document }: { document: TermsDocument }) {
+  return (
+    <>
+      <PageHeader title={document.title} />
+      <PageBody className="terms-page">
+        <article className="card terms-document" aria-labelledby="terms-title">
+          <header className="terms-document__header">
+            <span className={`terms-badge ${document.required ? 'terms-badge--required' : ''}`}>
+              {document.required ? ko.terms.required : ko.terms.optional}
+            </span>
+            <h2 id="terms-title" className="terms-document__title">
+              {document.title}
+            </h2>
+            <p className="terms-document__date">
+              <time dateTime={document.effectiveDate}>{ko.terms.effectiveDate(formatDate(document.effectiveDate))}</time>
+            </p>
+          </header>
+          {document.intro ? <p className="terms-document__intro">{document.intro}</p> : null}
+          {document.sections.map((section) => (
+            <section key={section.heading} className="terms-section">
+              <h3 className="terms-section__heading">{section.heading}</h3>
+              {section.paragraphs?.map((paragraph) => (
+                <p key={paragraph} className="terms-section__paragraph">
+                  {paragraph}
+                </p>
+              ))}
+              {section.items && section.items.length > 0 ? (
+                <ol className="terms-section__items">
+                  {section.items.map((item) => (
+                    <li key={item}>{item}</li>
+                  ))}
+                </ol>
+              ) : null}
+            </section>
+          ))}
+        </article>
+      </PageBody>
+    </>
+  );
+}

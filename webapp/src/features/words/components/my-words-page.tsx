@@ -1,0 +1,50 @@
+import { useEffect } from 'react';
+import { useWordHistory } from '@/api/word-history';
+import { Icon } from '@/components/icons';
+import { Card } from '@/components/page';
+import { Spinner } from '@/components/spinner';
+import { ko } from '@/i18n/ko';
+import { formatShortKoreanDate } from '@/lib/date';
+
+/** The words the user shared with partners, as cards; an empty message when there are none. */
+export function MyWordsPage() {
+  const { data, error, isLoading } = useWordHistory();
+
+  useEffect(() => {
+    // A failed lookup is only logged; the page then shows the empty state.
+    if (error) console.error('Word history could not be loaded', error);
+  }, [error]);
+
+  const history = data?.history ?? [];
+
+  return (
+    <main className="page-body">
+      <h1 className="page-title">{ko.minimal.mywordsTitle}</h1>
+      {isLoading ? (
+        <div className="fullscreen-center">
+          <Spinner label={ko.app.loading} />
+        </div>
+      ) : history.length === 0 ? (
+        <Card className="empty-state">
+          <div className="empty-state__icon">
+            <Icon name="sparkles" size={36} />
+          </div>
+          <p className="empty-state__title">{ko.minimal.mywordsEmpty}</p>
+          <p className="empty-state__text">{ko.minimal.mywordsHint}</p>
+        </Card>
+      ) : (
+        <ul className="word-grid">
+          {history.map((entry) => (
+            <li key={`${entry.connected_at}-${entry.word}-${entry.partner_nickname}`} className="card word-card">
+              <span className="word-card__word">{entry.word}</span>
+              <span className="word-card__partner">{ko.minimal.partner(entry.partner_nickname)}</span>
+              <time className="word-card__date" dateTime={entry.connected_at}>
+                {formatShortKoreanDate(entry.connected_at)}
+              </time>
+            </li>
+          ))}
+        </ul>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { formatShortKoreanDate } from './date';
+
+describe('formatShortKoreanDate', () => {
+  it('uses the Seoul calendar date', () => {
+    expect(formatShortKoreanDate('2024-11-21T15:30:00Z')).toBe('24. 11. 22.');
+    expect(formatShortKoreanDate('2024-11-21T14:59:59Z')).toBe('24. 11. 21.');
+  });
+
+  it('keeps an unreadable value as it is', () => {
+    expect(formatShortKoreanDate('someday')).toBe('someday');
+  });
+});

@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ko, type ValidationCode } from '@/i18n/ko';
+import {
+  validateBirthdate,
+  validateNewPassword,
+  validateNickname,
+  validatePhone,
+  validateRegisterPassword,
+  validateUsername,
+} from './validation';
+
+interface Case {
+  input: string;
+  error: string | null;
+}
+
+interface Table {
+  messages: Record<string, string>;
+  username: Case[];
+  registerPassword: Case[];
+  newPassword: Case[];
+  phone: Case[];
+  birthdate: Case[];
+  nickname: Case[];
+}
+
+const tablePath = path.resolve(import.meta.dirname, '../../../testdata/validation-cases.json');
+const table = JSON.parse(fs.readFileSync(tablePath, 'utf8')) as Table;
+
+function check(name: string, cases: Case[], rule: (input: string) => ValidationCode | null) {
+  describe(name, () => {
+    it.each(cases)('$input → $error', ({ input, error }) => {
+      expect(rule(input)).toBe(error);
+    });
+  });
+}
+
+check('username', table.username, validateUsername);
+check('register password', table.registerPassword, validateRegisterPassword);
+check('phone', table.phone, validatePhone);
+check('birthdate', table.birthdate, validateBirthdate);
+check('nickname', table.nickname, validateNickname);
+
+describe('new password', () => {
+  const expectedFor = (error: string | null, mismatch: ValidationCode) => (error === 'MISMATCH' ? mismatch : error);
+  it.each(table.newPassword)('reset: $input → $error', ({ input, error }) => {
+    expect(validateNewPassword(input, input, 'reset')).toBe(expectedFor(error, 'RESET_PASSWORD_MISMATCH'));
+  });
+  it.each(table.newPassword)('change: $input → $error', ({ input, error }) => {
+    expect(validateNewPassword(input, input, 'change')).toBe(expectedFor(error, 'NEW_PASSWORD_MISMATCH'));
+  });
+  it('rejects a confirmation that differs', () => {
+    expect(validateNewPassword('abcdef', 'abcdeg', 'reset')).toBe('RESET_PASSWORD_MISMATCH');
+    expect(validateNewPassword('abcdef', 'abcdeg', 'change')).toBe('NEW_PASSWORD_MISMATCH');
+  });
+});
+
+describe('messages', () => {
+  it('the catalogue holds exactly the shared messages', () => {
+    expect(ko.validation).toEqual(table.messages);
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * Input rules of the product specification (section 5), mirroring the server's domain rules.
+ * Both sides are tested against testdata/validation-cases.json. Each check answers the error
+ * code of the first rule broken, or null when the input is valid; ko.validation holds the text.
+ */
+import type { ValidationCode } from '@/i18n/ko';
+
+const USERNAME = /^[a-z0-9_]{4,20}$/;
+const PHONE = /^01[016789]\d{7,8}$/;
+const NICKNAME = /^[가-힣ㄱ-ㅎㅏ-ㅣa-zA-Z0-9]+$/;
+const NICKNAME_MAX = 20;
+const REGISTER_PASSWORD_MIN = 8;
+const PASSWORD_MAX = 64;
+const NEW_PASSWORD_MIN = 6;
+const EARLIEST_BIRTH_YEAR = 1900;
+
+/** Length in characters (code points), as a person counts them. */
+function charLength(value: string): number {
+  return Array.from(value).length;
+}
+
+export function validateUsername(input: string): ValidationCode | null {
+  if (input.trim() === '') return 'USERNAME_REQUIRED';
+  return USERNAME.test(input) ? null : 'USERNAME_INVALID';
+}
+
+/** Letters, digits and everything else (Korean letters and spaces count as "other"). */
+function characterClasses(password: string): number {
+  const letters = /[A-Za-z]/.test(password);
+  const digits = /\d/.test(password);
+  const others = /[^A-Za-z\d]/.test(password);
+  return [letters, digits, others].filter(Boolean).length;
+}
+
+export function validateRegisterPassword(input: string): ValidationCode | null {
+  if (input === '') return 'FIELDS_REQUIRED';
+  const length = charLength(input);
+  if (length > PASSWORD_MAX) return 'PASSWORD_TOO_LONG';
+  if (length < REGISTER_PASSWORD_MIN || characterClasses(input) < 2) return 'PASSWORD_WEAK';
+  return null;
+}
+
+export type NewPasswordContext = 'reset' | 'change';
+
+/** Reset and change: at least 6 characters and equal to the confirmation. */
+export function validateNewPassword(
+  password: string,
+  confirmation: string,
+  context: NewPasswordContext,
+): ValidationCode | null {
+  if (charLength(password) >= NEW_PASSWORD_MIN && password === confirmation) return null;
+  return context === 'reset' ? 'RESET_PASSWORD_MISMATCH' : 'NEW_PASSWORD_MISMATCH';
+}
+
+/** The phone number as digits only: hyphens and spaces people type are dropped. */
+export function normalizePhone(input: string): string {
+  return input.replace(/[\s-]/g, '');
+}
+
+export function validatePhone(input: string): ValidationCode | null {
+  const phone = normalizePhone(input);
+  if (phone === '') return 'PHONE_REQUIRED';
+  return PHONE.test(phone) ? null : 'PHONE_INVALID';
+}
+
+/** Keeps digits only and at most 8 of them, for the birthdate field. */
+export function sanitizeBirthdateInput(input: string): string {
+  return input.replace(/\D/g, '').slice(0, 8);
+}
+
+/** YYYYMMDD or YYYY-MM-DD to YYYY-MM-DD, or null when it is not a real date. */
+export function birthdateToIso(input: string): string | null {
+  const match = /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(input);
+  if (!match) return null;
+  const [, y = '', m = '', d = ''] = match;
+  const year = Number(y);
+  const month = Number(m);
+  const day = Number(d);
+  const date = new Date(Date.UTC(year, month - 1, day));
+  const real =
+    date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  if (!real || year < EARLIEST_BIRTH_YEAR || date.getTime() > Date.now()) return null;
+  return `${y}-${m}-${d}`;
+}
+
+export function validateBirthdate(input: string): ValidationCode | null {
+  return birthdateToIso(input) === null ? 'BIRTHDATE_INVALID' : null;
+}
+
+export function validateGender(input: string | null): ValidationCode | null {
+  return input === '남성' || input === '여성' ? null : 'GENDER_INVALID';
+}
+
+export function validateCode(input: string): ValidationCode | null {
+  return input.trim() === '' ? 'CODE_REQUIRED' : null;
+}
+
+export function validateNickname(input: string): ValidationCode | null {
+  const nickname = input.trim();
+  if (nickname === '') return 'NICKNAME_REQUIRED';
+  return charLength(nickname) <= NICKNAME_MAX && NICKNAME.test(nickname) ? null : 'NICKNAME_INVALID';
+}
