@@ -1,27 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-
-
-function uniqueUsername(): string {
-  return `e2e_${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`.slice(0, 20);
-}
-
-function uniquePhone(): string {
-  return `010${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-}
-
-async function latestCode(request: APIRequestContext, phone: string): Promise<string> {
-  const response = await request.get(`/api/dev/sms-outbox?phone=${phone}`);
-  expect(response.ok()).toBe(true);
-  const body = (await response.json()) as { code: string };
-  return body.code;
-}
-
-async function login(page: Page, username: string, password: string) {
-  await page.goto('/login');
-  await page.getByLabel('아이디').fill(username);
-  await page.getByLabel('비밀번호').fill(password);
-  await page.getByRole('button', { name: '로그인', exact: true }).click();
-}
+import { expect, test } from '@playwright/test';
+import { latestCode, login, uniquePhone, uniqueUsername } from './helpers';
 
 test('sign up, pick a nickname, log out and in, reset and change the password, withdraw', async ({ page, request }) => {
   // One account life per run: the SMS limits per phone and per address make it a one-project test.

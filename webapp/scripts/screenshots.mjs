@@ -32,7 +32,22 @@ function startPreview() {
 }
 
 /** Canned API answers for a visitor who is logged in (or not) and has a nickname (or not). */
-function mockApi(page, { loggedIn, nickname = '달빛Moon', history = false }) {
+/** A round as the server describes it; closed rounds say when the service opens next. */
+function roundState({ open = true, words = springWords, remaining = 17 } = {}) {
+  return {
+    isOpen: open,
+    round: 1_000,
+    remaining,
+    words,
+    serverTime: Date.now(),
+    ...(open ? {} : { nextOpenAt: new Date(Date.now() + (3 * 3600 + 12 * 60 + 34) * 1000).toISOString() }),
+  };
+}
+
+const springWords = ['봄', '여름', '가을', '겨울'].map((word) => ({ word, paid: false, custom: false }));
+const nameWords = ['민준', '서연', '지우', '하준'].map((word) => ({ word, paid: true, custom: false }));
+
+function mockApi(page, { loggedIn, nickname = '달빛Moon', history = false, round = {} }) {
   return page.route('**/api/**', (route) => {
     const url = new URL(route.request().url());
     const json = (body, status = 200) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
@@ -56,6 +71,16 @@ function mockApi(page, { loggedIn, nickname = '달빛Moon', history = false }) {
               ]
             : [],
         });
+      case '/api/server-time':
+        return json(roundState(round));
+      case '/api/match/current-round': {
+        const { round: number, remaining, words } = roundState(round);
+        return json({ round: number, remaining, words });
+      }
+      case '/api/feedback/add':
+        return json({ success: true, message: '소중한 기분을 남겨주셔서 고마워요.' });
+      case '/api/match/end':
+        return json({ success: true, message: '대화가 종료되었습니다.' });
       case '/api/auth/check-username':
         return json({ success: true, isAvailable: true, message: '사용 가능한 아이디입니다.' });
       case '/api/verify-mvp/send':
@@ -78,6 +103,92 @@ const viewports = [
   { name: '390', viewport: { width: 390, height: 844 } },
   { name: '1280', viewport: { width: 1280, height: 800 } },
 ];
+
+const chatInfo = {
+  myId: 7,
+  myUsername: 'alice_01',
+  myNickname: '달빛Moon',
+  partnerId: 12,
+  partnerUsername: 'star_12',
+  partnerNickname: '별빛Star',
+  word: '고양이',
+  round: 1_000,
+  roomId: 'room-1',
+  startTime: Date.now() - 5 * 60 * 1000,
+};
+
+/** A short conversation on the word of chatInfo, ending a minute ago. */
+function conversation() {
+  const start = Date.now() - 4 * 60 * 1000;
+  const lines = [
+    [12, '안녕하세요! 고양이 고르셨네요', 0],
+    [7, '네 ㅎㅎ 반가워요! 고양이 키우세요?', 40],
+    [12, '두 마리 키워요. 치즈랑 까망이요', 75],
+    [12, '둘 다 엄청 자기 마음대로예요 ㅋㅋ', 80],
+    [7, '이름 너무 귀여워요', 130],
+    [7, '저는 아직 못 키우는데 언젠가 꼭 키우고 싶어요. 고양이랑 살면 제일 좋은 점이 뭐예요?', 135],
+  ];
+  return lines.map(([senderId, message, offset], index) => {
+    const timestamp = start + offset * 1000;
+    const mine = senderId === 7;
+    return {
+      id: `${timestamp}-${index}`,
+      roomId: 'room-1',
+      senderId,
+      senderUsername: mine ? 'alice_01' : 'star_12',
+      senderNickname: mine ? '달빛Moon' : '별빛Star',
+      receiverId: mine ? 12 : 7,
+      receiverUsername: mine ? 'star_12' : 'alice_01',
+      receiverNickname: mine ? '별빛Star' : '달빛Moon',
+      word: '고양이',
+      message,
+      timestamp,
+    };
+  });
+}
+
+/**
+ * A stand-in for the server's socket: hello with the round, the online count, and answers to
+ * what the page sends (a pick waits; a resume replays the conversation). `extra` runs after hello.
+ */
+function mockSocket(page, { round = {}, online = 12, room = null, messages = [], extra } = {}) {
+  return page.routeWebSocket('**/ws', (ws) => {
+    const send = (event, data) => ws.send(JSON.stringify({ event, data }));
+    send('hello', { userId: 7, round: roundState(round), ...(room ? { roomId: room } : {}) });
+    send('onlineCount', { count: online });
+    ws.onMessage((text) => {
+      const { event, data } = JSON.parse(String(text));
+      if (event === 'join_match') send('matchWaiting', { word: data.word, round: data.round });
+      if (event === 'getOnlineCount') send('onlineCount', { count: online });
+      if (event === 'resume') {
+        for (const message of messages) send('chatMessage', message);
+        send('resumed', { roomId: data.roomId, count: messages.length });
+        extra?.(send);
+      }
+      if (event === 'chatMessage') {
+        send('chatMessage', { ...chatMessageFrom(data), clientId: data.clientId });
+      }
+    });
+    if (!room) extra?.(send);
+  });
+}
+
+function chatMessageFrom(data) {
+  const timestamp = Date.now();
+  return {
+    id: `${timestamp}-0`,
+    roomId: data.roomId,
+    senderId: 7,
+    senderUsername: 'alice_01',
+    senderNickname: '달빛Moon',
+    receiverId: 12,
+    receiverUsername: 'star_12',
+    receiverNickname: '별빛Star',
+    word: '고양이',
+    message: data.message,
+    timestamp,
+  };
+}
 
 /** Each shot: a name, the session it needs, and how to reach the state worth seeing. */
 const shots = [
@@ -181,8 +292,86 @@ const shots = [
   { name: 'likes', loggedIn: true, go: '/likes' },
   { name: 'helppage', loggedIn: true, go: '/helppage' },
   { name: 'wordset', loggedIn: true, go: '/wordset' },
-  { name: 'chatpage', loggedIn: true, go: '/chatpage' },
+  { name: 'main-open', loggedIn: true, go: '/main', socket: {} },
+  { name: 'main-special', loggedIn: true, go: '/main', socket: { round: { words: nameWords, remaining: 24 } }, round: { words: nameWords, remaining: 24 } },
+  {
+    name: 'main-waiting',
+    loggedIn: true,
+    go: '/main',
+    socket: {},
+    act: async (page) => {
+      await page.getByRole('button', { name: '여름' }).click();
+      await page.getByText('고른 사람을 기다리고 있어요').waitFor();
+    },
+  },
+  { name: 'main-closed', loggedIn: true, go: '/main', socket: { round: { open: false } }, round: { open: false } },
+  { name: 'main-feedback', loggedIn: true, go: '/main', socket: {}, storage: { feedbackInfo: chatInfo } },
+  {
+    name: 'main-feedback-chosen',
+    loggedIn: true,
+    go: '/main',
+    socket: {},
+    storage: { feedbackInfo: chatInfo },
+    act: async (page) => {
+      await page.getByRole('radio', { name: '행복해요' }).check();
+    },
+  },
+  { name: 'main-active-chat', loggedIn: true, go: '/main', socket: { room: 'room-1' }, storage: { chatInfo } },
+  { name: 'mypage-current-word', loggedIn: true, go: '/mypage', socket: { room: 'room-1' }, storage: { chatInfo } },
+  { name: 'chatpage-missing', loggedIn: true, go: '/chatpage', socket: {} },
+  { name: 'chatpage-empty', loggedIn: true, go: '/chatpage', socket: { room: 'room-1' }, storage: { chatInfo } },
+  {
+    name: 'chatpage-messages',
+    loggedIn: true,
+    go: '/chatpage',
+    socket: { room: 'room-1', messages: conversation() },
+    storage: { chatInfo },
+    act: async (page) => {
+      await page.getByText('고양이랑 살면').waitFor();
+    },
+  },
+  {
+    name: 'chatpage-typing',
+    loggedIn: true,
+    go: '/chatpage',
+    socket: { room: 'room-1', messages: conversation(), extra: (send) => setTimeout(() => send('typing', { roomId: 'room-1', userId: 12 }), 300) },
+    storage: { chatInfo },
+    act: async (page) => {
+      await page.getByText('별빛Star님이 입력 중이에요').waitFor();
+      await page.getByRole('textbox', { name: '메시지' }).fill('치즈는 무슨 색이에요?');
+    },
+  },
+  {
+    name: 'chatpage-ended',
+    loggedIn: true,
+    go: '/chatpage',
+    socket: {
+      room: 'room-1',
+      messages: conversation(),
+      extra: (send) => setTimeout(() => send('chatEnded', { roomId: 'room-1', reason: 'left', byUserId: 12 }), 300),
+    },
+    storage: { chatInfo },
+    act: async (page) => {
+      await page.getByRole('alertdialog').waitFor();
+    },
+  },
+  {
+    name: 'chatpage-leave',
+    loggedIn: true,
+    go: '/chatpage',
+    socket: { room: 'room-1', messages: conversation() },
+    storage: { chatInfo },
+    act: async (page) => {
+      await page.getByText('고양이랑 살면').waitFor();
+      await page.getByRole('button', { name: '나가기' }).click();
+      await page.getByRole('alertdialog').waitFor();
+    },
+  },
 ];
+
+// SHOTS_ONLY=main,chatpage takes only the shots whose names start with one of these.
+const only = process.env.SHOTS_ONLY?.split(',').filter(Boolean) ?? [];
+const selected = only.length === 0 ? shots : shots.filter((shot) => only.some((prefix) => shot.name.startsWith(prefix)));
 
 const preview = liveBase ? null : await startPreview();
 const browser = await chromium.launch({
@@ -194,12 +383,26 @@ const browser = await chromium.launch({
 let failures = 0;
 try {
   for (const { name: size, viewport } of viewports) {
-    for (const shot of shots) {
+    for (const shot of selected) {
       const context = await browser.newContext({ viewport, locale: 'ko-KR', timezoneId: 'Asia/Seoul' });
       const page = await context.newPage();
       try {
         if (shot.date) await page.clock.setFixedTime(new Date(shot.date));
-        if (!liveBase) await mockApi(page, { loggedIn: shot.loggedIn, nickname: shot.nickname === undefined ? '달빛Moon' : shot.nickname, history: shot.history === true });
+        if (!liveBase) {
+          await mockApi(page, {
+            loggedIn: shot.loggedIn,
+            nickname: shot.nickname === undefined ? '달빛Moon' : shot.nickname,
+            history: shot.history === true,
+            round: shot.round ?? {},
+          });
+          const socket = shot.socket ?? (shot.loggedIn ? {} : null);
+          if (socket) await mockSocket(page, socket);
+        }
+        if (shot.storage) {
+          await page.addInitScript((entries) => {
+            for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, JSON.stringify(value));
+          }, shot.storage);
+        }
         await page.goto(base + shot.go);
         await page.waitForLoadState('networkidle');
         if (shot.act) await shot.act(page);
@@ -220,5 +423,5 @@ try {
   await browser.close();
   preview?.kill();
 }
-console.log(`${shots.length * viewports.length - failures} screenshots in ${outDir}, ${failures} failed`);
+console.log(`${selected.length * viewports.length - failures} screenshots in ${outDir}, ${failures} failed`);
 process.exitCode = failures > 0 ? 1 : 0;

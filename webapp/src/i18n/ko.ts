@@ -3,6 +3,23 @@
  * Server messages are shown as the server sends them; the texts here are the fallbacks and the
  * client-side checks, worded exactly as the product specification states them.
  */
+/** The final consonant (jong-seong) index of a word's last Hangul syllable; 0 when none. */
+function finalConsonant(word: string): number {
+  const code = word.charCodeAt(word.length - 1);
+  return code >= 0xac00 && code <= 0xd7a3 ? (code - 0xac00) % 28 : 0;
+}
+
+/** 을 after a final consonant, 를 after a vowel: 봄을, 피자를. */
+function objectParticle(word: string): string {
+  return finalConsonant(word) === 0 ? '를' : '을';
+}
+
+/** 으로 after a final consonant other than ㄹ, 로 otherwise: 봄으로, 피자로, 가을로. */
+function directionParticle(word: string): string {
+  const last = finalConsonant(word);
+  return last === 0 || last === 8 ? '로' : '으로';
+}
+
 export const ko = {
   app: {
     name: '텔레파시',
@@ -205,6 +222,76 @@ export const ko = {
     businessInfo: '사업자 정보',
   },
 
+  round: {
+    label: '이번 라운드 단어',
+    secondsUnit: '초',
+    timerLabel: (n: number) => `남은 시간 ${n}초`,
+    prompt: '마음이 가는 단어 하나를 골라주세요',
+    loading: '단어를 불러오는 중…',
+    joining: '연결을 요청하고 있어요…',
+    waiting: (word: string) => `“${word}”${objectParticle(word)} 고른 사람을 기다리고 있어요`,
+    waitingHint: '같은 단어를 고른 사람이 나타나면 바로 대화가 시작돼요.',
+    specialBadge: '스페셜',
+    specialLabel: '스페셜 단어',
+    customBadge: '신청 단어',
+    customLabel: '사용자가 신청한 단어',
+    profileNotLoaded: '사용자 정보가 아직 로드되지 않았습니다.',
+    notConnected: '서버에 연결하고 있어요. 잠시 후 다시 시도해주세요.',
+    expired: '이번 라운드에는 같은 단어를 고른 사람이 없었어요. 새 단어를 골라보세요.',
+    online: (n: number) => `지금 ${n}명 접속 중`,
+    activeChatTitle: '진행 중인 대화가 있어요',
+    activeChatText: (partner: string, word: string) => `${partner}님과 “${word}”${directionParticle(word)} 대화하고 있어요.`,
+    backToChat: '대화로 돌아가기',
+  },
+
+  closed: {
+    title: '지금은 운영 시간이 아니에요',
+    description: '텔레파시는 매일 밤 8시부터 새벽 2시까지 열려요. 조금 이따 만나요!',
+    hoursLabel: '운영 시간',
+    untilOpen: '오픈까지 남은 시간',
+  },
+
+  feedback: {
+    title: '방금 대화는 어땠나요?',
+    description: (partner: string, word: string) => `${partner}님과 “${word}”${directionParticle(word)} 나눈 대화, 지금 기분을 남겨주세요.`,
+    legend: '지금 기분',
+    submit: '기분 남기기',
+    submitting: '저장 중…',
+    skip: '다음에 할게요',
+    selectEmotion: '기분을 선택해주세요.',
+    saved: '소중한 기분을 남겨주셔서 고마워요.',
+    saveFailed: (message: string) => `기분 저장에 실패했습니다: ${message}`,
+    serverError: '서버 오류로 기분을 저장하지 못했습니다.',
+  },
+
+  chat: {
+    leave: '나가기',
+    partner: (nickname: string) => `${nickname}님`,
+    banner: (partner: string, word: string) => `${partner}님과 같은 단어 "${word}"${objectParticle(word)} 떠올렸어요`,
+    bannerHint: '서로를 배려하는 따뜻한 대화를 나눠주세요.',
+    emptyHint: '먼저 반갑게 인사를 건네보세요.',
+    log: '대화 내용',
+    me: '나',
+    pending: '전송 중',
+    failed: '전송 실패',
+    typing: (partner: string) => `${partner}님이 입력 중이에요`,
+    inputLabel: '메시지',
+    placeholder: '메시지를 입력하세요',
+    endedPlaceholder: '대화가 종료되었어요',
+    send: '보내기',
+    reconnecting: '연결이 잠시 끊겼어요. 다시 연결하는 중…',
+    leaveTitle: '대화방을 나갈까요?',
+    leaveMessage: '나가면 이 대화로 다시 돌아올 수 없어요.',
+    leaveConfirm: '나가기',
+    endedTitle: '대화가 종료되었어요',
+    endedByPartner: (partner: string) => `${partner}님이 대화방을 나갔어요.`,
+    endedDisconnected: (partner: string) => `${partner}님과의 연결이 끊겨 대화가 종료되었어요.`,
+    endedGone: '이미 종료된 대화예요.',
+    endedLeave: '나가기',
+    missingTitle: '대화방 안내',
+    missingInfo: '채팅에 필요한 정보가 없습니다.',
+  },
+
   nickname: {
     title: '닉네임 정하기',
     description: '대화 상대에게 보여질 닉네임을 정해주세요.',
@@ -246,6 +333,9 @@ export const ko = {
     withdrawError: '회원 탈퇴 중 오류가 발생했습니다.',
     logoutFailed: '로그아웃 중 오류가 발생했습니다.',
     profileLoadFailed: '서버에서 사용자 정보를 불러오지 못했습니다.',
+    currentWord: '지금 연결 중인 단어',
+    currentPartner: (nickname: string) => `${nickname}님과 대화 중`,
+    backToChat: '대화로 돌아가기',
   },
 
   minimal: {
@@ -264,9 +354,6 @@ export const ko = {
       { q: '언제 이용할 수 있나요?', a: '매일 20:00부터 02:00까지 운영돼요.' },
       { q: '불쾌한 대화를 했어요.', a: '대화방의 신고 버튼을 눌러주세요. 신고 내용은 운영팀만 확인하며 24시간 이내에 처리돼요.' },
     ],
-    chatTitle: '대화방',
-    chatEmpty: '진행 중인 대화가 없어요. 메인에서 단어를 골라 대화를 시작해보세요.',
-    toMain: '메인으로',
   },
 } as const;
 

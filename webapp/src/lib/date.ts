@@ -10,3 +10,14 @@ export function formatShortKoreanDate(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : shortKorean.format(date);
 }
+
+const chatTime = new Intl.DateTimeFormat('ko-KR', {
+  timeZone: 'Asia/Seoul',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+
+/** A message time on the Seoul clock, e.g. "오후 9:05". */
+export function formatChatTime(epochMs: number): string {
+  return chatTime.format(new Date(epochMs));
+}

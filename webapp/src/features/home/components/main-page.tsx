@@ -1,25 +1,94 @@
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { toast } from 'sonner';
 import { useProfile } from '@/api/profile';
 import { BusinessFooter } from '@/components/business-footer';
+import { ButtonLink } from '@/components/button';
+import { Icon } from '@/components/icons';
 import { Card } from '@/components/page';
 import { ko } from '@/i18n/ko';
+import { clearChatInfo, clearFeedbackInfo, readChatInfo, readFeedbackInfo } from '@/lib/chat-session';
+import { sendFrame, useSocketEvent, useSocketStatus } from '@/lib/socket';
 import { readLocal, storageKeys } from '@/lib/storage';
+import { useRound } from '../hooks/use-round';
+import { ClosedOverlay } from './closed-overlay';
+import { FeedbackModal } from './feedback-modal';
 import { NicknameModal } from './nickname-modal';
-import { Icon } from '@/components/icons';
+import { OnlineCounter } from './online-counter';
+import { RoundPanel, type Pick } from './round-panel';
 
-/** Home after login. The word rounds arrive here with the game; for now: who we are and when we are open. */
+/** Refusals of chat frames belong to the chat screen; they are not news here. */
+const chatEvents = new Set(['chatMessage', 'typing', 'stopTyping', 'leaveRoom', 'resume']);
+
+/** Home after login: the round's four words, a pick, and the wait for someone who picked the same. */
 export function MainPage() {
   const { data: profile } = useProfile();
   const needsNickname = profile ? !profile.nickname : readLocal(storageKeys.needNicknameSetup) === 'true';
+  const view = useRound();
+  const socketStatus = useSocketStatus();
+  const [pick, setPick] = useState<Pick | null>(null);
+  const [feedback, setFeedback] = useState(readFeedbackInfo);
+  const [activeChat, setActiveChat] = useState(readChatInfo);
+  // A pick lasts for its round only: a new round on screen re-enables the words.
+  const currentPick = pick !== null && view.shown !== null && pick.round === view.shown.round ? pick : null;
+
+  useEffect(() => {
+    if (socketStatus === 'open') sendFrame('getOnlineCount', {});
+  }, [socketStatus]);
+
+  useSocketEvent('matchWaiting', (state) => {
+    setPick((current) => (current && current.word === state.word && current.round === state.round ? { ...current, waiting: true } : current));
+  });
+
+  useSocketEvent('matchExpired', (expired) => {
+    if (pick?.round !== expired.round) return;
+    setPick(null);
+    toast(ko.round.expired);
+  });
+
+  // A stored chat that ended while away (the resume after connecting says so) is over.
+  useSocketEvent('chatEnded', (ended) => {
+    if (activeChat?.roomId !== ended.roomId) return;
+    clearChatInfo();
+    setActiveChat(null);
+  });
+
+  useSocketEvent('error', (error) => {
+    if (chatEvents.has(error.event)) return;
+    if (error.event === 'join_match') setPick(null);
+    toast.error(error.message);
+  });
+
+  function onPick(word: string, round: number) {
+    if (!profile?.userId) {
+      toast.error(ko.round.profileNotLoaded);
+      return;
+    }
+    const sent = sendFrame('join_match', {
+      word,
+      round,
+      userId: profile.userId,
+      username: profile.username,
+      nickname: profile.nickname,
+    });
+    if (!sent) {
+      toast.error(ko.round.notConnected);
+      return;
+    }
+    setPick({ word, round, waiting: false });
+  }
 
   return (
     <main className="page-body main-page">
       <header className="main-hero">
         <div className="main-hero__top">
           <span className="main-hero__greeting">{profile?.nickname ? ko.main.greeting(profile.nickname) : '\u00a0'}</span>
-          <Link to="/helppage" className="icon-button icon-button--soft" aria-label={ko.main.help}>
-            <Icon name="help" size={24} />
-          </Link>
+          <div className="main-hero__actions">
+            <OnlineCounter />
+            <Link to="/helppage" className="icon-button icon-button--soft" aria-label={ko.main.help}>
+              <Icon name="help" size={24} />
+            </Link>
+          </div>
         </div>
         <div className="main-hero__orbs" aria-hidden="true">
           <span className="orb orb--a" />
@@ -28,6 +97,20 @@ export function MainPage() {
         <h1 className="main-hero__title">{ko.main.title}</h1>
         <p className="main-hero__subtitle">{ko.main.subtitle}</p>
       </header>
+
+      {activeChat ? (
+        <Card className="active-chat">
+          <div>
+            <h2 className="card-title">{ko.round.activeChatTitle}</h2>
+            <p className="card-text">{ko.round.activeChatText(activeChat.partnerNickname, activeChat.word)}</p>
+          </div>
+          <ButtonLink to="/chatpage" size="sm">
+            {ko.round.backToChat}
+          </ButtonLink>
+        </Card>
+      ) : null}
+
+      <RoundPanel view={view} pick={currentPick} onPick={onPick} />
 
       <Card className="hours-card">
         <div className="hours-card__icon">
@@ -55,7 +138,17 @@ export function MainPage() {
       </Card>
 
       <BusinessFooter />
+      {view.isOpen === false ? <ClosedOverlay nextOpenAt={view.nextOpenAt} /> : null}
       <NicknameModal open={needsNickname} />
+      {!needsNickname && feedback ? (
+        <FeedbackModal
+          info={feedback}
+          onDone={() => {
+            clearFeedbackInfo();
+            setFeedback(null);
+          }}
+        />
+      ) : null}
     </main>
   );
 }

@@ -5,10 +5,12 @@ import { useProfile } from '@/api/profile';
 import { useSessionCache } from '@/api/session';
 import { useWordHistory } from '@/api/word-history';
 import { ConfirmDialog } from '@/components/alert-dialog';
+import { ButtonLink } from '@/components/button';
 import { Card } from '@/components/page';
 import { Spinner } from '@/components/spinner';
 import { externalLinks } from '@/config/links';
 import { ko } from '@/i18n/ko';
+import { readChatInfo } from '@/lib/chat-session';
 import { useLogout } from '../api/logout';
 import { useWithdraw } from '../api/withdraw';
 import { Icon, type IconName } from '@/components/icons';
@@ -21,6 +23,7 @@ export function MyPage() {
   const { trigger: logout, isMutating: loggingOut } = useLogout();
   const { trigger: withdraw, isMutating: withdrawing } = useWithdraw();
   const [confirmWithdraw, setConfirmWithdraw] = useState(false);
+  const [activeChat] = useState(readChatInfo);
 
   async function onLogout() {
     const outcome = await logout();
@@ -67,6 +70,17 @@ export function MyPage() {
           </dl>
         )}
       </Card>
+
+      {activeChat ? (
+        <Card className="current-word">
+          <span className="current-word__label">{ko.mypage.currentWord}</span>
+          <span className="current-word__word">{activeChat.word}</span>
+          <span className="current-word__partner">{ko.mypage.currentPartner(activeChat.partnerNickname)}</span>
+          <ButtonLink to="/chatpage" size="sm" variant="secondary" className="current-word__action">
+            {ko.mypage.backToChat}
+          </ButtonLink>
+        </Card>
+      ) : null}
 
       <div className="stat-grid">
         <Card className="stat">

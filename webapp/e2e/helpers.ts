@@ -1,0 +1,62 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+export function uniqueUsername(prefix = 'e2e'): string {
+  return `${prefix}_${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`.slice(0, 20);
+}
+
+export function uniquePhone(): string {
+  return `010${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+}
+
+/** The code the demo SMS provider last "sent" to `phone`. */
+export async function latestCode(request: APIRequestContext, phone: string): Promise<string> {
+  const response = await request.get(`/api/dev/sms-outbox?phone=${phone}`);
+  expect(response.ok()).toBe(true);
+  const body = (await response.json()) as { code: string };
+  return body.code;
+}
+
+export async function login(page: Page, username: string, password: string) {
+  await page.goto('/login');
+  await page.getByLabel('아이디').fill(username);
+  await page.getByLabel('비밀번호').fill(password);
+  await page.getByRole('button', { name: '로그인', exact: true }).click();
+}
+
+export interface Account {
+  username: string;
+  phone: string;
+  password: string;
+}
+
+/** Terms, sign-up and phone verification, ending logged in on /main. */
+export async function signUp(page: Page, request: APIRequestContext, account: Account) {
+  await page.goto('/login');
+  await page.getByRole('button', { name: '회원가입' }).click();
+  await page.getByRole('button', { name: '전체 동의' }).click();
+  await page.getByRole('button', { name: '다음' }).click();
+  await expect(page).toHaveURL(/\/register$/);
+  await page.getByLabel('아이디').fill(account.username);
+  await page.getByRole('button', { name: '중복 확인' }).click();
+  await expect(page.getByText('사용 가능한 아이디입니다.')).toBeVisible();
+  await page.getByLabel('비밀번호').fill(account.password);
+  await page.getByRole('button', { name: '회원가입', exact: true }).click();
+  await expect(page).toHaveURL(/\/verify-mvp$/);
+  await page.getByLabel('생년월일').fill('20000101');
+  await page.getByRole('radio', { name: '여성' }).check();
+  await page.getByLabel('휴대폰 번호').fill(account.phone);
+  await page.getByRole('button', { name: '인증번호 받기' }).click();
+  await expect(page.getByLabel('인증번호')).toBeVisible();
+  await page.getByLabel('인증번호').fill(await latestCode(request, account.phone));
+  await page.getByRole('button', { name: '인증하고 가입하기' }).click();
+  await expect(page).toHaveURL(/\/main$/);
+}
+
+/** The two-step nickname modal a new account meets on /main. */
+export async function setNickname(page: Page, nickname: string) {
+  await page.getByRole('textbox', { name: '닉네임' }).fill(nickname);
+  await page.getByRole('button', { name: '다음' }).click();
+  await page.getByRole('button', { name: '이 닉네임으로 할게요' }).click();
+  await expect(page.getByText('닉네임이 저장되었습니다.')).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+}

@@ -1,0 +1,41 @@
+import type { Schemas } from './client';
+
+/**
+ * The frames of the WebSocket at /ws, by event name, with the payload types the server documents
+ * (ARCHITECTURE.md, "The real-time protocol").
+ */
+
+/** What the server sends. */
+export interface ServerEvents {
+  hello: Schemas['Hello'];
+  round: Schemas['RoundState'];
+  onlineCount: Schemas['OnlineCount'];
+  matchWaiting: Schemas['MatchState'];
+  matched: Schemas['Matched'];
+  matchExpired: Schemas['MatchExpired'];
+  chatMessage: Schemas['ChatMessage'];
+  typing: Schemas['RoomRef'];
+  stopTyping: Schemas['RoomRef'];
+  chatEnded: Schemas['ChatEnded'];
+  resumed: Schemas['Resumed'];
+  error: Schemas['SocketError'];
+}
+
+/** What the client sends. */
+export interface ClientEvents {
+  join_match: Schemas['JoinMatch'];
+  chatMessage: Schemas['SendChatMessage'];
+  typing: Schemas['RoomRef'];
+  stopTyping: Schemas['RoomRef'];
+  leaveRoom: Schemas['RoomRef'];
+  getOnlineCount: Record<string, never>;
+  resume: Schemas['Resume'];
+}
+
+export type ServerEvent = keyof ServerEvents;
+export type ClientEvent = keyof ClientEvents;
+
+export type RoundState = Schemas['RoundState'];
+export type RoundWord = Schemas['RoundWord'];
+export type ChatMessage = Schemas['ChatMessage'];
+export type Matched = Schemas['Matched'];

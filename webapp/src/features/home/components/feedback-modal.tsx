@@ -1,0 +1,74 @@
+import { useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '@/components/button';
+import { Modal } from '@/components/modal';
+import { ko } from '@/i18n/ko';
+import type { ChatInfo } from '@/lib/chat-session';
+import { emotions, feedbackBody, validateFeedback, type Emotion } from '@/lib/feedback';
+import { useAddFeedback } from '../api/add-feedback';
+import { EmotionFace } from './emotion-face';
+
+interface FeedbackModalProps {
+  info: ChatInfo;
+  /** Called once the feedback was sent (whatever the answer) or skipped. */
+  onDone: () => void;
+}
+
+/** After leaving a chat: how it felt, as one of five moods. */
+export function FeedbackModal({ info, onDone }: FeedbackModalProps) {
+  const { trigger, isMutating } = useAddFeedback();
+  const [emotion, setEmotion] = useState<Emotion | null>(null);
+  // Focus starts on the group, not on its first mood, which would look chosen.
+  const pickerRef = useRef<HTMLFieldSetElement>(null);
+
+  async function onSubmit() {
+    if (validateFeedback(emotion) !== null || emotion === null) {
+      toast.error(ko.feedback.selectEmotion);
+      return;
+    }
+    const outcome = await trigger(feedbackBody(info, emotion));
+    if (outcome.ok) {
+      toast.success(outcome.data.message || ko.feedback.saved);
+    } else {
+      toast.error(outcome.network ? ko.feedback.serverError : ko.feedback.saveFailed(outcome.message ?? ko.mypage.unknownError));
+    }
+    onDone();
+  }
+
+  return (
+    <Modal
+      open
+      title={ko.feedback.title}
+      description={ko.feedback.description(info.partnerNickname, info.word)}
+      className="feedback-modal"
+      initialFocus={pickerRef}
+    >
+      <fieldset ref={pickerRef} className="emotion-picker" tabIndex={-1}>
+        <legend className="visually-hidden">{ko.feedback.legend}</legend>
+        {emotions.map((option) => (
+          <label key={option} className="emotion-option" data-checked={emotion === option || undefined}>
+            <input
+              type="radio"
+              name="emotion"
+              value={option}
+              checked={emotion === option}
+              onChange={() => {
+                setEmotion(option);
+              }}
+            />
+            <EmotionFace emotion={option} />
+            <span className="emotion-option__label">{option}</span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="modal__actions">
+        <Button block loading={isMutating} onClick={() => void onSubmit()}>
+          {isMutating ? ko.feedback.submitting : ko.feedback.submit}
+        </Button>
+        <Button variant="ghost" block disabled={isMutating} onClick={onDone}>
+          {ko.feedback.skip}
+        </Button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,111 @@
+import type { RoundWord } from '@/api/realtime';
+import { Spinner } from '@/components/spinner';
+import { ko } from '@/i18n/ko';
+import type { RoundView } from '@/lib/round-clock';
+import { RoundTimer } from './round-timer';
+
+/** The user's pick in a round; `waiting` once the server put them in the queue. */
+export interface Pick {
+  word: string;
+  round: number;
+  waiting: boolean;
+}
+
+interface RoundPanelProps {
+  view: RoundView;
+  /** The pick of the round on screen, if any. */
+  pick: Pick | null;
+  onPick: (word: string, round: number) => void;
+}
+
+/** The heart of the main screen: the timer, the round's four words, and what happens after a pick. */
+export function RoundPanel({ view, pick, onPick }: RoundPanelProps) {
+  const shown = view.shown;
+  const disabled = shown === null || view.fading || pick !== null || view.isOpen === false;
+
+  return (
+    <section className="card round-panel" aria-labelledby="round-panel-title">
+      <div className="round-panel__head">
+        <div>
+          <h2 id="round-panel-title" className="round-panel__title">
+            {ko.round.label}
+          </h2>
+          <p className="round-panel__prompt">{ko.round.prompt}</p>
+        </div>
+        <RoundTimer remaining={view.remaining} />
+      </div>
+
+      {shown === null ? (
+        <div className="round-panel__loading">
+          <Spinner label={ko.round.loading} />
+        </div>
+      ) : (
+        <ul className="round-words" data-fading={view.fading || undefined} data-round={shown.round}>
+          {shown.words.map((word) => (
+            <li key={`${shown.round}-${word.word}`}>
+              <WordButton
+                word={word}
+                selected={pick?.word === word.word}
+                disabled={disabled}
+                onClick={() => {
+                  onPick(word.word, shown.round);
+                }}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <div className="round-panel__status" role="status" aria-live="polite">
+        {pick === null ? null : pick.waiting ? (
+          <div className="round-waiting">
+            <span className="round-waiting__dots" aria-hidden="true">
+              <span />
+              <span />
+              <span />
+            </span>
+            <div>
+              <p className="round-waiting__title">{ko.round.waiting(pick.word)}</p>
+              <p className="round-waiting__hint">{ko.round.waitingHint}</p>
+            </div>
+          </div>
+        ) : (
+          <div className="round-waiting">
+            <Spinner size="sm" />
+            <p className="round-waiting__title">{ko.round.joining}</p>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+interface WordButtonProps {
+  word: RoundWord;
+  selected: boolean;
+  disabled: boolean;
+  onClick: () => void;
+}
+
+function WordButton({ word, selected, disabled, onClick }: WordButtonProps) {
+  const classes = ['word-button', word.paid ? 'word-button--special' : '', selected ? 'word-button--selected' : '']
+    .filter(Boolean)
+    .join(' ');
+  return (
+    <button type="button" className={classes} aria-pressed={selected} disabled={disabled} onClick={onClick}>
+      <span className="word-button__text">{word.word}</span>
+      {word.paid ? (
+        <span className="word-badge word-badge--special">
+          <span aria-hidden="true">✦ </span>
+          {ko.round.specialBadge}
+          <span className="visually-hidden">{ko.round.specialLabel}</span>
+        </span>
+      ) : word.custom ? (
+        <span className="word-badge">
+          {ko.round.customBadge}
+          <span className="visually-hidden">{ko.round.customLabel}</span>
+        </span>
+      ) : null}
+    </button>
+  );
+}

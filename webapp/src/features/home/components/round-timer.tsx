@@ -1,0 +1,29 @@
+import { ko } from '@/i18n/ko';
+import { DEFAULT_ROUND_SECONDS } from '@/lib/round-clock';
+
+const RADIUS = 26;
+const CIRCUMFERENCE = 2 * Math.PI * RADIUS;
+
+/** Seconds left in the round, as a number in a ring that empties. Not a live region: it would speak every second. */
+export function RoundTimer({ remaining }: { remaining: number }) {
+  const fraction = Math.min(1, Math.max(0, remaining / DEFAULT_ROUND_SECONDS));
+  return (
+    <div className={`round-timer ${remaining <= 5 ? 'round-timer--low' : ''}`} role="timer" aria-label={ko.round.timerLabel(remaining)}>
+      <svg viewBox="0 0 64 64" width="64" height="64" aria-hidden="true" className="round-timer__ring">
+        <circle cx="32" cy="32" r={RADIUS} className="round-timer__track" />
+        <circle
+          cx="32"
+          cy="32"
+          r={RADIUS}
+          className="round-timer__progress"
+          strokeDasharray={CIRCUMFERENCE}
+          strokeDashoffset={CIRCUMFERENCE * (1 - fraction)}
+        />
+      </svg>
+      <span className="round-timer__value" aria-hidden="true">
+        {remaining}
+        <small>{ko.round.secondsUnit}</small>
+      </span>
+    </div>
+  );
+}

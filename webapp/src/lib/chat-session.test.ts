@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { chatInfoFromMatched, parseChatInfo } from './chat-session';
+
+const matched = {
+  roomId: 'r1',
+  word: '봄',
+  round: 7,
+  senderId: 1,
+  senderUsername: 'alice',
+  senderNickname: '앨리스',
+  receiverId: 2,
+  receiverUsername: 'bob',
+  receiverNickname: '밥',
+};
+
+describe('chat info', () => {
+  it('stores sender as me and receiver as the partner', () => {
+    expect(chatInfoFromMatched(matched, 99)).toEqual({
+      myId: 1,
+      myUsername: 'alice',
+      myNickname: '앨리스',
+      partnerId: 2,
+      partnerUsername: 'bob',
+      partnerNickname: '밥',
+      word: '봄',
+      round: 7,
+      roomId: 'r1',
+      startTime: 99,
+    });
+  });
+
+  it('reads back what it stored', () => {
+    const info = chatInfoFromMatched(matched, 99);
+    expect(parseChatInfo(JSON.stringify(info))).toEqual(info);
+  });
+
+  it.each([
+    ['nothing', null],
+    ['not JSON', '{'],
+    ['no room', JSON.stringify({ ...chatInfoFromMatched(matched, 1), roomId: '' })],
+    ['no partner', JSON.stringify({ ...chatInfoFromMatched(matched, 1), partnerId: undefined })],
+    ['an array', '[]'],
+  ])('has no session with %s', (_case, raw) => {
+    expect(parseChatInfo(raw)).toBeNull();
+  });
+});

@@ -1,0 +1,100 @@
+import type { Matched } from '@/api/realtime';
+import { readLocal, removeLocal, storageKeys, writeLocal } from './storage';
+
+/**
+ * The chat session of the specification, kept in local storage as `chatInfo` while a chat is
+ * active and as `feedbackInfo` after leaving it, until the mood feedback is given.
+ */
+export interface ChatInfo {
+  myId: number;
+  myUsername: string;
+  myNickname: string;
+  partnerId: number;
+  partnerUsername: string;
+  partnerNickname: string;
+  word: string;
+  round: number;
+  roomId: string;
+  /** When the match happened, in Unix milliseconds. */
+  startTime: number;
+}
+
+/** `matched` names the receiving user `sender*` and the partner `receiver*`. */
+export function chatInfoFromMatched(matched: Matched, startTime: number): ChatInfo {
+  return {
+    myId: matched.senderId,
+    myUsername: matched.senderUsername,
+    myNickname: matched.senderNickname,
+    partnerId: matched.receiverId,
+    partnerUsername: matched.receiverUsername,
+    partnerNickname: matched.receiverNickname,
+    word: matched.word,
+    round: matched.round,
+    roomId: matched.roomId,
+    startTime,
+  };
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function integer(value: unknown): number | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
+}
+
+/** A stored session, or null when absent, unreadable or missing the room or the partner. */
+export function parseChatInfo(raw: string | null): ChatInfo | null {
+  if (raw === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  const roomId = text(v.roomId);
+  const partnerId = integer(v.partnerId);
+  const myId = integer(v.myId);
+  const word = text(v.word);
+  if (roomId === null || partnerId === null || myId === null || word === null) return null;
+  return {
+    myId,
+    myUsername: text(v.myUsername) ?? '',
+    myNickname: text(v.myNickname) ?? '',
+    partnerId,
+    partnerUsername: text(v.partnerUsername) ?? '',
+    partnerNickname: text(v.partnerNickname) ?? '',
+    word,
+    round: integer(v.round) ?? 0,
+    roomId,
+    startTime: integer(v.startTime) ?? 0,
+  };
+}
+
+export function readChatInfo(): ChatInfo | null {
+  return parseChatInfo(readLocal(storageKeys.chatInfo));
+}
+
+export function writeChatInfo(info: ChatInfo): void {
+  writeLocal(storageKeys.chatInfo, JSON.stringify(info));
+}
+
+export function clearChatInfo(): void {
+  removeLocal(storageKeys.chatInfo);
+}
+
+export function readFeedbackInfo(): ChatInfo | null {
+  return parseChatInfo(readLocal(storageKeys.feedbackInfo));
+}
+
+export function clearFeedbackInfo(): void {
+  removeLocal(storageKeys.feedbackInfo);
+}
+
+/** Leaving through the chat's own leave confirmation: the session becomes the pending feedback. */
+export function moveChatInfoToFeedback(info: ChatInfo): void {
+  writeLocal(storageKeys.feedbackInfo, JSON.stringify(info));
+  clearChatInfo();
+}
