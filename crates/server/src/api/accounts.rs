@@ -96,6 +96,7 @@ impl AccountsApi {
                 .revoke_session(&current.token_hash, s.clock.now_ms())
                 .await
                 .or_internal("revoking a session")?;
+            s.recheck_sessions(current.user.id).await;
         }
         s.clear_cookie(cookies);
         Ok(Json(Ack::ok("로그아웃되었습니다.")))
@@ -119,6 +120,7 @@ impl AccountsApi {
             .await
             .or_internal("withdrawing")?;
         tracing::info!(user_id = current.user.id, "account withdrawn");
+        s.recheck_sessions(current.user.id).await;
         s.clear_cookie(cookies);
         Ok(Json(Ack::ok("회원 탈퇴가 완료되었습니다.")))
     }

@@ -160,6 +160,7 @@ impl PasswordApi {
             .await
             .or_internal("revoking sessions")?;
         tracing::info!(user_id = user.id, "password reset");
+        s.recheck_sessions(user.id).await;
         Ok(Json(Ack::ok("비밀번호가 재설정되었습니다.")))
     }
 
@@ -210,6 +211,7 @@ impl PasswordApi {
             .revoke_user_sessions(current.user.id, Some(&current.token_hash), s.clock.now_ms())
             .await
             .or_internal("revoking sessions")?;
+        s.recheck_sessions(current.user.id).await;
         Ok(Json(Ack::ok("비밀번호가 변경되었습니다.")))
     }
 }

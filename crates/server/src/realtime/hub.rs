@@ -3,15 +3,32 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, Notify};
 
 /// Frames waiting for a slow socket before it is cut off.
 const QUEUE: usize = 256;
 
-/// The sockets of each user here: connection id and its outgoing queue.
-type Sockets = HashMap<i64, Vec<(u64, mpsc::Sender<String>)>>;
+/// One socket here: its id, its outgoing queue, and a bell that makes it re-check its
+/// session.
+struct Socket {
+    id: u64,
+    tx: mpsc::Sender<String>,
+    recheck: Arc<Notify>,
+}
+
+/// The sockets of each user here.
+type Sockets = HashMap<i64, Vec<Socket>>;
+
+/// What a new socket gets from the hub.
+pub struct Registered {
+    pub id: u64,
+    /// Frames for this socket alone (replies); the hub sends into the same queue.
+    pub reply: mpsc::Sender<String>,
+    pub outgoing: mpsc::Receiver<String>,
+    pub recheck: Arc<Notify>,
+}
 
 #[derive(Default)]
 pub struct Hub {
@@ -27,14 +44,30 @@ impl Hub {
     }
 
     /// Adds a socket of `user_id`; frames for it arrive on the receiver.
-    pub fn register(&self, user_id: i64) -> (u64, mpsc::Sender<String>, mpsc::Receiver<String>) {
+    pub fn register(&self, user_id: i64) -> Registered {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = mpsc::channel(QUEUE);
-        self.conns()
-            .entry(user_id)
-            .or_default()
-            .push((id, tx.clone()));
-        (id, tx, rx)
+        let recheck = Arc::new(Notify::new());
+        self.conns().entry(user_id).or_default().push(Socket {
+            id,
+            tx: tx.clone(),
+            recheck: Arc::clone(&recheck),
+        });
+        Registered {
+            id,
+            reply: tx,
+            outgoing: rx,
+            recheck,
+        }
+    }
+
+    /// Rings the re-check bell of every socket of `user_id` here.
+    pub fn recheck(&self, user_id: i64) {
+        if let Some(list) = self.conns().get(&user_id) {
+            for socket in list {
+                socket.recheck.notify_one();
+            }
+        }
     }
 
     /// Removes a socket; true when it was the user's last on this node.
@@ -43,7 +76,7 @@ impl Hub {
         let Some(list) = conns.get_mut(&user_id) else {
             return true;
         };
-        list.retain(|(id, _)| *id != conn);
+        list.retain(|s| s.id != conn);
         if list.is_empty() {
             conns.remove(&user_id);
             true
@@ -56,16 +89,16 @@ impl Hub {
     /// dropped from delivery; it will resume after reconnecting.
     pub fn send_to(&self, user_id: i64, frame: &str) {
         if let Some(list) = self.conns().get(&user_id) {
-            for (_, tx) in list {
-                let _ = tx.try_send(frame.to_owned());
+            for socket in list {
+                let _ = socket.tx.try_send(frame.to_owned());
             }
         }
     }
 
     pub fn send_all(&self, frame: &str) {
         for list in self.conns().values() {
-            for (_, tx) in list {
-                let _ = tx.try_send(frame.to_owned());
+            for socket in list {
+                let _ = socket.tx.try_send(frame.to_owned());
             }
         }
     }
@@ -86,18 +119,18 @@ mod tests {
     #[test]
     fn tracks_sockets_per_user() {
         let hub = Hub::default();
-        let (a, _, mut ra) = hub.register(1);
-        let (b, _, mut rb) = hub.register(1);
-        let (_, _, mut rc) = hub.register(2);
+        let mut a = hub.register(1);
+        let mut b = hub.register(1);
+        let mut c = hub.register(2);
         hub.send_to(1, "x");
-        assert_eq!(ra.try_recv().unwrap(), "x");
-        assert_eq!(rb.try_recv().unwrap(), "x");
-        assert!(rc.try_recv().is_err());
+        assert_eq!(a.outgoing.try_recv().unwrap(), "x");
+        assert_eq!(b.outgoing.try_recv().unwrap(), "x");
+        assert!(c.outgoing.try_recv().is_err());
         hub.send_all("y");
-        assert_eq!(rc.try_recv().unwrap(), "y");
-        assert!(!hub.unregister(1, a));
+        assert_eq!(c.outgoing.try_recv().unwrap(), "y");
+        assert!(!hub.unregister(1, a.id));
         assert!(hub.is_here(1));
-        assert!(hub.unregister(1, b));
+        assert!(hub.unregister(1, b.id));
         assert!(!hub.is_here(1));
         let mut users = hub.users();
         users.sort_unstable();

@@ -34,6 +34,10 @@ pub struct Envelope {
     /// Receiving users; empty means everyone.
     pub to: Vec<i64>,
     pub frame: String,
+    /// Instead of a frame: the receivers' sockets re-check their sessions now (a session
+    /// of theirs was revoked somewhere).
+    #[serde(default)]
+    pub recheck: bool,
 }
 
 /// What a chat message stores in its room stream.
@@ -94,8 +98,28 @@ impl AppState {
 
     /// Sends a frame to users wherever they are connected.
     pub async fn deliver(&self, to: Vec<i64>, frame: String) {
-        let envelope = Envelope { to, frame };
-        match serde_json::to_string(&envelope) {
+        self.publish(&Envelope {
+            to,
+            frame,
+            recheck: false,
+        })
+        .await;
+    }
+
+    /// Makes every node's sockets of `user_id` check their session at once, so a logout,
+    /// password change or withdrawal closes revoked sockets everywhere, not only at the
+    /// next periodic check.
+    pub async fn recheck_sessions(&self, user_id: i64) {
+        self.publish(&Envelope {
+            to: vec![user_id],
+            frame: String::new(),
+            recheck: true,
+        })
+        .await;
+    }
+
+    async fn publish(&self, envelope: &Envelope) {
+        match serde_json::to_string(envelope) {
             Ok(text) => {
                 if let Err(e) = self.engine.publish(&text).await {
                     tracing::error!(error = %e, "publishing an event");

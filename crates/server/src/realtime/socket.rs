@@ -50,7 +50,13 @@ pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Res
 
 async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketStream) {
     let (mut sink, mut incoming) = stream.split();
-    let (conn, reply, mut outgoing) = state.hub.register(user.id);
+    let registered = state.hub.register(user.id);
+    let (conn, reply, mut outgoing, recheck) = (
+        registered.id,
+        registered.reply,
+        registered.outgoing,
+        registered.recheck,
+    );
     tracing::debug!(user_id = user.id, conn, "socket open");
 
     let room = state.engine.room_of(user.id).await.ok().flatten();
@@ -81,20 +87,25 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
     let mut session_check = tokio::time::interval(SESSION_CHECK);
     session_check.tick().await;
     loop {
-        tokio::select! {
+        let check_session = tokio::select! {
             next = incoming.next() => match next {
-                Some(Ok(Message::Text(text))) => handle(&state, &user, &reply, &text).await,
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                Some(Ok(_)) => {}
-            },
-            _ = session_check.tick() => {
-                let live = state.store.session_user(&token_hash, state.clock.now_ms()).await;
-                if matches!(live, Ok(None)) {
-                    let _ = reply.try_send(frame("error", &SocketError::new("session", ErrorCode::Unauthorized)));
-                    break;
+                Some(Ok(Message::Text(text))) => {
+                    handle(&state, &user, &reply, &text).await;
+                    false
                 }
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
+                Some(Ok(_)) => false,
             },
+            _ = session_check.tick() => true,
+            () = recheck.notified() => true,
             _ = writer_closed(&reply) => break,
+        };
+        if check_session && !session_lives(&state, &token_hash).await {
+            let _ = reply.try_send(frame(
+                "error",
+                &SocketError::new("session", ErrorCode::Unauthorized),
+            ));
+            break;
         }
     }
     drop(reply);
@@ -105,6 +116,18 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
     tokio::time::sleep(Duration::from_millis(50)).await;
     writer.abort();
     tracing::debug!(user_id = user.id, conn, "socket closed");
+}
+
+/// Whether the socket's session is still live (not logged out, revoked or expired).
+async fn session_lives(state: &AppState, token_hash: &str) -> bool {
+    // A database hiccup is not a logout: keep the socket and check again later.
+    !matches!(
+        state
+            .store
+            .session_user(token_hash, state.clock.now_ms())
+            .await,
+        Ok(None)
+    )
 }
 
 async fn writer_closed(reply: &mpsc::Sender<String>) {

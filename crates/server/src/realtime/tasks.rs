@@ -67,6 +67,7 @@ async fn listen_bus(state: AppState) {
     loop {
         match rx.recv().await {
             Ok(text) => match serde_json::from_str::<Envelope>(&text) {
+                Ok(env) if env.recheck => env.to.iter().for_each(|u| state.hub.recheck(*u)),
                 Ok(env) if env.to.is_empty() => state.hub.send_all(&env.frame),
                 Ok(env) => env
                     .to

@@ -18,6 +18,7 @@ crate::both!(
     a_reconnecting_member_gets_what_it_missed,
     messages_reach_the_archive,
     a_third_user_waits_and_rounds_expire_waits,
+    revoked_sessions_close_their_sockets,
 );
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -414,4 +415,33 @@ async fn online_count_counts_users() {
         json!(2),
         "two users, three sockets"
     );
+}
+
+async fn revoked_sessions_close_their_sockets(mut app: TestApp) {
+    let (mut a, cookie) = user(&mut app, "alice", "01011112222").await;
+    app.cookie = None;
+    app.login("alice", "abcdefg1").await.assert_ok();
+    let mut other = Client::connect(&app.addr, app.cookie.as_deref(), ORIGIN)
+        .await
+        .unwrap();
+    other.expect("hello").await;
+    // Changing the password from the second session ends the first one's socket at once.
+    app.post(
+        "/api/password/change",
+        json!({ "currentPassword": "abcdefg1", "newPassword": "zxcvbn1" }),
+    )
+    .await
+    .assert_ok();
+    let e = a.expect("error").await;
+    assert_eq!(
+        (e["event"].clone(), e["code"].clone()),
+        (json!("session"), json!("UNAUTHORIZED"))
+    );
+    // The socket of the session that made the change lives on.
+    other.send("getOnlineCount", json!({})).await;
+    other.expect("onlineCount").await;
+    // Logging out ends the remaining one too.
+    app.post("/api/auth/logout", json!({})).await.assert_ok();
+    assert_eq!(other.expect("error").await["code"], json!("UNAUTHORIZED"));
+    let _ = cookie;
 }
