@@ -7,14 +7,14 @@
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use telepathy_store::testing::fresh_url;
 use telepathy_store::Backend;
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+#[path = "support/ws_client.rs"]
+mod ws_client;
+
+use ws_client::Client;
 
 struct Node {
     child: Child,
@@ -71,6 +71,13 @@ async fn start_node(port: u16, origins: &str, database_url: &str, prefix: &str) 
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     panic!("node on port {port} did not become ready");
+}
+
+async fn connect(node: &Node, cookie: &str) -> Client {
+    let addr = node.base.trim_start_matches("http://");
+    Client::connect(addr, Some(cookie), &node.base)
+        .await
+        .unwrap()
 }
 
 async fn post(
@@ -133,46 +140,6 @@ async fn sign_up(base: &str, username: &str, phone: &str) -> String {
     cookie
 }
 
-struct Client(WebSocketStream<MaybeTlsStream<TcpStream>>);
-
-impl Client {
-    async fn connect(base: &str, cookie: &str) -> Client {
-        let mut req = format!("{}/ws", base.replace("http://", "ws://"))
-            .into_client_request()
-            .unwrap();
-        req.headers_mut().insert("origin", base.parse().unwrap());
-        req.headers_mut().insert("cookie", cookie.parse().unwrap());
-        Client(tokio_tungstenite::connect_async(req).await.unwrap().0)
-    }
-
-    async fn send(&mut self, event: &str, data: Value) {
-        self.0
-            .send(Message::Text(
-                json!({ "event": event, "data": data }).to_string().into(),
-            ))
-            .await
-            .unwrap();
-    }
-
-    async fn expect(&mut self, event: &str, within: Duration) -> Value {
-        let deadline = tokio::time::Instant::now() + within;
-        loop {
-            let next = tokio::time::timeout_at(deadline, self.0.next()).await;
-            let Ok(Some(Ok(msg))) = next else {
-                panic!("no `{event}` within {within:?}: {next:?}")
-            };
-            if let Message::Text(text) = msg {
-                let v: Value = serde_json::from_str(&text).unwrap();
-                if v["event"] == event {
-                    return v["data"].clone();
-                }
-            }
-        }
-    }
-}
-
-const SOON: Duration = Duration::from_secs(10);
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nodes_share_matching_and_chat_and_survive_a_killed_node() {
     let database_url = fresh_url(Backend::Postgres).await;
@@ -186,13 +153,13 @@ async fn nodes_share_matching_and_chat_and_survive_a_killed_node() {
     let bobby = sign_up(&b.base, "bobby", "01033334444").await;
     let carol = sign_up(&b.base, "carol", "01055556666").await;
 
-    let mut ca = Client::connect(&a.base, &alice).await;
-    let mut cb = Client::connect(&b.base, &bobby).await;
-    let _cc = Client::connect(&b.base, &carol).await;
-    ca.expect("hello", SOON).await;
-    cb.expect("hello", SOON).await;
+    let mut ca = connect(&a, &alice).await;
+    let mut cb = connect(&b, &bobby).await;
+    let _cc = connect(&b, &carol).await;
+    ca.expect("hello").await;
+    cb.expect("hello").await;
     loop {
-        if ca.expect("onlineCount", SOON).await["count"] == json!(3) {
+        if ca.expect("onlineCount").await["count"] == json!(3) {
             break;
         }
     }
@@ -208,13 +175,13 @@ async fn nodes_share_matching_and_chat_and_survive_a_killed_node() {
             .unwrap();
         let join = json!({ "word": round["words"][1]["word"], "round": round["round"] });
         ca.send("join_match", join.clone()).await;
-        ca.expect("matchWaiting", SOON).await;
+        ca.expect("matchWaiting").await;
         cb.send("join_match", join).await;
-        let got = tokio::time::timeout(Duration::from_secs(5), ca.expect("matched", SOON)).await;
+        let got = tokio::time::timeout(Duration::from_secs(5), ca.expect("matched")).await;
         if let Ok(matched) = got {
             assert_eq!(matched["receiverUsername"], json!("bobby"));
             assert_eq!(
-                cb.expect("matched", SOON).await["receiverUsername"],
+                cb.expect("matched").await["receiverUsername"],
                 json!("alice")
             );
             room = Some(matched["roomId"].as_str().unwrap().to_owned());
@@ -228,22 +195,22 @@ async fn nodes_share_matching_and_chat_and_survive_a_killed_node() {
         json!({ "roomId": room, "message": "a에서 안녕" }),
     )
     .await;
-    let first = cb.expect("chatMessage", SOON).await;
+    let first = cb.expect("chatMessage").await;
     assert_eq!(first["message"], json!("a에서 안녕"));
     assert_eq!(
-        ca.expect("chatMessage", SOON).await["message"],
+        ca.expect("chatMessage").await["message"],
         json!("a에서 안녕"),
         "the echo"
     );
     cb.send("typing", json!({ "roomId": room })).await;
-    ca.expect("typing", SOON).await;
+    ca.expect("typing").await;
     cb.send(
         "chatMessage",
         json!({ "roomId": room, "message": "b에서 반가워" }),
     )
     .await;
     assert_eq!(
-        ca.expect("chatMessage", SOON).await["message"],
+        ca.expect("chatMessage").await["message"],
         json!("b에서 반가워")
     );
     let last_seen_by_b = first["id"].clone();
@@ -256,7 +223,7 @@ async fn nodes_share_matching_and_chat_and_survive_a_killed_node() {
     for text in ["하나", "둘", "셋"] {
         ca.send("chatMessage", json!({ "roomId": room, "message": text }))
             .await;
-        let echo = ca.expect("chatMessage", SOON).await;
+        let echo = ca.expect("chatMessage").await;
         assert_eq!(echo["message"], json!(text));
         acknowledged.push(text);
     }
@@ -264,7 +231,10 @@ async fn nodes_share_matching_and_chat_and_survive_a_killed_node() {
     // B's users drop out of the count within seconds.
     let start = tokio::time::Instant::now();
     loop {
-        let count = ca.expect("onlineCount", Duration::from_secs(20)).await["count"].clone();
+        let count = ca
+            .expect_within("onlineCount", Duration::from_secs(20))
+            .await["count"]
+            .clone();
         if count == json!(1) {
             break;
         }
@@ -275,8 +245,8 @@ async fn nodes_share_matching_and_chat_and_survive_a_killed_node() {
     }
 
     // Bobby reconnects to the surviving node and gets everything he missed, in order.
-    let mut cb = Client::connect(&a.base, &bobby).await;
-    assert_eq!(cb.expect("hello", SOON).await["roomId"], json!(room));
+    let mut cb = connect(&a, &bobby).await;
+    assert_eq!(cb.expect("hello").await["roomId"], json!(room));
     cb.send(
         "resume",
         json!({ "roomId": room, "lastId": last_seen_by_b }),
@@ -284,20 +254,7 @@ async fn nodes_share_matching_and_chat_and_survive_a_killed_node() {
     .await;
     let mut got = Vec::new();
     loop {
-        let (name, data) = {
-            let deadline = tokio::time::Instant::now() + SOON;
-            loop {
-                let next = tokio::time::timeout_at(deadline, cb.0.next()).await;
-                let Ok(Some(Ok(Message::Text(text)))) = next else {
-                    continue;
-                };
-                let v: Value = serde_json::from_str(&text).unwrap();
-                let name = v["event"].as_str().unwrap_or_default().to_owned();
-                if name == "chatMessage" || name == "resumed" {
-                    break (name, v["data"].clone());
-                }
-            }
-        };
+        let (name, data) = cb.expect_any(&["chatMessage", "resumed"]).await;
         if name == "resumed" {
             break;
         }
@@ -314,7 +271,7 @@ async fn nodes_share_matching_and_chat_and_survive_a_killed_node() {
     )
     .await;
     assert_eq!(
-        cb.expect("chatMessage", SOON).await["message"],
+        cb.expect("chatMessage").await["message"],
         json!("돌아왔구나")
     );
     drop(a);

@@ -4,6 +4,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod helpers;
+#[path = "../support/ws_client.rs"]
+mod ws_client;
 
 mod identity;
 mod login;

@@ -1,16 +1,10 @@
 //! The WebSocket protocol end to end against a node on a real port.
 
-use std::time::Duration;
-
-use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use telepathy_store::Backend;
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::helpers::{spawn_with, TestApp, ORIGIN};
+use crate::ws_client::Client;
 
 crate::both!(
     two_users_match_chat_and_leave,
@@ -20,56 +14,6 @@ crate::both!(
     a_third_user_waits_and_rounds_expire_waits,
     revoked_sessions_close_their_sockets,
 );
-
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-pub struct Client {
-    ws: Ws,
-}
-
-impl Client {
-    pub async fn connect(addr: &str, cookie: Option<&str>, origin: &str) -> Result<Client, u16> {
-        let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
-        req.headers_mut().insert("origin", origin.parse().unwrap());
-        if let Some(c) = cookie {
-            req.headers_mut().insert("cookie", c.parse().unwrap());
-        }
-        match tokio_tungstenite::connect_async(req).await {
-            Ok((ws, _)) => Ok(Client { ws }),
-            Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => Err(resp.status().as_u16()),
-            Err(e) => panic!("connecting: {e}"),
-        }
-    }
-
-    pub async fn send(&mut self, event: &str, data: Value) {
-        let text = json!({ "event": event, "data": data }).to_string();
-        self.ws.send(Message::Text(text.into())).await.unwrap();
-    }
-
-    /// The next frame named `event`, skipping others; fails after 10 s.
-    pub async fn expect(&mut self, event: &str) -> Value {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-        loop {
-            let next = tokio::time::timeout_at(deadline, self.ws.next())
-                .await
-                .unwrap_or_else(|_| panic!("no `{event}` frame within 10 s"));
-            let Some(Ok(Message::Text(text))) = next else {
-                if let Some(Ok(_)) = next {
-                    continue;
-                }
-                panic!("socket closed while waiting for `{event}`: {next:?}");
-            };
-            let v: Value = serde_json::from_str(&text).unwrap();
-            if v["event"] == event {
-                return v["data"].clone();
-            }
-        }
-    }
-
-    pub async fn close(mut self) {
-        let _ = self.ws.close(None).await;
-    }
-}
 
 /// Signs up a user with a nickname and opens a socket for them.
 pub async fn user(app: &mut TestApp, name: &str, phone: &str) -> (Client, String) {
@@ -116,26 +60,6 @@ async fn pair(app: &TestApp, a: &mut Client, b: &mut Client) -> (Value, Value) {
         }
     }
     panic!("could not pair within two rounds");
-}
-
-impl Client {
-    pub async fn expect_any(&mut self, events: &[&str]) -> (String, Value) {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
-        loop {
-            let next = tokio::time::timeout_at(deadline, self.ws.next())
-                .await
-                .unwrap_or_else(|_| panic!("none of {events:?} within 10 s"));
-            if let Some(Ok(Message::Text(text))) = next {
-                let v: Value = serde_json::from_str(&text).unwrap();
-                let name = v["event"].as_str().unwrap_or_default().to_owned();
-                if events.contains(&name.as_str()) {
-                    return (name, v["data"].clone());
-                }
-            } else if !matches!(next, Some(Ok(_))) {
-                panic!("socket closed while waiting for {events:?}");
-            }
-        }
-    }
 }
 
 async fn two_users_match_chat_and_leave(mut app: TestApp) {

@@ -1,0 +1,83 @@
+//! A WebSocket client speaking the `/ws` protocol, for the API and cluster tests.
+
+// Each test binary uses a different part of it.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long a test waits for a frame it expects.
+pub const SOON: Duration = Duration::from_secs(10);
+
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Client {
+    /// Opens `/ws` on `addr` (`host:port`); an HTTP refusal gives its status.
+    pub async fn connect(addr: &str, cookie: Option<&str>, origin: &str) -> Result<Client, u16> {
+        let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
+        req.headers_mut().insert("origin", origin.parse().unwrap());
+        if let Some(c) = cookie {
+            req.headers_mut().insert("cookie", c.parse().unwrap());
+        }
+        match tokio_tungstenite::connect_async(req).await {
+            Ok((ws, _)) => Ok(Client { ws }),
+            Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => Err(resp.status().as_u16()),
+            Err(e) => panic!("connecting: {e}"),
+        }
+    }
+
+    pub async fn send(&mut self, event: &str, data: Value) {
+        let text = json!({ "event": event, "data": data }).to_string();
+        self.ws.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    /// The next frame named one of `events`, skipping others.
+    pub async fn expect_any_within(
+        &mut self,
+        events: &[&str],
+        within: Duration,
+    ) -> (String, Value) {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let next = tokio::time::timeout_at(deadline, self.ws.next())
+                .await
+                .unwrap_or_else(|_| panic!("none of {events:?} within {within:?}"));
+            match next {
+                Some(Ok(Message::Text(text))) => {
+                    let v: Value = serde_json::from_str(&text).unwrap();
+                    let name = v["event"].as_str().unwrap_or_default().to_owned();
+                    if events.contains(&name.as_str()) {
+                        return (name, v["data"].clone());
+                    }
+                }
+                Some(Ok(_)) => {}
+                other => panic!("socket closed while waiting for {events:?}: {other:?}"),
+            }
+        }
+    }
+
+    pub async fn expect_any(&mut self, events: &[&str]) -> (String, Value) {
+        self.expect_any_within(events, SOON).await
+    }
+
+    /// The data of the next frame named `event`, skipping others.
+    pub async fn expect(&mut self, event: &str) -> Value {
+        self.expect_any(&[event]).await.1
+    }
+
+    pub async fn expect_within(&mut self, event: &str, within: Duration) -> Value {
+        self.expect_any_within(&[event], within).await.1
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
