@@ -147,6 +147,16 @@ pub trait Engine: Send + Sync + 'static {
         limit: usize,
     ) -> Result<Vec<StreamEntry>, EngineError>;
 
+    /// Every open room, for the sweeper that ends rooms whose member stayed away.
+    async fn open_rooms(&self) -> Result<Vec<Room>, EngineError>;
+
+    /// Notes that `user_id` is not connected anywhere; answers since when (the first note
+    /// wins, so the time survives from one sweep, and one node, to the next).
+    async fn note_away(&self, user_id: i64, now_ms: i64) -> Result<i64, EngineError>;
+
+    /// Forgets that `user_id` was away.
+    async fn clear_away(&self, user_id: i64) -> Result<(), EngineError>;
+
     /// Rooms with messages that may not be archived yet.
     async fn rooms_to_archive(&self) -> Result<Vec<String>, EngineError>;
 

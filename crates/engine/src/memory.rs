@@ -32,6 +32,7 @@ struct State {
     streams: HashMap<String, Stream>,
     archive: HashMap<String, Option<String>>,
     presence: HashMap<String, (BTreeSet<i64>, i64)>,
+    away: HashMap<i64, i64>,
 }
 
 #[derive(Default)]
@@ -264,6 +265,25 @@ impl Engine for MemoryEngine {
             .take(limit)
             .cloned()
             .collect())
+    }
+
+    async fn open_rooms(&self) -> Result<Vec<Room>, EngineError> {
+        Ok(self
+            .state()
+            .rooms
+            .values()
+            .filter(|r| r.ended_ms.is_none())
+            .cloned()
+            .collect())
+    }
+
+    async fn note_away(&self, user_id: i64, now_ms: i64) -> Result<i64, EngineError> {
+        Ok(*self.state().away.entry(user_id).or_insert(now_ms))
+    }
+
+    async fn clear_away(&self, user_id: i64) -> Result<(), EngineError> {
+        self.state().away.remove(&user_id);
+        Ok(())
     }
 
     async fn rooms_to_archive(&self) -> Result<Vec<String>, EngineError> {

@@ -48,6 +48,7 @@ while true do
     redis.call('HSET', KEYS[1], 'room', room_id)
     redis.call('HSET', prefix .. 'room:' .. room_id, 'a', pm, 'b', member, 'ua', partner, 'ub', me,
       'word', word, 'round', round, 'created', now, 'ended', '0')
+    redis.call('SADD', prefix .. 'rooms:open', room_id)
     return {'matched', pm}
   end
 end
@@ -90,6 +91,7 @@ const END_ROOM: &str = r"
 if redis.call('HGET', KEYS[1], 'ended') ~= '0' then return 0 end
 redis.call('HSET', KEYS[1], 'ended', ARGV[1])
 redis.call('EXPIRE', KEYS[1], 86400)
+redis.call('SREM', ARGV[2] .. 'rooms:open', ARGV[3])
 for _, f in ipairs({'ua', 'ub'}) do
   local ukey = ARGV[2] .. 'u:' .. redis.call('HGET', KEYS[1], f)
   if redis.call('HGET', ukey, 'room') == ARGV[3] then redis.call('HDEL', ukey, 'room') end
@@ -418,6 +420,39 @@ impl Engine for RedisEngine {
                 data: pair[1].clone(),
             })
             .collect())
+    }
+
+    async fn open_rooms(&self) -> Result<Vec<Room>, EngineError> {
+        let ids: Vec<String> = self.client.smembers(self.key("rooms:open")).await?;
+        let mut rooms = Vec::with_capacity(ids.len());
+        for id in ids {
+            match self.room(&id).await? {
+                Some(room) if room.ended_ms.is_none() => rooms.push(room),
+                // Expired or ended behind our back: nothing to sweep.
+                _ => {
+                    let _: i64 = self.client.srem(self.key("rooms:open"), &id).await?;
+                }
+            }
+        }
+        Ok(rooms)
+    }
+
+    async fn note_away(&self, user_id: i64, now_ms: i64) -> Result<i64, EngineError> {
+        let key = self.key("away");
+        let _: bool = self
+            .client
+            .hsetnx(&key, user_id.to_string(), now_ms)
+            .await?;
+        let since: Option<i64> = self.client.hget(&key, user_id.to_string()).await?;
+        Ok(since.unwrap_or(now_ms))
+    }
+
+    async fn clear_away(&self, user_id: i64) -> Result<(), EngineError> {
+        let _: i64 = self
+            .client
+            .hdel(self.key("away"), user_id.to_string())
+            .await?;
+        Ok(())
     }
 
     async fn rooms_to_archive(&self) -> Result<Vec<String>, EngineError> {

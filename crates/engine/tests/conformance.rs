@@ -55,6 +55,7 @@ both!(
     the_bus_reaches_subscribers,
     presence_counts_users_on_live_nodes,
     hundreds_join_one_word_at_once,
+    open_rooms_and_away_times,
 );
 
 fn member(id: i64) -> Member {
@@ -401,4 +402,40 @@ async fn hundreds_join_one_word_at_once(engine: Arc<dyn Engine>) {
         odd_one,
         "the odd one out was left waiting"
     );
+}
+
+async fn open_rooms_and_away_times(engine: Arc<dyn Engine>) {
+    join(&engine, 7, "봄", 1).await;
+    let first = matched(join(&engine, 7, "봄", 2).await);
+    join(&engine, 7, "여름", 3).await;
+    let second = matched(join(&engine, 7, "여름", 4).await);
+    let mut open: Vec<String> = engine
+        .open_rooms()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    open.sort();
+    let mut expected = vec![first.id.clone(), second.id.clone()];
+    expected.sort();
+    assert_eq!(open, expected);
+    engine.end_room(&first.id, 9_000).await.unwrap();
+    let open: Vec<String> = engine
+        .open_rooms()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(open, [second.id]);
+
+    assert_eq!(engine.note_away(3, 1_000).await.unwrap(), 1_000);
+    assert_eq!(
+        engine.note_away(3, 5_000).await.unwrap(),
+        1_000,
+        "the first note wins"
+    );
+    engine.clear_away(3).await.unwrap();
+    assert_eq!(engine.note_away(3, 6_000).await.unwrap(), 6_000);
 }

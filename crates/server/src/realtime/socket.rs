@@ -109,9 +109,9 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
         }
     }
     drop(reply);
-    if state.hub.unregister(user.id, conn) {
-        super::tasks::start_grace(state.clone(), user.id);
-    }
+    // If this was the user's last socket anywhere, the presence records stop counting
+    // them at the next beat, and the away sweep ends their chat after the grace period.
+    state.hub.unregister(user.id, conn);
     // Let the writer flush what is queued, then stop it.
     tokio::time::sleep(Duration::from_millis(50)).await;
     writer.abort();

@@ -19,6 +19,7 @@ const ARCHIVE_BATCH: usize = 500;
 /// An ended room's stream is kept this long for members who resume late.
 const ENDED_STREAM_KEEP_MS: i64 = 60_000;
 const PURGE_EVERY: Duration = Duration::from_secs(3600);
+const SWEEP_EVERY: Duration = Duration::from_secs(2);
 
 /// Starts the node's background tasks. Call once, before serving.
 pub async fn start(state: &AppState) {
@@ -31,6 +32,9 @@ pub async fn start(state: &AppState) {
     tokio::spawn(presence(state.clone()));
     tokio::spawn(every(state.clone(), ARCHIVE_EVERY, |s| async move {
         archive(&s).await
+    }));
+    tokio::spawn(every(state.clone(), SWEEP_EVERY, |s| async move {
+        sweep_away(&s).await
     }));
     tokio::spawn(every(state.clone(), PURGE_EVERY, |s| async move {
         purge(&s).await
@@ -135,28 +139,53 @@ async fn presence(state: AppState) {
     }
 }
 
-/// After a user's last socket closes: if they are not back anywhere within the grace
-/// period, their room ends and the partner is told.
-pub fn start_grace(state: AppState, user_id: i64) {
-    tokio::spawn(async move {
-        tokio::time::sleep(state.config.grace).await;
-        if state.hub.is_here(user_id) {
-            return;
-        }
-        match state.engine.is_online(user_id, state.shared_now_ms()).await {
-            Ok(true) => return,
-            Ok(false) => {}
-            Err(e) => {
-                tracing::warn!(error = %e, "checking presence after a disconnect");
-                return;
+/// Ends rooms whose member has been connected to no node for longer than the grace
+/// period, and tells the partner. It reads only shared state (presence, open rooms, away
+/// times in the engine), so it holds when the node that saw the disconnect has died. One
+/// node at a time sweeps (a short lease).
+pub async fn sweep_away(state: &AppState) {
+    match state
+        .engine
+        .hit("lease:sweep", 1, SWEEP_EVERY - Duration::from_millis(500))
+        .await
+    {
+        Ok(hit) if hit.allowed => {}
+        Ok(_) => return,
+        Err(e) => return tracing::warn!(error = %e, "taking the sweep lease"),
+    }
+    let rooms = match state.engine.open_rooms().await {
+        Ok(rooms) => rooms,
+        Err(e) => return tracing::warn!(error = %e, "listing open rooms"),
+    };
+    let now = state.shared_now_ms();
+    let grace_ms = i64::try_from(state.config.grace.as_millis()).unwrap_or(i64::MAX);
+    for room in rooms {
+        for member in &room.members {
+            let user = member.user_id;
+            let result = match state.engine.is_online(user, now).await {
+                Ok(true) => state.engine.clear_away(user).await.map(|()| false),
+                Ok(false) => state
+                    .engine
+                    .note_away(user, now)
+                    .await
+                    .map(|since| now - since >= grace_ms),
+                Err(e) => Err(e),
+            };
+            match result {
+                Ok(true) => {
+                    let _ = state
+                        .end_room(&room.id, EndReason::Disconnected, Some(user))
+                        .await;
+                    if let Err(e) = state.engine.clear_away(user).await {
+                        tracing::warn!(error = %e, "forgetting an away time");
+                    }
+                    break;
+                }
+                Ok(false) => {}
+                Err(e) => tracing::warn!(error = %e, "checking a chat member's presence"),
             }
         }
-        if let Ok(Some(room)) = state.engine.room_of(user_id).await {
-            let _ = state
-                .end_room(&room.id, EndReason::Disconnected, Some(user_id))
-                .await;
-        }
-    });
+    }
 }
 
 /// Moves new messages from room streams into SQL. One node at a time does it (a short
