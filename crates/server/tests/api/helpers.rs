@@ -69,7 +69,11 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 
 pub async fn spawn_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp {
     let database_url = fresh_url(backend).await;
-    let static_dir = std::env::temp_dir().join("telepathy-tests-static");
+    // A folder per app: tests run in parallel, and a shared index.html being rewritten by
+    // one would be read half-written by another.
+    let static_dir = std::env::temp_dir()
+        .join("telepathy-tests-static")
+        .join(format!("{:016x}", rand::random::<u64>()));
     std::fs::create_dir_all(&static_dir).unwrap();
     std::fs::write(
         static_dir.join("index.html"),
