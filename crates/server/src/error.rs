@@ -85,8 +85,13 @@ impl<T, E: std::fmt::Display> OrInternal<T> for Result<T, E> {
 
 /// Logs an internal failure with what we were doing, and answers a 500.
 pub fn internal(what: &str, error: impl std::fmt::Display) -> ApiError {
+    internal_code(what, error).into()
+}
+
+/// Logs an internal failure with what we were doing; the code to tell the client.
+pub fn internal_code(what: &str, error: impl std::fmt::Display) -> ErrorCode {
     tracing::error!(error = %error, "failed: {what}");
-    ApiError::from(ErrorCode::Internal)
+    ErrorCode::Internal
 }
 
 /// Handler results.

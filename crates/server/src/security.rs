@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use poem::http::{header, Method};
 use poem::{Endpoint, IntoResponse, Request, Response};
+use telepathy_domain::limits::{LOOKUPS_PER_IP, LOOKUP_WINDOW};
 use telepathy_domain::ErrorCode;
 
 use crate::error::{ApiError, OrInternal};
@@ -62,6 +63,19 @@ pub async fn check_origin<E: Endpoint>(next: E, req: Request) -> poem::Result<Re
 }
 
 impl AppState {
+    /// Counts one account look-up (username check, find password) of the request's client
+    /// address, so that usernames cannot be enumerated quickly.
+    pub async fn limit_lookups(&self, req: &Request) -> Result<(), ApiError> {
+        let ip = client_ip(req, self.config.trust_proxy);
+        self.limit(
+            &format!("lookup:ip:{ip}"),
+            LOOKUPS_PER_IP,
+            LOOKUP_WINDOW,
+            ErrorCode::RateLimited,
+        )
+        .await
+    }
+
     /// Counts one event against a limit shared by all nodes; refuses with `code` beyond it.
     pub async fn limit(
         &self,

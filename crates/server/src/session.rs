@@ -83,24 +83,23 @@ impl AppState {
             })
             .await
             .or_internal("creating a session")?;
-        let mut cookie = Cookie::new_with_str(COOKIE, token);
-        cookie.set_http_only(true);
-        cookie.set_same_site(SameSite::Lax);
-        cookie.set_secure(self.config.secure_cookies());
-        cookie.set_path("/");
-        cookie.set_max_age(SESSION_TTL);
-        cookies.add(cookie);
+        cookies.add(self.session_cookie(token, SESSION_TTL));
         Ok(())
     }
 
     /// Tells the browser to drop the session cookie.
     pub fn clear_cookie(&self, cookies: &CookieJar) {
-        let mut cookie = Cookie::new_with_str(COOKIE, "");
+        cookies.add(self.session_cookie(String::new(), std::time::Duration::ZERO));
+    }
+
+    /// The session cookie: HttpOnly, SameSite=Lax, Secure outside plain-http origins.
+    fn session_cookie(&self, value: String, max_age: std::time::Duration) -> Cookie {
+        let mut cookie = Cookie::new_with_str(COOKIE, value);
         cookie.set_http_only(true);
         cookie.set_same_site(SameSite::Lax);
         cookie.set_secure(self.config.secure_cookies());
         cookie.set_path("/");
-        cookie.set_max_age(std::time::Duration::ZERO);
-        cookies.add(cookie);
+        cookie.set_max_age(max_age);
+        cookie
     }
 }

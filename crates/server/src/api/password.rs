@@ -4,7 +4,7 @@
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
-use telepathy_domain::limits::{LOGIN_PER_USERNAME, LOGIN_WINDOW, LOOKUPS_PER_IP, LOOKUP_WINDOW};
+use telepathy_domain::limits::{LOGIN_PER_USERNAME, LOGIN_WINDOW};
 use telepathy_domain::{check_new_password, ErrorCode, Password, PasswordContext, Phone, Username};
 use telepathy_store::User;
 
@@ -13,7 +13,6 @@ use super::signup::UsernameBody;
 use super::{Ack, Tag};
 use crate::error::{ApiError, ApiResult, OrInternal};
 use crate::passwords;
-use crate::security::client_ip;
 use crate::state::AppState;
 
 pub struct PasswordApi(pub AppState);
@@ -61,14 +60,7 @@ pub struct ChangeBody {
 impl PasswordApi {
     async fn lookup(&self, req: &Request, username: &str) -> Result<Option<User>, ApiError> {
         let s = &self.0;
-        let ip = client_ip(req, s.config.trust_proxy);
-        s.limit(
-            &format!("lookup:ip:{ip}"),
-            LOOKUPS_PER_IP,
-            LOOKUP_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
+        s.limit_lookups(req).await?;
         if username.trim().is_empty() {
             return Err(ErrorCode::UsernameRequired.into());
         }

@@ -2,7 +2,7 @@ use poem::web::cookie::CookieJar;
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
-use telepathy_domain::limits::{LOOKUPS_PER_IP, LOOKUP_WINDOW, MIN_AGE, VERIFIED_PHONE_TTL};
+use telepathy_domain::limits::{MIN_AGE, VERIFIED_PHONE_TTL};
 use telepathy_domain::time::seoul_date;
 use telepathy_domain::{Birthdate, ErrorCode, Gender, Password, Phone, Username};
 use telepathy_store::{NewUser, StoreError};
@@ -11,7 +11,6 @@ use super::codes::Purpose;
 use super::{Ack, Tag};
 use crate::error::{internal, ApiResult, OrInternal};
 use crate::passwords;
-use crate::security::client_ip;
 use crate::state::AppState;
 
 pub struct SignupApi(pub AppState);
@@ -74,14 +73,7 @@ impl SignupApi {
         body: Json<UsernameBody>,
     ) -> ApiResult<Availability> {
         let s = &self.0;
-        let ip = client_ip(req, s.config.trust_proxy);
-        s.limit(
-            &format!("lookup:ip:{ip}"),
-            LOOKUPS_PER_IP,
-            LOOKUP_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
+        s.limit_lookups(req).await?;
         let username = Username::parse(&body.username)?;
         let taken = s
             .store

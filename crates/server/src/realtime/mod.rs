@@ -23,6 +23,7 @@ use self::protocol::{
     frame, ChatEnded, ChatMessage, EndReason, JoinMatch, MatchState, Matched, RoundState,
     RoundWord, SendChatMessage,
 };
+use crate::error::internal_code as internal;
 use crate::state::AppState;
 
 /// The longest chat message, in characters.
@@ -47,11 +48,6 @@ struct StoredMessage {
     text: String,
     at: i64,
     client_id: Option<String>,
-}
-
-fn internal(what: &str, e: impl std::fmt::Display) -> ErrorCode {
-    tracing::error!(error = %e, "failed: {what}");
-    ErrorCode::Internal
 }
 
 fn random_room_id() -> String {
