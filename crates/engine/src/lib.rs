@@ -17,6 +17,21 @@ use tokio::sync::broadcast;
 pub use memory::MemoryEngine;
 pub use redis::RedisEngine;
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_bus_events() {
+        let event = decode_event("1,22\n{\"a\":\"x\ny\"}").unwrap_or_else(|| panic!("decodes"));
+        assert_eq!(event.to, [1, 22]);
+        assert_eq!(event.frame, "{\"a\":\"x\ny\"}");
+        assert_eq!(decode_event("\nall").map(|e| e.to), Some(vec![]));
+        assert_eq!(decode_event("x\nf"), None);
+        assert_eq!(decode_event("no newline"), None);
+    }
+}
+
 /// A failure to reach or use the shared coordination store.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
@@ -24,6 +39,9 @@ pub enum EngineError {
     Redis(#[from] fred::error::Error),
     #[error("unexpected reply from redis: {0}")]
     Protocol(String),
+    /// The node instance was given up for dead; it must start over as a new instance.
+    #[error("this node instance was given up for dead")]
+    Dropped,
 }
 
 /// The result of counting one event against a limit.
@@ -89,6 +107,66 @@ pub struct StreamEntry {
     pub data: String,
 }
 
+/// An event for some of one node's sockets, as it arrives from the bus.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Inbound {
+    /// The users it is for; empty means every socket of the node.
+    pub to: Vec<i64>,
+    pub frame: String,
+}
+
+/// What a node's inbox yields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Received {
+    Event(Inbound),
+    /// The inbox overflowed or the bus connection dropped: events for this node may have
+    /// been lost. Every socket of the node must resync (close, so its client reconnects
+    /// and resumes).
+    Gap,
+}
+
+/// The events addressed to one node (or to every node), in the order they were sent.
+pub struct Inbox {
+    kind: InboxKind,
+}
+
+enum InboxKind {
+    Memory(broadcast::Receiver<Inbound>),
+    Redis(redis::RedisInbox),
+}
+
+impl Inbox {
+    /// The next event; `None` once the engine is gone.
+    pub async fn recv(&mut self) -> Option<Received> {
+        match &mut self.kind {
+            InboxKind::Memory(rx) => match rx.recv().await {
+                Ok(event) => Some(Received::Event(event)),
+                Err(broadcast::error::RecvError::Lagged(_)) => Some(Received::Gap),
+                Err(broadcast::error::RecvError::Closed) => None,
+            },
+            InboxKind::Redis(rx) => rx.recv().await,
+        }
+    }
+}
+
+/// What a node learns from its heartbeat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Heartbeat {
+    /// Distinct users connected to live nodes.
+    pub online: u64,
+    /// The node had been given up for dead (silent for longer than [`PRESENCE_TTL`]) and
+    /// its users dropped: events for them were not routed here meanwhile, so its sockets
+    /// must resync. Never true for a node's first beat.
+    pub was_dropped: bool,
+}
+
+/// A user who left every node while sitting in a room.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gone {
+    pub user_id: i64,
+    pub room_id: String,
+}
+
 /// What the nodes share.
 #[async_trait]
 pub trait Engine: Send + Sync + 'static {
@@ -123,9 +201,9 @@ pub trait Engine: Send + Sync + 'static {
     /// Takes the user out of the queue they wait in; false when they waited nowhere.
     async fn cancel_wait(&self, user_id: i64) -> Result<bool, EngineError>;
 
-    /// Ends every wait of `round` and answers who was waiting. Idempotent: of several nodes
-    /// calling it, one gets the users.
-    async fn expire_round(&self, round: i64) -> Result<Vec<i64>, EngineError>;
+    /// Ends every wait of `round` and sends `frame` to the users who were waiting, whom it
+    /// answers. Idempotent: of several nodes calling it, one gets the users.
+    async fn expire_round(&self, round: i64, frame: &str) -> Result<Vec<i64>, EngineError>;
 
     /// The open room the user sits in.
     async fn room_of(&self, user_id: i64) -> Result<Option<Room>, EngineError>;
@@ -133,11 +211,29 @@ pub trait Engine: Send + Sync + 'static {
     /// A room by id, open or recently ended.
     async fn room(&self, room_id: &str) -> Result<Option<Room>, EngineError>;
 
-    /// Ends an open room and frees both members. `Some(room)` only for the call that ended it.
-    async fn end_room(&self, room_id: &str, now_ms: i64) -> Result<Option<Room>, EngineError>;
+    /// Ends an open room and frees both members; with `member`, only if that user sits in
+    /// it. `Some(room)` only for the call that ended it.
+    async fn end_room(
+        &self,
+        room_id: &str,
+        member: Option<i64>,
+        now_ms: i64,
+    ) -> Result<Option<Room>, EngineError>;
 
-    /// Appends a message to the room's stream; answers its id.
-    async fn append(&self, room_id: &str, data: &str) -> Result<String, EngineError>;
+    /// A chat message, in one step: if the room is open and `sender` sits in it, appends
+    /// `data` to the room's stream and delivers `frame` (with `ID` replaced by the new
+    /// stream id) to both members. Answers the id, or `None` when refused.
+    async fn send(
+        &self,
+        room_id: &str,
+        sender: i64,
+        data: &str,
+        frame: &MessageFrame<'_>,
+    ) -> Result<Option<String>, EngineError>;
+
+    /// Delivers `frame` to the partner of `sender` if the room is open and `sender` sits
+    /// in it; false when refused.
+    async fn relay(&self, room_id: &str, sender: i64, frame: &str) -> Result<bool, EngineError>;
 
     /// Messages of the room after `after` (all when `None`), oldest first, at most `limit`.
     async fn read_after(
@@ -146,16 +242,6 @@ pub trait Engine: Send + Sync + 'static {
         after: Option<&str>,
         limit: usize,
     ) -> Result<Vec<StreamEntry>, EngineError>;
-
-    /// Every open room, for the sweeper that ends rooms whose member stayed away.
-    async fn open_rooms(&self) -> Result<Vec<Room>, EngineError>;
-
-    /// Notes that `user_id` is not connected anywhere; answers since when (the first note
-    /// wins, so the time survives from one sweep, and one node, to the next).
-    async fn note_away(&self, user_id: i64, now_ms: i64) -> Result<i64, EngineError>;
-
-    /// Forgets that `user_id` was away.
-    async fn clear_away(&self, user_id: i64) -> Result<(), EngineError>;
 
     /// Rooms with messages that may not be archived yet.
     async fn rooms_to_archive(&self) -> Result<Vec<String>, EngineError>;
@@ -166,31 +252,81 @@ pub trait Engine: Send + Sync + 'static {
     /// Records that a room is archived up to `id`; with `done`, forgets the room's stream.
     async fn set_archived(&self, room_id: &str, id: &str, done: bool) -> Result<(), EngineError>;
 
-    /// Sends an event to every node (each delivers it to its own sockets).
-    async fn publish(&self, event: &str) -> Result<(), EngineError>;
+    /// Starts receiving the events addressed to node instance `instance` and those sent
+    /// to every node, instead of those of the instance it listened for before. Call before
+    /// the instance's first heartbeat.
+    async fn inbox(&self, instance: &str) -> Result<Inbox, EngineError>;
 
-    /// Events published by any node, this one included.
-    fn subscribe(&self) -> broadcast::Receiver<String>;
+    /// Sends `frame` to every socket of the users `to`, on whichever nodes hold them.
+    /// Users connected nowhere get nothing (what matters is in the room streams).
+    async fn deliver(&self, to: &[i64], frame: &str) -> Result<(), EngineError>;
 
-    /// This node's connected users, refreshed every few seconds; a node that stops beating
-    /// drops out of the count within [`PRESENCE_TTL`].
-    async fn beat(&self, node_id: &str, users: &[i64], now_ms: i64) -> Result<(), EngineError>;
+    /// Sends `frame` to every socket of every node.
+    async fn broadcast(&self, frame: &str) -> Result<(), EngineError>;
 
-    /// A node leaving on purpose: its users are no longer online.
-    async fn leave(&self, node_id: &str) -> Result<(), EngineError>;
+    /// A socket of `user_id` opened on node instance `instance`: from now on events for
+    /// the user are routed there too. Counted per socket, so attaches and detaches of
+    /// several sockets commute. [`EngineError::Dropped`] when the instance is not live.
+    async fn attach(&self, instance: &str, user_id: i64) -> Result<(), EngineError>;
 
-    /// Distinct users online across all live nodes.
-    async fn online_count(&self, now_ms: i64) -> Result<u64, EngineError>;
+    /// A socket of `user_id` on `instance` closed. With the user's last socket anywhere,
+    /// the user is no longer online, stops waiting for a match, and is noted away since
+    /// `now_ms` (see [`Engine::gone_before`]). Nothing for an instance given up for dead.
+    async fn detach(&self, instance: &str, user_id: i64, now_ms: i64) -> Result<(), EngineError>;
 
-    /// Whether the user is connected to any live node.
-    async fn is_online(&self, user_id: i64, now_ms: i64) -> Result<bool, EngineError>;
+    /// The node instance is alive (`first`: it starts now). Instances silent for longer
+    /// than [`PRESENCE_TTL`] are given up for dead: their users are detached as of their
+    /// last beat. An instance given up for dead is not revived: it hears so and must
+    /// start over under a new name.
+    async fn heartbeat(
+        &self,
+        instance: &str,
+        now_ms: i64,
+        first: bool,
+    ) -> Result<Heartbeat, EngineError>;
+
+    /// A node instance leaving on purpose: its users are detached at once.
+    async fn leave(&self, instance: &str, now_ms: i64) -> Result<(), EngineError>;
+
+    /// Distinct users connected to live nodes.
+    async fn online_count(&self) -> Result<u64, EngineError>;
+
+    /// Users who have been connected nowhere since before `cutoff_ms` while sitting in a
+    /// room, each answered once; users away that long outside a room are forgotten.
+    async fn gone_before(&self, cutoff_ms: i64) -> Result<Vec<Gone>, EngineError>;
 }
 
-/// How long a node's presence lasts without a beat.
+/// A chat message frame around its stream id, which only the engine knows when it
+/// appends: the delivered text is `head` + id + `tail`.
+#[derive(Debug, Clone, Copy)]
+pub struct MessageFrame<'a> {
+    pub head: &'a str,
+    pub tail: &'a str,
+}
+
+/// How long a node counts as alive after its last heartbeat.
 pub const PRESENCE_TTL: Duration = Duration::from_secs(10);
 
 /// Messages kept per room stream (older ones are archived by then).
 pub const STREAM_MAX: usize = 2000;
+
+/// An event as the bus carries it between nodes: the receiving users, comma-separated
+/// (none: everyone), a newline, the frame.
+fn decode_event(text: &str) -> Option<Inbound> {
+    let (to, frame) = text.split_once('\n')?;
+    let to = if to.is_empty() {
+        Vec::new()
+    } else {
+        to.split(',')
+            .map(str::parse)
+            .collect::<Result<Vec<i64>, _>>()
+            .ok()?
+    };
+    Some(Inbound {
+        to,
+        frame: frame.to_owned(),
+    })
+}
 
 fn duration_ms(d: Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX).max(1)

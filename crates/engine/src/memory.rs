@@ -1,4 +1,4 @@
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -6,8 +6,12 @@ use async_trait::async_trait;
 use tokio::sync::broadcast;
 
 use crate::{
-    presence_ttl_ms, Engine, EngineError, Hit, JoinOutcome, Member, Room, StreamEntry, STREAM_MAX,
+    presence_ttl_ms, Engine, EngineError, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind,
+    JoinOutcome, Member, MessageFrame, Room, StreamEntry, STREAM_MAX,
 };
+
+/// Events a node's inbox holds before its reader is told of a gap.
+const INBOX_CAPACITY: usize = 1 << 16;
 
 /// Past this many counters, expired ones are swept on the next hit.
 const SWEEP_AT: usize = 10_000;
@@ -16,7 +20,6 @@ const SWEEP_AT: usize = 10_000;
 /// lock, so every operation is as atomic as its Redis script.
 pub struct MemoryEngine {
     state: Mutex<State>,
-    bus: broadcast::Sender<String>,
 }
 
 #[derive(Default)]
@@ -31,8 +34,15 @@ struct State {
     rooms: HashMap<String, Room>,
     streams: HashMap<String, Stream>,
     archive: HashMap<String, Option<String>>,
-    presence: HashMap<String, (BTreeSet<i64>, i64)>,
+    /// Live node instances and their last beat.
+    nodes: HashMap<String, i64>,
+    /// Per user: the instances holding their sockets, and how many sockets each.
+    loc: HashMap<i64, HashMap<String, u32>>,
+    /// Per instance: the users it holds.
+    node_users: HashMap<String, HashSet<i64>>,
+    /// Users connected nowhere, since when.
     away: HashMap<i64, i64>,
+    inboxes: HashMap<String, broadcast::Sender<Inbound>>,
 }
 
 #[derive(Default)]
@@ -51,7 +61,6 @@ impl MemoryEngine {
     pub fn new() -> Self {
         Self {
             state: Mutex::new(State::default()),
-            bus: broadcast::channel(4096).0,
         }
     }
 
@@ -82,11 +91,58 @@ impl State {
         true
     }
 
-    fn live_users(&self, now: i64) -> impl Iterator<Item = &i64> {
-        self.presence
-            .values()
-            .filter(move |(_, beat)| now - beat < presence_ttl_ms())
-            .flat_map(|(users, _)| users.iter())
+    /// Sends `frame` to every instance holding any of `to`, once per instance.
+    fn route(&self, to: &[i64], frame: &str) {
+        let mut by: Vec<(&String, Vec<i64>)> = Vec::new();
+        for user in to {
+            for instance in self.loc.get(user).into_iter().flat_map(HashMap::keys) {
+                match by.iter_mut().find(|(n, _)| *n == instance) {
+                    Some((_, users)) => users.push(*user),
+                    None => by.push((instance, vec![*user])),
+                }
+            }
+        }
+        for (instance, users) in by {
+            if let Some(tx) = self.inboxes.get(instance) {
+                // No reader is not an error: the event had nobody to reach.
+                let _ = tx.send(Inbound {
+                    to: users,
+                    frame: frame.to_owned(),
+                });
+            }
+        }
+    }
+
+    /// The user's sockets on `instance` are all gone.
+    fn gone(&mut self, user: i64, instance: &str, since: i64) {
+        if let Some(places) = self.loc.get_mut(&user) {
+            places.remove(instance);
+            if places.is_empty() {
+                self.loc.remove(&user);
+            }
+        }
+        if let Some(users) = self.node_users.get_mut(instance) {
+            users.remove(&user);
+        }
+        if !self.loc.contains_key(&user) {
+            self.away.entry(user).or_insert(since);
+            self.remove_wait(user);
+        }
+    }
+
+    fn reap(&mut self, instance: &str, since: i64) {
+        let users = self.node_users.remove(instance).unwrap_or_default();
+        for user in users {
+            self.gone(user, instance, since);
+        }
+        self.nodes.remove(instance);
+        self.inboxes.remove(instance);
+    }
+
+    fn room_open_with(&self, room_id: &str, user: i64) -> Option<&Room> {
+        self.rooms
+            .get(room_id)
+            .filter(|r| r.ended_ms.is_none() && r.partner_of(user).is_some())
     }
 }
 
@@ -171,6 +227,7 @@ impl Engine for MemoryEngine {
             state.in_room.insert(m.user_id, room.id.clone());
         }
         state.rooms.insert(room.id.clone(), room.clone());
+        state.archive.entry(room.id.clone()).or_insert(None);
         Ok(JoinOutcome::Matched(room))
     }
 
@@ -178,7 +235,7 @@ impl Engine for MemoryEngine {
         Ok(self.state().remove_wait(user_id))
     }
 
-    async fn expire_round(&self, round: i64) -> Result<Vec<i64>, EngineError> {
+    async fn expire_round(&self, round: i64, frame: &str) -> Result<Vec<i64>, EngineError> {
         let mut state = self.state();
         let keys: Vec<_> = state
             .queues
@@ -195,6 +252,7 @@ impl Engine for MemoryEngine {
                 }
             }
         }
+        state.route(&users, frame);
         Ok(users)
     }
 
@@ -211,12 +269,17 @@ impl Engine for MemoryEngine {
         Ok(self.state().rooms.get(room_id).cloned())
     }
 
-    async fn end_room(&self, room_id: &str, now_ms: i64) -> Result<Option<Room>, EngineError> {
+    async fn end_room(
+        &self,
+        room_id: &str,
+        member: Option<i64>,
+        now_ms: i64,
+    ) -> Result<Option<Room>, EngineError> {
         let mut state = self.state();
         let Some(room) = state.rooms.get_mut(room_id) else {
             return Ok(None);
         };
-        if room.ended_ms.is_some() {
+        if room.ended_ms.is_some() || member.is_some_and(|m| room.partner_of(m).is_none()) {
             return Ok(None);
         }
         room.ended_ms = Some(now_ms);
@@ -229,9 +292,19 @@ impl Engine for MemoryEngine {
         Ok(Some(room))
     }
 
-    async fn append(&self, room_id: &str, data: &str) -> Result<String, EngineError> {
+    async fn send(
+        &self,
+        room_id: &str,
+        sender: i64,
+        data: &str,
+        frame: &MessageFrame<'_>,
+    ) -> Result<Option<String>, EngineError> {
         let now = now_ms();
         let mut state = self.state();
+        let Some(room) = state.room_open_with(room_id, sender) else {
+            return Ok(None);
+        };
+        let to = room.members.each_ref().map(|m| m.user_id);
         let stream = state.streams.entry(room_id.to_owned()).or_default();
         let (ms, seq) = stream.last;
         stream.last = if now > ms { (now, 0) } else { (ms, seq + 1) };
@@ -243,8 +316,20 @@ impl Engine for MemoryEngine {
         while stream.entries.len() > STREAM_MAX {
             stream.entries.pop_front();
         }
-        state.archive.entry(room_id.to_owned()).or_insert(None);
-        Ok(id)
+        state.route(&to, &format!("{}{id}{}", frame.head, frame.tail));
+        Ok(Some(id))
+    }
+
+    async fn relay(&self, room_id: &str, sender: i64, frame: &str) -> Result<bool, EngineError> {
+        let state = self.state();
+        let Some(partner) = state
+            .room_open_with(room_id, sender)
+            .and_then(|r| r.partner_of(sender))
+        else {
+            return Ok(false);
+        };
+        state.route(&[partner.user_id], frame);
+        Ok(true)
     }
 
     async fn read_after(
@@ -265,25 +350,6 @@ impl Engine for MemoryEngine {
             .take(limit)
             .cloned()
             .collect())
-    }
-
-    async fn open_rooms(&self) -> Result<Vec<Room>, EngineError> {
-        Ok(self
-            .state()
-            .rooms
-            .values()
-            .filter(|r| r.ended_ms.is_none())
-            .cloned()
-            .collect())
-    }
-
-    async fn note_away(&self, user_id: i64, now_ms: i64) -> Result<i64, EngineError> {
-        Ok(*self.state().away.entry(user_id).or_insert(now_ms))
-    }
-
-    async fn clear_away(&self, user_id: i64) -> Result<(), EngineError> {
-        self.state().away.remove(&user_id);
-        Ok(())
     }
 
     async fn rooms_to_archive(&self) -> Result<Vec<String>, EngineError> {
@@ -308,37 +374,135 @@ impl Engine for MemoryEngine {
         Ok(())
     }
 
-    async fn publish(&self, event: &str) -> Result<(), EngineError> {
-        // No receiver yet is not an error: the event simply had nobody to reach.
-        let _ = self.bus.send(event.to_owned());
+    async fn inbox(&self, instance: &str) -> Result<Inbox, EngineError> {
+        let rx = self
+            .state()
+            .inboxes
+            .entry(instance.to_owned())
+            .or_insert_with(|| broadcast::channel(INBOX_CAPACITY).0)
+            .subscribe();
+        Ok(Inbox {
+            kind: InboxKind::Memory(rx),
+        })
+    }
+
+    async fn deliver(&self, to: &[i64], frame: &str) -> Result<(), EngineError> {
+        self.state().route(to, frame);
         Ok(())
     }
 
-    fn subscribe(&self) -> broadcast::Receiver<String> {
-        self.bus.subscribe()
-    }
-
-    async fn beat(&self, node_id: &str, users: &[i64], now_ms: i64) -> Result<(), EngineError> {
-        self.state().presence.insert(
-            node_id.to_owned(),
-            (users.iter().copied().collect(), now_ms),
-        );
+    async fn broadcast(&self, frame: &str) -> Result<(), EngineError> {
+        for tx in self.state().inboxes.values() {
+            let _ = tx.send(Inbound {
+                to: Vec::new(),
+                frame: frame.to_owned(),
+            });
+        }
         Ok(())
     }
 
-    async fn leave(&self, node_id: &str) -> Result<(), EngineError> {
-        self.state().presence.remove(node_id);
+    async fn attach(&self, instance: &str, user_id: i64) -> Result<(), EngineError> {
+        let mut state = self.state();
+        if !state.nodes.contains_key(instance) {
+            return Err(EngineError::Dropped);
+        }
+        let count = state
+            .loc
+            .entry(user_id)
+            .or_default()
+            .entry(instance.to_owned())
+            .or_insert(0);
+        *count += 1;
+        if *count == 1 {
+            state
+                .node_users
+                .entry(instance.to_owned())
+                .or_default()
+                .insert(user_id);
+            state.away.remove(&user_id);
+        }
         Ok(())
     }
 
-    async fn online_count(&self, now_ms: i64) -> Result<u64, EngineError> {
-        let state = self.state();
-        let users: BTreeSet<i64> = state.live_users(now_ms).copied().collect();
-        Ok(users.len() as u64)
+    async fn detach(&self, instance: &str, user_id: i64, now_ms: i64) -> Result<(), EngineError> {
+        let mut state = self.state();
+        if !state.nodes.contains_key(instance) {
+            return Ok(());
+        }
+        let left = match state
+            .loc
+            .get_mut(&user_id)
+            .and_then(|places| places.get_mut(instance))
+        {
+            Some(count) => {
+                *count = count.saturating_sub(1);
+                *count
+            }
+            None => 0,
+        };
+        if left == 0 {
+            state.gone(user_id, instance, now_ms);
+        }
+        Ok(())
     }
 
-    async fn is_online(&self, user_id: i64, now_ms: i64) -> Result<bool, EngineError> {
-        Ok(self.state().live_users(now_ms).any(|u| *u == user_id))
+    async fn heartbeat(
+        &self,
+        instance: &str,
+        now_ms: i64,
+        first: bool,
+    ) -> Result<Heartbeat, EngineError> {
+        let mut state = self.state();
+        if !first && !state.nodes.contains_key(instance) {
+            return Ok(Heartbeat {
+                online: 0,
+                was_dropped: true,
+            });
+        }
+        state.nodes.insert(instance.to_owned(), now_ms);
+        let dead: Vec<(String, i64)> = state
+            .nodes
+            .iter()
+            .filter(|(_, beat)| now_ms - **beat > presence_ttl_ms())
+            .map(|(n, beat)| (n.clone(), *beat))
+            .collect();
+        for (node, beat) in dead {
+            state.reap(&node, beat);
+        }
+        Ok(Heartbeat {
+            online: state.loc.len() as u64,
+            was_dropped: false,
+        })
+    }
+
+    async fn leave(&self, instance: &str, now_ms: i64) -> Result<(), EngineError> {
+        self.state().reap(instance, now_ms);
+        Ok(())
+    }
+
+    async fn online_count(&self) -> Result<u64, EngineError> {
+        Ok(self.state().loc.len() as u64)
+    }
+
+    async fn gone_before(&self, cutoff_ms: i64) -> Result<Vec<Gone>, EngineError> {
+        let mut state = self.state();
+        let users: Vec<i64> = state
+            .away
+            .iter()
+            .filter(|(_, since)| **since <= cutoff_ms)
+            .map(|(u, _)| *u)
+            .collect();
+        let mut out = Vec::new();
+        for user in users {
+            state.away.remove(&user);
+            if let Some(room_id) = state.in_room.get(&user) {
+                out.push(Gone {
+                    user_id: user,
+                    room_id: room_id.clone(),
+                });
+            }
+        }
+        Ok(out)
     }
 }
 

@@ -8,7 +8,10 @@ use std::time::Duration;
 
 use std::collections::{HashMap, HashSet};
 
-use telepathy_engine::{Engine, JoinOutcome, Member, MemoryEngine, RedisEngine, Room};
+use telepathy_engine::{
+    Engine, EngineError, Gone, Inbound, Inbox, JoinOutcome, Member, MemoryEngine, MessageFrame,
+    Received, RedisEngine, Room,
+};
 
 async fn redis() -> Arc<dyn Engine> {
     let url = std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
@@ -51,11 +54,14 @@ both!(
     expired_rounds_release_their_waiters_once,
     ending_a_room_frees_both_once,
     streams_keep_order_and_resume,
+    only_members_of_open_rooms_send,
     archive_bookkeeping,
-    the_bus_reaches_subscribers,
+    events_reach_the_nodes_that_hold_their_users,
     presence_counts_users_on_live_nodes,
+    a_silent_node_is_given_up_and_must_start_over,
+    users_gone_past_a_cutoff_are_answered_once,
+    a_user_who_leaves_every_node_stops_waiting,
     hundreds_join_one_word_at_once,
-    open_rooms_and_away_times,
 );
 
 fn member(id: i64) -> Member {
@@ -228,11 +234,11 @@ async fn expired_rounds_release_their_waiters_once(engine: Arc<dyn Engine>) {
     join(&engine, 7, "봄", 1).await;
     join(&engine, 7, "여름", 2).await;
     join(&engine, 8, "봄", 3).await;
-    let mut users = engine.expire_round(7).await.unwrap();
+    let mut users = engine.expire_round(7, "over").await.unwrap();
     users.sort_unstable();
     assert_eq!(users, [1, 2]);
     assert!(
-        engine.expire_round(7).await.unwrap().is_empty(),
+        engine.expire_round(7, "over").await.unwrap().is_empty(),
         "one node gets them"
     );
     assert_eq!(
@@ -247,14 +253,23 @@ async fn expired_rounds_release_their_waiters_once(engine: Arc<dyn Engine>) {
 async fn ending_a_room_frees_both_once(engine: Arc<dyn Engine>) {
     join(&engine, 7, "봄", 1).await;
     let room = matched(join(&engine, 7, "봄", 2).await);
+    assert_eq!(
+        engine.end_room(&room.id, Some(3), 5_000).await.unwrap(),
+        None,
+        "only a member may end it"
+    );
     let ended = engine
-        .end_room(&room.id, 5_000)
+        .end_room(&room.id, Some(2), 5_000)
         .await
         .unwrap()
         .expect("this call ends it");
     assert_eq!(ended.ended_ms, Some(5_000));
-    assert_eq!(engine.end_room(&room.id, 6_000).await.unwrap(), None);
-    assert_eq!(engine.end_room("no-such-room", 6_000).await.unwrap(), None);
+    assert_eq!(ended.members, room.members);
+    assert_eq!(engine.end_room(&room.id, None, 6_000).await.unwrap(), None);
+    assert_eq!(
+        engine.end_room("no-such-room", None, 6_000).await.unwrap(),
+        None
+    );
     assert_eq!(engine.room_of(1).await.unwrap(), None);
     assert_eq!(engine.room_of(2).await.unwrap(), None);
     assert_eq!(
@@ -265,33 +280,54 @@ async fn ending_a_room_frees_both_once(engine: Arc<dyn Engine>) {
     matched(join(&engine, 8, "봄", 2).await);
 }
 
+/// A room of users `a` and `b`, made through the queue.
+async fn room_of_two(engine: &Arc<dyn Engine>, a: i64, b: i64) -> Room {
+    join(engine, 7, "봄", a).await;
+    matched(join(engine, 7, "봄", b).await)
+}
+
+const FRAME: MessageFrame<'static> = MessageFrame {
+    head: "<",
+    tail: ">",
+};
+
+async fn send(engine: &Arc<dyn Engine>, room: &str, from: i64, data: &str) -> Option<String> {
+    engine.send(room, from, data, &FRAME).await.unwrap()
+}
+
 async fn streams_keep_order_and_resume(engine: Arc<dyn Engine>) {
+    let r1 = room_of_two(&engine, 1, 2).await.id;
+    let r2 = room_of_two(&engine, 3, 4).await.id;
     let mut ids = Vec::new();
     for i in 0..5 {
-        ids.push(engine.append("r1", &format!("m{i}")).await.unwrap());
+        ids.push(
+            send(&engine, &r1, 1 + i % 2, &format!("m{i}"))
+                .await
+                .unwrap(),
+        );
     }
-    engine.append("r2", "other room").await.unwrap();
-    let all = engine.read_after("r1", None, 100).await.unwrap();
+    send(&engine, &r2, 3, "other room").await.unwrap();
+    let all = engine.read_after(&r1, None, 100).await.unwrap();
     assert_eq!(
         all.iter().map(|e| e.data.as_str()).collect::<Vec<_>>(),
         ["m0", "m1", "m2", "m3", "m4"]
     );
     assert_eq!(all.iter().map(|e| e.id.clone()).collect::<Vec<_>>(), ids);
-    let rest = engine.read_after("r1", Some(&ids[1]), 100).await.unwrap();
+    let rest = engine.read_after(&r1, Some(&ids[1]), 100).await.unwrap();
     assert_eq!(
         rest.iter().map(|e| e.data.as_str()).collect::<Vec<_>>(),
         ["m2", "m3", "m4"]
     );
     assert_eq!(
         engine
-            .read_after("r1", Some(&ids[1]), 2)
+            .read_after(&r1, Some(&ids[1]), 2)
             .await
             .unwrap()
             .len(),
         2
     );
     assert!(engine
-        .read_after("r1", Some(&ids[4]), 100)
+        .read_after(&r1, Some(&ids[4]), 100)
         .await
         .unwrap()
         .is_empty());
@@ -302,57 +338,223 @@ async fn streams_keep_order_and_resume(engine: Arc<dyn Engine>) {
         .is_empty());
 }
 
-async fn archive_bookkeeping(engine: Arc<dyn Engine>) {
-    let id = engine.append("r1", "hello").await.unwrap();
+async fn only_members_of_open_rooms_send(engine: Arc<dyn Engine>) {
+    let room = room_of_two(&engine, 1, 2).await;
+    join(&engine, 7, "봄", 3).await;
+    assert_eq!(send(&engine, &room.id, 3, "stranger").await, None);
+    assert_eq!(send(&engine, "no-such-room", 1, "nowhere").await, None);
+    assert!(engine.relay(&room.id, 1, "typing").await.unwrap());
+    assert!(!engine.relay(&room.id, 3, "typing").await.unwrap());
+    engine.end_room(&room.id, None, 9_000).await.unwrap();
+    assert_eq!(send(&engine, &room.id, 1, "too late").await, None);
+    assert!(!engine.relay(&room.id, 1, "typing").await.unwrap());
     assert!(engine
-        .rooms_to_archive()
+        .read_after(&room.id, None, 10)
         .await
         .unwrap()
-        .contains(&"r1".to_owned()));
-    assert_eq!(engine.archived_upto("r1").await.unwrap(), None);
-    engine.set_archived("r1", &id, false).await.unwrap();
-    assert_eq!(engine.archived_upto("r1").await.unwrap(), Some(id.clone()));
-    engine.set_archived("r1", &id, true).await.unwrap();
-    assert!(!engine
-        .rooms_to_archive()
-        .await
-        .unwrap()
-        .contains(&"r1".to_owned()));
-    assert!(engine.read_after("r1", None, 10).await.unwrap().is_empty());
+        .is_empty());
 }
 
-async fn the_bus_reaches_subscribers(engine: Arc<dyn Engine>) {
-    let mut rx = engine.subscribe();
-    engine.publish("{\"hello\":1}").await.unwrap();
-    let got = tokio::time::timeout(Duration::from_secs(5), rx.recv())
-        .await
-        .unwrap()
-        .unwrap();
-    assert_eq!(got, "{\"hello\":1}");
+async fn archive_bookkeeping(engine: Arc<dyn Engine>) {
+    let room = room_of_two(&engine, 1, 2).await.id;
+    assert!(
+        engine.rooms_to_archive().await.unwrap().contains(&room),
+        "a new room is listed even before its first message"
+    );
+    let id = send(&engine, &room, 1, "hello").await.unwrap();
+    assert_eq!(engine.archived_upto(&room).await.unwrap(), None);
+    engine.set_archived(&room, &id, false).await.unwrap();
+    assert_eq!(engine.archived_upto(&room).await.unwrap(), Some(id.clone()));
+    engine.set_archived(&room, &id, true).await.unwrap();
+    assert!(!engine.rooms_to_archive().await.unwrap().contains(&room));
+    assert!(engine.read_after(&room, None, 10).await.unwrap().is_empty());
+}
+
+/// A live node instance listening for its events.
+async fn node(engine: &Arc<dyn Engine>, name: &str, now: i64) -> Inbox {
+    let inbox = engine.inbox(name).await.unwrap();
+    let beat = engine.heartbeat(name, now, true).await.unwrap();
+    assert!(!beat.was_dropped);
+    inbox
+}
+
+async fn next(inbox: &mut Inbox) -> Inbound {
+    match tokio::time::timeout(Duration::from_secs(5), inbox.recv()).await {
+        Ok(Some(Received::Event(event))) => event,
+        other => panic!("expected an event, got {other:?}"),
+    }
+}
+
+/// Nothing more arrives within a short while.
+async fn quiet(inbox: &mut Inbox) {
+    if let Ok(got) = tokio::time::timeout(Duration::from_millis(300), inbox.recv()).await {
+        panic!("expected nothing, got {got:?}");
+    }
+}
+
+fn event(to: &[i64], frame: &str) -> Inbound {
+    Inbound {
+        to: to.to_vec(),
+        frame: frame.to_owned(),
+    }
+}
+
+async fn events_reach_the_nodes_that_hold_their_users(engine: Arc<dyn Engine>) {
+    let now = 1_000_000;
+    let mut n1 = node(&engine, "n1", now).await;
+    let mut n2 = node(&engine, "n2", now).await;
+    engine.attach("n1", 1).await.unwrap();
+    engine.attach("n2", 2).await.unwrap();
+    engine.attach("n2", 3).await.unwrap();
+    engine.attach("n1", 3).await.unwrap();
+
+    engine.deliver(&[1], "for 1").await.unwrap();
+    assert_eq!(next(&mut n1).await, event(&[1], "for 1"));
+    engine.deliver(&[2, 3, 9], "for 2 and 3").await.unwrap();
+    assert_eq!(
+        next(&mut n2).await,
+        event(&[2, 3], "for 2 and 3"),
+        "once per node"
+    );
+    assert_eq!(next(&mut n1).await, event(&[3], "for 2 and 3"));
+    engine.broadcast("everyone").await.unwrap();
+    assert_eq!(next(&mut n1).await, event(&[], "everyone"));
+    assert_eq!(next(&mut n2).await, event(&[], "everyone"));
+
+    // A chat message goes to both members, its id put between head and tail.
+    join(&engine, 7, "봄", 1).await;
+    let room = matched(join(&engine, 7, "봄", 2).await);
+    let id = send(&engine, &room.id, 2, "hi").await.unwrap();
+    assert_eq!(next(&mut n1).await, event(&[1], &format!("<{id}>")));
+    assert_eq!(next(&mut n2).await, event(&[2], &format!("<{id}>")));
+    engine.relay(&room.id, 1, "typing").await.unwrap();
+    assert_eq!(next(&mut n2).await, event(&[2], "typing"));
+    quiet(&mut n1).await;
+
+    // Waiters of an expired round hear so where they are.
+    join(&engine, 8, "여름", 3).await;
+    engine.expire_round(8, "expired").await.unwrap();
+    assert_eq!(next(&mut n1).await, event(&[3], "expired"));
+    assert_eq!(next(&mut n2).await, event(&[3], "expired"));
+
+    // A detached user gets nothing more on that node.
+    engine.detach("n1", 3, now).await.unwrap();
+    engine.deliver(&[3], "after").await.unwrap();
+    assert_eq!(next(&mut n2).await, event(&[3], "after"));
+    quiet(&mut n1).await;
 }
 
 async fn presence_counts_users_on_live_nodes(engine: Arc<dyn Engine>) {
     let now = 1_000_000;
-    engine.beat("n1", &[1, 2], now).await.unwrap();
-    engine.beat("n2", &[2, 3], now).await.unwrap();
+    let _n1 = node(&engine, "n1", now).await;
+    let _n2 = node(&engine, "n2", now).await;
+    for (n, u) in [("n1", 1), ("n1", 2), ("n1", 2), ("n2", 2), ("n2", 3)] {
+        engine.attach(n, u).await.unwrap();
+    }
     assert_eq!(
-        engine.online_count(now).await.unwrap(),
+        engine.online_count().await.unwrap(),
         3,
         "users, not sockets"
     );
-    assert!(engine.is_online(3, now).await.unwrap());
-    assert!(!engine.is_online(4, now).await.unwrap());
-    engine.leave("n2").await.unwrap();
-    assert_eq!(engine.online_count(now).await.unwrap(), 2);
-    assert!(!engine.is_online(3, now).await.unwrap());
-    engine.beat("n3", &[7], now).await.unwrap();
-    // n1 stops beating; only n3 keeps going.
-    engine.beat("n3", &[7, 8], now + 9_000).await.unwrap();
-    assert_eq!(engine.online_count(now + 9_000).await.unwrap(), 4);
+    engine.detach("n1", 2, now).await.unwrap();
+    engine.detach("n2", 2, now).await.unwrap();
     assert_eq!(
-        engine.online_count(now + 11_000).await.unwrap(),
-        2,
-        "a silent node drops out"
+        engine.online_count().await.unwrap(),
+        3,
+        "user 2 still has a socket on n1"
+    );
+    engine.detach("n1", 2, now).await.unwrap();
+    assert_eq!(engine.online_count().await.unwrap(), 2);
+    engine.leave("n2", now).await.unwrap();
+    assert_eq!(
+        engine.online_count().await.unwrap(),
+        1,
+        "n2's user 3 went with it"
+    );
+    assert_eq!(
+        engine
+            .heartbeat("n1", now + 1_000, false)
+            .await
+            .unwrap()
+            .online,
+        1
+    );
+    assert!(
+        matches!(engine.attach("n2", 4).await, Err(EngineError::Dropped)),
+        "a node that left takes no sockets"
+    );
+    engine.detach("n2", 3, now).await.unwrap();
+    assert_eq!(engine.online_count().await.unwrap(), 1, "and owes nothing");
+}
+
+async fn a_silent_node_is_given_up_and_must_start_over(engine: Arc<dyn Engine>) {
+    let now = 1_000_000;
+    let _n1 = node(&engine, "n1", now).await;
+    let _n2 = node(&engine, "n2", now).await;
+    engine.attach("n1", 1).await.unwrap();
+    engine.attach("n2", 2).await.unwrap();
+    // n2 goes silent; n1 keeps beating.
+    assert_eq!(
+        engine
+            .heartbeat("n1", now + 9_000, false)
+            .await
+            .unwrap()
+            .online,
+        2
+    );
+    let beat = engine.heartbeat("n1", now + 11_000, false).await.unwrap();
+    assert_eq!(beat.online, 1, "a silent node drops out");
+    assert!(!beat.was_dropped);
+    let late = engine.heartbeat("n2", now + 12_000, false).await.unwrap();
+    assert!(late.was_dropped, "n2 hears it was given up");
+    assert!(matches!(
+        engine.attach("n2", 5).await,
+        Err(EngineError::Dropped)
+    ));
+    // It starts over under a new name.
+    let _n2b = node(&engine, "n2b", now + 12_000).await;
+    engine.attach("n2b", 2).await.unwrap();
+    assert_eq!(engine.online_count().await.unwrap(), 2);
+    // n2's users were noted away as of its last beat.
+    engine.detach("n1", 1, now + 13_000).await.unwrap();
+    assert_eq!(engine.online_count().await.unwrap(), 1);
+}
+
+async fn users_gone_past_a_cutoff_are_answered_once(engine: Arc<dyn Engine>) {
+    let now = 1_000_000;
+    let _n1 = node(&engine, "n1", now).await;
+    for u in [1, 2, 3] {
+        engine.attach("n1", u).await.unwrap();
+    }
+    let room = room_of_two(&engine, 1, 2).await;
+    engine.detach("n1", 1, now + 1_000).await.unwrap();
+    engine.detach("n1", 3, now + 1_000).await.unwrap();
+    assert!(engine.gone_before(now).await.unwrap().is_empty());
+    assert_eq!(
+        engine.gone_before(now + 1_000).await.unwrap(),
+        [Gone {
+            user_id: 1,
+            room_id: room.id.clone()
+        }],
+        "user 3 sat in no room"
+    );
+    assert!(engine.gone_before(now + 5_000).await.unwrap().is_empty());
+    // Away, back within the grace period: nothing to answer.
+    engine.detach("n1", 2, now + 2_000).await.unwrap();
+    engine.attach("n1", 2).await.unwrap();
+    assert!(engine.gone_before(now + 5_000).await.unwrap().is_empty());
+}
+
+async fn a_user_who_leaves_every_node_stops_waiting(engine: Arc<dyn Engine>) {
+    let now = 1_000_000;
+    let _n1 = node(&engine, "n1", now).await;
+    engine.attach("n1", 1).await.unwrap();
+    assert_eq!(join(&engine, 7, "봄", 1).await, JoinOutcome::Waiting);
+    engine.detach("n1", 1, now).await.unwrap();
+    assert_eq!(
+        join(&engine, 7, "봄", 2).await,
+        JoinOutcome::Waiting,
+        "nobody is paired with a user who is gone"
     );
 }
 
@@ -398,44 +600,8 @@ async fn hundreds_join_one_word_at_once(engine: Arc<dyn Engine>) {
     let odd_one: Vec<i64> = (1..=n).filter(|id| !seated.contains(id)).collect();
     assert_eq!(odd_one.len(), 1);
     assert_eq!(
-        engine.expire_round(9).await.unwrap(),
+        engine.expire_round(9, "over").await.unwrap(),
         odd_one,
         "the odd one out was left waiting"
     );
-}
-
-async fn open_rooms_and_away_times(engine: Arc<dyn Engine>) {
-    join(&engine, 7, "봄", 1).await;
-    let first = matched(join(&engine, 7, "봄", 2).await);
-    join(&engine, 7, "여름", 3).await;
-    let second = matched(join(&engine, 7, "여름", 4).await);
-    let mut open: Vec<String> = engine
-        .open_rooms()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|r| r.id)
-        .collect();
-    open.sort();
-    let mut expected = vec![first.id.clone(), second.id.clone()];
-    expected.sort();
-    assert_eq!(open, expected);
-    engine.end_room(&first.id, 9_000).await.unwrap();
-    let open: Vec<String> = engine
-        .open_rooms()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|r| r.id)
-        .collect();
-    assert_eq!(open, [second.id]);
-
-    assert_eq!(engine.note_away(3, 1_000).await.unwrap(), 1_000);
-    assert_eq!(
-        engine.note_away(3, 5_000).await.unwrap(),
-        1_000,
-        "the first note wins"
-    );
-    engine.clear_away(3).await.unwrap();
-    assert_eq!(engine.note_away(3, 6_000).await.unwrap(), 6_000);
 }

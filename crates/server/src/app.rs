@@ -5,8 +5,10 @@ use poem::endpoint::StaticFilesEndpoint;
 use poem::http::{header, StatusCode};
 use poem::middleware::{CookieJarManager, SetHeader, Tracing};
 use poem::web::Json;
-use poem::{get, handler, Endpoint, EndpointExt, IntoResponse, Response, Route};
+use poem::{get, handler, Endpoint, EndpointExt, IntoResponse, Request, Response, Route};
 use poem_openapi::types::ToJSON;
+use poem_openapi::OperationId;
+use sha2::{Digest, Sha256};
 use telepathy_domain::ErrorCode;
 
 use crate::error::{status_of, ErrorBody};
@@ -29,7 +31,9 @@ pub fn build(state: AppState) -> impl Endpoint {
         .at("/ws", get(realtime::ws))
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
+        .at("/metrics", get(metrics))
         .nest("/", web)
+        .around(count_request)
         .with(CookieJarManager::new())
         .with(
             SetHeader::new()
@@ -94,4 +98,60 @@ async fn readyz(state: poem::web::Data<&AppState>) -> Response {
         tracing::warn!(error = %e, "engine not ready");
     }
     Json(body).with_status(status).into_response()
+}
+
+/// Counts every request by route: the API's operation id, or the kind of path.
+async fn count_request<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
+    let started = std::time::Instant::now();
+    let state = req.data::<AppState>().cloned();
+    let path = req.uri().path().to_owned();
+    let result = next.get_response(req).await;
+    if let Some(state) = state {
+        let route = match result.data::<OperationId>() {
+            Some(op) => op.0.to_owned(),
+            None => match path.as_str() {
+                "/ws" => "ws".to_owned(),
+                "/healthz" | "/readyz" | "/metrics" => path[1..].to_owned(),
+                p if p.starts_with("/api/") => "api_other".to_owned(),
+                _ => "web".to_owned(),
+            },
+        };
+        state.metrics.http(
+            route,
+            result.status().as_u16(),
+            started.elapsed().as_secs_f64(),
+        );
+    }
+    Ok(result)
+}
+
+/// `GET /metrics`: the Prometheus text format, for this machine (a loopback peer that
+/// came through no proxy) or a scraper with the configured bearer token.
+#[handler]
+fn metrics(req: &Request, state: poem::web::Data<&AppState>) -> Response {
+    let local = req.headers().get("x-forwarded-for").is_none()
+        && req
+            .remote_addr()
+            .as_socket_addr()
+            .is_some_and(|a| a.ip().is_loopback());
+    let bearer = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    let token_ok = match (&state.config.metrics_token, bearer) {
+        // Compared as digests, so the time taken says nothing about the token.
+        (Some(token), Some(given)) => {
+            Sha256::digest(token.expose().as_bytes()) == Sha256::digest(given.as_bytes())
+        }
+        _ => false,
+    };
+    if !(local || token_ok) {
+        return json_error(poem::Error::from_status(StatusCode::NOT_FOUND));
+    }
+    state
+        .metrics
+        .encode()
+        .with_content_type("text/plain; version=0.0.4; charset=utf-8")
+        .into_response()
 }

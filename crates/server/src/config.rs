@@ -34,6 +34,7 @@ pub const VARS: &[VarDoc] = &[
     VarDoc { name: "TELEPATHY_CHAT_RETENTION_DAYS", example: "183", doc: "Days archived chat messages are kept before they are purged (the privacy policy says 6 months)." },
     VarDoc { name: "TELEPATHY_NODE_ID", example: "", doc: "This node's name in presence records. Default: a random id per start." },
     VarDoc { name: "TELEPATHY_LOG_FORMAT", example: "text", doc: "text or json." },
+    VarDoc { name: "TELEPATHY_METRICS_TOKEN", example: "", doc: "Bearer token that lets a scraper from another host read /metrics. Unset: /metrics answers only to this machine (loopback)." },
     VarDoc { name: "TELEPATHY_SOLAPI_API_KEY", example: "", doc: "Solapi API key (real SMS; required outside demo mode)." },
     VarDoc { name: "TELEPATHY_SOLAPI_API_SECRET", example: "", doc: "Solapi API secret." },
     VarDoc { name: "TELEPATHY_SOLAPI_SENDER", example: "", doc: "Registered sender number for SMS." },
@@ -63,6 +64,8 @@ pub struct Config {
     pub grace: Duration,
     pub retention_days: i64,
     pub node_id: String,
+    /// Lets scrapers from other hosts read `/metrics` (`Authorization: Bearer …`).
+    pub metrics_token: Option<Secret>,
 }
 
 impl Config {
@@ -200,6 +203,7 @@ impl Config {
         let retention_days = number(&get, "TELEPATHY_CHAT_RETENTION_DAYS", 183, &mut errors);
         let node_id = get("TELEPATHY_NODE_ID")
             .unwrap_or_else(|| format!("node-{:016x}", rand::random::<u64>()));
+        let metrics_token = get("TELEPATHY_METRICS_TOKEN").map(Secret::new);
 
         if !errors.is_empty() {
             return Err(ConfigErrors(errors));
@@ -223,6 +227,7 @@ impl Config {
             grace: Duration::from_secs(grace.unsigned_abs()),
             retention_days,
             node_id,
+            metrics_token,
         })
     }
 }

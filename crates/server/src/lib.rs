@@ -5,9 +5,11 @@ pub mod app;
 pub mod clock;
 pub mod config;
 pub mod error;
+pub mod metrics;
 pub mod passwords;
 pub mod realtime;
 pub mod security;
+pub mod seed;
 pub mod session;
 pub mod state;
 

@@ -7,7 +7,7 @@ use telepathy_server::config::Config;
 use telepathy_server::state::AppState;
 use tracing_subscriber::EnvFilter;
 
-const USAGE: &str = "usage: telepathy [serve | openapi]";
+const USAGE: &str = "usage: telepathy [serve | openapi | seed --users N --out FILE [--url URL]...]";
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
@@ -19,6 +19,10 @@ async fn main() -> std::process::ExitCode {
         "openapi" => telepathy_server::openapi_json()
             .await
             .map(|json| println!("{json}")),
+        "seed" => {
+            let args: Vec<String> = std::env::args().skip(2).collect();
+            telepathy_server::seed::run(&args).await
+        }
         "-h" | "--help" | "help" => {
             println!("{USAGE}");
             Ok(())
@@ -61,7 +65,7 @@ async fn serve() -> anyhow::Result<()> {
     let listen = config.listen;
     let url = config.public_origins.first().cloned().unwrap_or_default();
     let state = AppState::build(config).await?;
-    telepathy_server::realtime::start(&state).await;
+    telepathy_server::realtime::start(&state).await?;
     let app = telepathy_server::app::build(state.clone());
     let acceptor = TcpListener::bind(listen);
     println!("텔레파시 is running at {url}");
@@ -73,7 +77,8 @@ async fn serve() -> anyhow::Result<()> {
         )
         .await?;
     // Leaving on purpose: this node's users stop counting as online at once.
-    if let Err(e) = state.engine.leave(&state.config.node_id).await {
+    let instance = state.hub.instance();
+    if let Err(e) = state.engine.leave(&instance, state.shared_now_ms()).await {
         tracing::warn!(error = %e, "leaving the presence records");
     }
     Ok(())

@@ -11,6 +11,7 @@ use telepathy_store::Store;
 
 use crate::clock::{Clock, SystemClock};
 use crate::config::Config;
+use crate::metrics::Metrics;
 use crate::realtime::hub::Hub;
 
 /// The shared state of one node.
@@ -30,6 +31,9 @@ pub struct Inner {
     pub clock_offset_ms: AtomicI64,
     /// This node's open sockets.
     pub hub: Hub,
+    pub metrics: Arc<Metrics>,
+    /// The node instance the bus listener must listen for, when it changes.
+    pub inbox_changes: tokio::sync::watch::Sender<Option<String>>,
 }
 
 impl std::ops::Deref for AppState {
@@ -87,6 +91,8 @@ impl AppState {
             (Some(portone), false) => Arc::new(PortOneIdentity::new(portone.clone())?),
             (None, false) => anyhow::bail!("no identity provider is configured"),
         };
+        let metrics = Arc::new(Metrics::new());
+        let hub = Hub::new(&config.node_id, Arc::clone(&metrics));
         Ok(Self(Arc::new(Inner {
             config,
             store,
@@ -96,7 +102,9 @@ impl AppState {
             identity,
             clock: overrides.clock.unwrap_or_else(|| Arc::new(SystemClock)),
             clock_offset_ms: AtomicI64::new(0),
-            hub: Hub::default(),
+            hub,
+            metrics,
+            inbox_changes: tokio::sync::watch::channel(None).0,
         })))
     }
 }

@@ -276,3 +276,194 @@ async fn nodes_share_matching_and_chat_and_survive_a_killed_node() {
     );
     drop(a);
 }
+
+/// Seeds `n` users with sessions through `telepathy seed`; answers (user id, cookie).
+fn seed(database_url: &str, n: usize) -> Vec<(i64, String)> {
+    let out = std::env::temp_dir().join(format!("telepathy-seed-{}.json", rand::random::<u64>()));
+    let status = Command::new(env!("CARGO_BIN_EXE_telepathy"))
+        .args(["seed", "--users", &n.to_string(), "--out"])
+        .arg(&out)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("DATABASE_URL", database_url)
+        .env("TELEPATHY_DEMO", "true")
+        .env("TELEPATHY_STATIC_DIR", std::env::temp_dir())
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "telepathy seed failed");
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&out);
+    file["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let id = match &s["userId"] {
+                Value::String(id) => id.parse().unwrap(),
+                other => other.as_i64().unwrap(),
+            };
+            (id, s["cookie"].as_str().unwrap().to_owned())
+        })
+        .collect()
+}
+
+/// What one user of the crowd saw.
+#[derive(Default)]
+struct Seen {
+    room: Option<String>,
+    partner: Option<i64>,
+    matched: usize,
+    /// Ids of chat messages received from the partner, and of echoes of its own.
+    from_partner: Vec<String>,
+    echoes: Vec<String>,
+    misrouted: usize,
+    ended: usize,
+}
+
+/// A thousand users on two nodes pick words at once, pair up (half across nodes), chat and
+/// leave; every event that must arrive arrives exactly once. Fails on any loss.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_users_match_and_chat_across_two_nodes_losing_nothing() {
+    use futures_util::stream::{self, StreamExt};
+
+    const USERS: usize = 1000;
+    const MESSAGES: usize = 5;
+    let database_url = fresh_url(Backend::Postgres).await;
+    let prefix = format!("crowd:{}:", rand::random::<u64>());
+    let (pa, pb) = (free_port(), free_port());
+    let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
+    let a = start_node(pa, &origins, &database_url, &prefix).await;
+    let b = start_node(pb, &origins, &database_url, &prefix).await;
+    let nodes = [&a, &b];
+    let users = seed(&database_url, USERS);
+    assert_eq!(users.len(), USERS);
+
+    // Everyone connects: user i to node i % 2.
+    let mut clients: Vec<(i64, Client, Seen)> = stream::iter(users.iter().enumerate())
+        .map(|(i, (id, cookie))| {
+            let node = nodes[i % 2];
+            async move {
+                let mut c = connect(node, cookie).await;
+                c.expect("hello").await;
+                (*id, c, Seen::default())
+            }
+        })
+        .buffered(50)
+        .collect()
+        .await;
+
+    // A round with time to spare, then every join at once. Users 2k and 2k+1 share a word
+    // and sit on different nodes.
+    let round = loop {
+        let round: Value = reqwest::get(format!("{}/api/match/current-round", a.base))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if round["remaining"].as_i64().unwrap() >= 15 {
+            break round;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    };
+    futures_util::future::join_all(clients.iter_mut().enumerate().map(|(i, (_, c, _))| {
+        let join = json!({ "word": round["words"][(i / 2) % 4]["word"], "round": round["round"] });
+        async move { c.send("join_match", join).await }
+    }))
+    .await;
+    futures_util::future::join_all(clients.iter_mut().map(|(me, c, seen)| async move {
+        let (name, data) = c
+            .expect_any_within(&["matched", "error"], Duration::from_secs(30))
+            .await;
+        assert_eq!(name, "matched", "user {me}: {data}");
+        assert_eq!(data["senderId"], json!(*me));
+        seen.matched += 1;
+        seen.room = data["roomId"].as_str().map(str::to_owned);
+        seen.partner = data["receiverId"].as_i64();
+    }))
+    .await;
+    let partner_of: std::collections::HashMap<i64, (i64, String)> = clients
+        .iter()
+        .map(|(me, _, s)| (*me, (s.partner.unwrap(), s.room.clone().unwrap())))
+        .collect();
+    for (me, (partner, room)) in &partner_of {
+        let (back, their_room) = &partner_of[partner];
+        assert_eq!((back, their_room), (me, room), "pairs agree");
+    }
+
+    // Every user sends MESSAGES; each must reach the partner once and echo back once.
+    futures_util::future::join_all(clients.iter_mut().map(|(me, c, seen)| async move {
+        let room = seen.room.clone().unwrap();
+        for k in 0..MESSAGES {
+            let text = format!("{me}:{k}");
+            c.send("chatMessage", json!({ "roomId": room, "message": text }))
+                .await;
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }))
+    .await;
+    futures_util::future::join_all(clients.iter_mut().map(|(me, c, seen)| async move {
+        while seen.from_partner.len() + seen.echoes.len() < 2 * MESSAGES {
+            let (name, m) = c
+                .expect_any_within(&["chatMessage", "error"], Duration::from_secs(30))
+                .await;
+            assert_eq!(name, "chatMessage", "user {me}: {m}");
+            let id = m["id"].as_str().unwrap().to_owned();
+            if m["senderId"] == json!(*me) {
+                seen.echoes.push(id);
+            } else if Some(m["senderId"].as_i64().unwrap()) == seen.partner
+                && m["roomId"].as_str() == seen.room.as_deref()
+            {
+                seen.from_partner.push(id);
+            } else {
+                seen.misrouted += 1;
+            }
+        }
+    }))
+    .await;
+    for (me, _, seen) in &clients {
+        assert_eq!(seen.misrouted, 0, "user {me} got someone else's message");
+        let mut unique = seen.from_partner.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), MESSAGES, "user {me}: {:?}", seen.from_partner);
+        assert_eq!(seen.echoes.len(), MESSAGES, "user {me}'s acknowledgements");
+    }
+
+    // The first of each pair leaves; both hear the chat ended.
+    futures_util::future::join_all(clients.iter_mut().map(|(me, c, seen)| async move {
+        if *me < seen.partner.unwrap() {
+            c.send("leaveRoom", json!({ "roomId": seen.room })).await;
+        }
+    }))
+    .await;
+    futures_util::future::join_all(clients.iter_mut().map(|(me, c, seen)| async move {
+        let ended = c.expect_within("chatEnded", Duration::from_secs(30)).await;
+        assert_eq!(ended["roomId"].as_str(), seen.room.as_deref(), "user {me}");
+        seen.ended += 1;
+    }))
+    .await;
+    assert!(clients
+        .iter()
+        .all(|(_, _, s)| s.matched == 1 && s.ended == 1));
+
+    // Both nodes count every event they were meant to deliver, and lost none.
+    let http = reqwest::Client::new();
+    for node in nodes {
+        let text = http
+            .get(format!("{}/metrics", node.base))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        assert!(
+            text.contains("telepathy_sockets_kicked_total{op=\"slow\"} 0"),
+            "{text}"
+        );
+        assert!(text.contains("telepathy_bus_gaps_total 0"), "{text}");
+        assert!(text.contains("telepathy_sockets_open 500"), "{text}");
+    }
+}

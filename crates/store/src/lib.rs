@@ -8,6 +8,7 @@
 mod accounts;
 mod codes;
 mod rooms;
+mod seed;
 pub mod testing;
 
 use std::str::FromStr;
@@ -19,6 +20,7 @@ use sqlx::AnyPool;
 pub use accounts::{NewSession, NewUser, User};
 pub use codes::{IdentityCheck, PhoneCode};
 pub use rooms::{ArchivedMessage, HistoryItem, MatchSide, RoomRecord};
+pub use seed::{SeedOutcome, SeedUser, SeededUser, SEEDED_PASSWORD_HASH, SEEDED_USER_AGENT};
 
 /// Which SQL server is behind the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

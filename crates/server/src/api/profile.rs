@@ -74,6 +74,8 @@ impl ProfileApi {
             .set_nickname(user.id, nickname.as_ref(), now)
             .await
             .or_internal("setting a nickname")?;
+        // Open sockets read the user again, so the next match carries the new name.
+        s.recheck_sessions(user.id).await;
         Ok(Json(Ack::ok("닉네임이 저장되었습니다.")))
     }
 }

@@ -1,124 +1,274 @@
 //! This node's open sockets. A node keeps nothing else: everything shared goes through the
-//! engine, and events for users on other nodes travel on the engine's bus.
+//! engine, which routes events for a user to the node instances holding their sockets.
+//!
+//! A socket that cannot keep up is closed, never skipped: its client reconnects and
+//! resumes from the room stream, so a full queue costs a reconnect, not a message.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use tokio::sync::{mpsc, Notify};
+use tokio::sync::{mpsc, watch, Notify};
 
-/// Frames waiting for a slow socket before it is cut off.
+use crate::metrics::Metrics;
+
+/// Frames waiting for a slow socket before it is closed.
 const QUEUE: usize = 256;
 
-/// One socket here: its id, its outgoing queue, and a bell that makes it re-check its
-/// session.
+/// Why the server closes a socket. The client reconnects after each of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kick {
+    /// Its outgoing queue was full: the client read too slowly.
+    Slow,
+    /// Events for this node may have been lost (the bus fell behind or reconnected, or
+    /// the node was given up for dead): the client must resume.
+    Resync,
+    /// The node is shutting down.
+    Drain,
+}
+
+impl Kick {
+    /// The WebSocket close code and reason sent to the client.
+    pub fn close(self) -> (u16, &'static str) {
+        match self {
+            Kick::Slow => (1013, "slow consumer"),
+            Kick::Resync => (1013, "resync"),
+            Kick::Drain => (1012, "restarting"),
+        }
+    }
+}
+
+/// A socket's controls, shared by its reader, its writer and the hub.
+pub struct Control {
+    /// Makes the socket re-check its session now.
+    pub recheck: Notify,
+    kick: watch::Sender<Option<Kick>>,
+}
+
+impl Control {
+    /// Tells the socket's tasks to close it for `why`; the first reason wins.
+    pub fn kick(&self, why: Kick) {
+        self.kick.send_if_modified(|k| {
+            if k.is_none() {
+                *k = Some(why);
+                true
+            } else {
+                false
+            }
+        });
+    }
+
+    /// Resolves once the socket has been kicked, with the reason.
+    pub fn kicked(&self) -> watch::Receiver<Option<Kick>> {
+        self.kick.subscribe()
+    }
+}
+
+/// One socket here.
 struct Socket {
     id: u64,
     tx: mpsc::Sender<String>,
-    recheck: Arc<Notify>,
+    control: Arc<Control>,
+    epoch: u64,
 }
 
-/// The sockets of each user here.
-type Sockets = HashMap<i64, Vec<Socket>>;
+/// A user's sockets here, and the frames they sent in the current window.
+struct UserSockets {
+    sockets: Vec<Socket>,
+    window: (u32, Instant),
+}
 
 /// What a new socket gets from the hub.
 pub struct Registered {
     pub id: u64,
+    /// The node instance the socket belongs to (see [`Hub::instance`]).
+    pub instance: String,
     /// Frames for this socket alone (replies); the hub sends into the same queue.
     pub reply: mpsc::Sender<String>,
     pub outgoing: mpsc::Receiver<String>,
-    pub recheck: Arc<Notify>,
+    pub control: Arc<Control>,
 }
 
-#[derive(Default)]
 pub struct Hub {
-    conns: Mutex<Sockets>,
+    users: Mutex<HashMap<i64, UserSockets>>,
     next: AtomicU64,
+    /// This process's name among the nodes: the configured node id and a random part, so
+    /// a restarted node never takes over the records of its previous life.
+    name: String,
+    /// Bumped when the engine gave this instance up for dead; see [`Hub::start_over`].
+    epoch: AtomicU64,
+    metrics: Arc<Metrics>,
 }
 
 impl Hub {
-    fn conns(&self) -> std::sync::MutexGuard<'_, Sockets> {
-        self.conns
+    pub fn new(node_id: &str, metrics: Arc<Metrics>) -> Self {
+        Self {
+            users: Mutex::new(HashMap::new()),
+            next: AtomicU64::new(0),
+            name: format!("{node_id}.{:08x}", rand::random::<u32>()),
+            epoch: AtomicU64::new(0),
+            metrics,
+        }
+    }
+
+    fn users(&self) -> std::sync::MutexGuard<'_, HashMap<i64, UserSockets>> {
+        self.users
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The name under which the engine routes events to this node now.
+    pub fn instance(&self) -> String {
+        Self::instance_of(&self.name, self.epoch.load(Ordering::SeqCst))
+    }
+
+    fn instance_of(name: &str, epoch: u64) -> String {
+        format!("{name}.{epoch}")
+    }
+
+    /// The engine gave this instance up for dead, so events for its users went nowhere for
+    /// a while: continue under a new instance name and close every socket of the old one
+    /// (their clients reconnect and resume). Answers the new name.
+    pub fn start_over(&self) -> String {
+        let epoch = self.epoch.fetch_add(1, Ordering::SeqCst) + 1;
+        for socket in self.users().values().flat_map(|u| &u.sockets) {
+            if socket.epoch < epoch {
+                socket.control.kick(Kick::Resync);
+            }
+        }
+        Self::instance_of(&self.name, epoch)
     }
 
     /// Adds a socket of `user_id`; frames for it arrive on the receiver.
     pub fn register(&self, user_id: i64) -> Registered {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let (tx, rx) = mpsc::channel(QUEUE);
-        let recheck = Arc::new(Notify::new());
-        self.conns().entry(user_id).or_default().push(Socket {
-            id,
-            tx: tx.clone(),
-            recheck: Arc::clone(&recheck),
+        let control = Arc::new(Control {
+            recheck: Notify::new(),
+            kick: watch::channel(None).0,
         });
+        let epoch = self.epoch.load(Ordering::SeqCst);
+        self.users()
+            .entry(user_id)
+            .or_insert_with(|| UserSockets {
+                sockets: Vec::new(),
+                window: (0, Instant::now()),
+            })
+            .sockets
+            .push(Socket {
+                id,
+                tx: tx.clone(),
+                control: Arc::clone(&control),
+                epoch,
+            });
+        self.metrics.sockets_open.inc();
         Registered {
             id,
+            instance: Self::instance_of(&self.name, epoch),
             reply: tx,
             outgoing: rx,
-            recheck,
+            control,
         }
+    }
+
+    /// Removes a socket.
+    pub fn unregister(&self, user_id: i64, conn: u64) {
+        let mut users = self.users();
+        let Some(user) = users.get_mut(&user_id) else {
+            return;
+        };
+        let before = user.sockets.len();
+        user.sockets.retain(|s| s.id != conn);
+        if user.sockets.len() < before {
+            self.metrics.sockets_open.dec();
+        }
+        if user.sockets.is_empty() {
+            users.remove(&user_id);
+        }
+    }
+
+    /// Counts one frame from `user_id` against `limit` per `window`, over all the user's
+    /// sockets on this node; false when over the limit.
+    pub fn allow_frame(&self, user_id: i64, limit: u32, window: Duration) -> bool {
+        let now = Instant::now();
+        let mut users = self.users();
+        let Some(user) = users.get_mut(&user_id) else {
+            return false;
+        };
+        let (count, start) = &mut user.window;
+        if now.duration_since(*start) >= window {
+            *count = 0;
+            *start = now;
+        }
+        *count = count.saturating_add(1);
+        *count <= limit
     }
 
     /// Rings the re-check bell of every socket of `user_id` here.
     pub fn recheck(&self, user_id: i64) {
-        if let Some(list) = self.conns().get(&user_id) {
-            for socket in list {
-                socket.recheck.notify_one();
+        if let Some(user) = self.users().get(&user_id) {
+            for socket in &user.sockets {
+                socket.control.recheck.notify_one();
             }
         }
     }
 
-    /// Removes a socket; true when it was the user's last on this node.
-    pub fn unregister(&self, user_id: i64, conn: u64) -> bool {
-        let mut conns = self.conns();
-        let Some(list) = conns.get_mut(&user_id) else {
-            return true;
-        };
-        list.retain(|s| s.id != conn);
-        if list.is_empty() {
-            conns.remove(&user_id);
-            true
-        } else {
-            false
-        }
-    }
-
-    /// Delivers a frame to every socket of `user_id` here. A socket whose queue is full is
-    /// dropped from delivery; it will resume after reconnecting.
+    /// Queues a frame for every socket of `user_id` here. A socket whose queue is full is
+    /// closed (and counted): its client reconnects and resumes.
     pub fn send_to(&self, user_id: i64, frame: &str) {
-        if let Some(list) = self.conns().get(&user_id) {
-            for socket in list {
-                let _ = socket.tx.try_send(frame.to_owned());
+        if let Some(user) = self.users().get(&user_id) {
+            for socket in &user.sockets {
+                self.push(socket, frame);
             }
         }
     }
 
+    /// Queues a frame for every socket here.
     pub fn send_all(&self, frame: &str) {
-        for list in self.conns().values() {
-            for socket in list {
-                let _ = socket.tx.try_send(frame.to_owned());
-            }
+        for socket in self.users().values().flat_map(|u| &u.sockets) {
+            self.push(socket, frame);
         }
     }
 
-    pub fn users(&self) -> Vec<i64> {
-        self.conns().keys().copied().collect()
+    fn push(&self, socket: &Socket, frame: &str) {
+        match socket.tx.try_send(frame.to_owned()) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                self.metrics.sockets_kicked.slow.inc();
+                socket.control.kick(Kick::Slow);
+            }
+            // The socket is closing; its client resumes when it reconnects.
+            Err(mpsc::error::TrySendError::Closed(_)) => {}
+        }
     }
 
-    pub fn is_here(&self, user_id: i64) -> bool {
-        self.conns().contains_key(&user_id)
+    /// Closes every socket here for `why`.
+    pub fn kick_all(&self, why: Kick) {
+        for socket in self.users().values().flat_map(|u| &u.sockets) {
+            socket.control.kick(why);
+        }
+    }
+
+    /// Users with a socket here.
+    pub fn user_count(&self) -> usize {
+        self.users().len()
     }
 }
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used)]
+
     use super::*;
+
+    fn hub() -> Hub {
+        Hub::new("test", Arc::new(Metrics::new()))
+    }
 
     #[test]
     fn tracks_sockets_per_user() {
-        let hub = Hub::default();
+        let hub = hub();
         let mut a = hub.register(1);
         let mut b = hub.register(1);
         let mut c = hub.register(2);
@@ -128,12 +278,58 @@ mod tests {
         assert!(c.outgoing.try_recv().is_err());
         hub.send_all("y");
         assert_eq!(c.outgoing.try_recv().unwrap(), "y");
-        assert!(!hub.unregister(1, a.id));
-        assert!(hub.is_here(1));
-        assert!(hub.unregister(1, b.id));
-        assert!(!hub.is_here(1));
-        let mut users = hub.users();
-        users.sort_unstable();
-        assert_eq!(users, [2]);
+        hub.unregister(1, a.id);
+        assert_eq!(hub.user_count(), 2);
+        hub.unregister(1, b.id);
+        assert_eq!(hub.user_count(), 1);
+    }
+
+    #[test]
+    fn a_full_queue_closes_the_socket_instead_of_skipping() {
+        let hub = hub();
+        let slow = hub.register(1);
+        let kicked = slow.control.kicked();
+        for i in 0..QUEUE {
+            hub.send_to(1, &i.to_string());
+        }
+        assert_eq!(
+            *kicked.borrow(),
+            None,
+            "a full queue is not yet an overflow"
+        );
+        hub.send_to(1, "one too many");
+        assert_eq!(*kicked.borrow(), Some(Kick::Slow));
+        assert_eq!(hub.metrics.sockets_kicked.slow.get(), 1);
+    }
+
+    #[test]
+    fn starting_over_closes_the_old_instance_sockets() {
+        let hub = hub();
+        let old = hub.register(1);
+        let first = hub.instance();
+        assert_eq!(old.instance, first);
+        let second = hub.start_over();
+        assert_ne!(first, second);
+        assert_eq!(hub.instance(), second);
+        assert_eq!(*old.control.kicked().borrow(), Some(Kick::Resync));
+        let new = hub.register(2);
+        assert_eq!(new.instance, second);
+        assert_eq!(*new.control.kicked().borrow(), None);
+    }
+
+    #[test]
+    fn frames_are_limited_per_user_and_window() {
+        let hub = hub();
+        let _a = hub.register(1);
+        let _b = hub.register(1);
+        let window = Duration::from_secs(60);
+        assert!((0..3).all(|_| hub.allow_frame(1, 3, window)));
+        assert!(
+            !hub.allow_frame(1, 3, window),
+            "both sockets share one budget"
+        );
+        let _c = hub.register(2);
+        assert!(hub.allow_frame(2, 3, window));
+        assert!(hub.allow_frame(1, 3, Duration::ZERO), "a new window starts");
     }
 }

@@ -7,13 +7,14 @@ mod socket;
 mod tasks;
 
 use std::sync::atomic::Ordering;
+use std::time::Instant;
 
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use telepathy_domain::round::RoundAt;
 use telepathy_domain::words::topic_for_round;
 use telepathy_domain::ErrorCode;
-use telepathy_engine::{JoinOutcome, Member, Room};
+use telepathy_engine::{JoinOutcome, Member, MessageFrame, Room};
 use telepathy_store::{MatchSide, RoomRecord, User};
 
 pub use socket::ws;
@@ -29,17 +30,9 @@ use crate::state::AppState;
 /// The longest chat message, in characters.
 pub const MESSAGE_MAX_CHARS: usize = 1000;
 
-/// An event on the bus between nodes: a frame and who gets it.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Envelope {
-    /// Receiving users; empty means everyone.
-    pub to: Vec<i64>,
-    pub frame: String,
-    /// Instead of a frame: the receivers' sockets re-check their sessions now (a session
-    /// of theirs was revoked somewhere).
-    #[serde(default)]
-    pub recheck: bool,
-}
+/// Delivered in place of a frame: the receivers' sockets on that node re-check their
+/// sessions now (a session of theirs was revoked somewhere). Never a valid JSON frame.
+pub(crate) const RECHECK: &str = "recheck";
 
 /// What a chat message stores in its room stream.
 #[derive(Debug, Serialize, Deserialize)]
@@ -57,9 +50,10 @@ fn random_room_id() -> String {
 }
 
 impl AppState {
-    /// The shared clock: the local clock corrected by the engine's offset.
+    /// The shared clock: this node's clock corrected by its measured skew from the
+    /// engine's clock.
     pub fn shared_now_ms(&self) -> i64 {
-        chrono::Utc::now().timestamp_millis() + self.clock_offset_ms.load(Ordering::Relaxed)
+        self.clock.now_ms() + self.clock_offset_ms.load(Ordering::Relaxed)
     }
 
     /// The round as everyone sees it now.
@@ -93,40 +87,26 @@ impl AppState {
     }
 
     /// Sends a frame to users wherever they are connected.
-    pub async fn deliver(&self, to: Vec<i64>, frame: String) {
-        self.publish(&Envelope {
-            to,
-            frame,
-            recheck: false,
-        })
-        .await;
+    pub async fn deliver(&self, to: &[i64], frame: &str) {
+        if let Err(e) = self
+            .metrics
+            .engine("deliver", self.engine.deliver(to, frame))
+            .await
+        {
+            tracing::error!(error = %e, "delivering an event");
+        }
     }
 
     /// Makes every node's sockets of `user_id` check their session at once, so a logout,
     /// password change or withdrawal closes revoked sockets everywhere, not only at the
-    /// next periodic check.
+    /// next periodic check; the sockets also read the user again (a new nickname).
     pub async fn recheck_sessions(&self, user_id: i64) {
-        self.publish(&Envelope {
-            to: vec![user_id],
-            frame: String::new(),
-            recheck: true,
-        })
-        .await;
-    }
-
-    async fn publish(&self, envelope: &Envelope) {
-        match serde_json::to_string(envelope) {
-            Ok(text) => {
-                if let Err(e) = self.engine.publish(&text).await {
-                    tracing::error!(error = %e, "publishing an event");
-                }
-            }
-            Err(e) => tracing::error!(error = %e, "encoding an event"),
-        }
+        self.deliver(&[user_id], RECHECK).await;
     }
 
     /// `join_match`: the current round, one of its words, the service open.
     pub async fn join_match(&self, user: &User, join: &JoinMatch) -> Result<(), ErrorCode> {
+        let started = Instant::now();
         let round = self.round_state();
         if !round.is_open {
             return Err(ErrorCode::ServiceClosed);
@@ -145,27 +125,31 @@ impl AppState {
         };
         let now = self.shared_now_ms();
         let outcome = self
-            .engine
-            .join(round.round, &join.word, &me, &random_room_id(), now)
+            .metrics
+            .engine(
+                "join",
+                self.engine
+                    .join(round.round, &join.word, &me, &random_room_id(), now),
+            )
             .await
             .map_err(|e| internal("joining a queue", e))?;
+        self.metrics.joins.inc();
         match outcome {
             JoinOutcome::Waiting => {
                 let state = MatchState {
                     word: join.word.clone(),
                     round: round.round,
                 };
-                self.deliver(vec![user.id], frame("matchWaiting", &state))
+                self.deliver(&[user.id], &frame("matchWaiting", &state))
                     .await;
                 Ok(())
             }
             JoinOutcome::AlreadyInRoom(_) => Err(ErrorCode::AlreadyInRoom),
             JoinOutcome::Matched(room) => {
-                self.record_match(&room).await;
-                for me in &room.members {
-                    let Some(partner) = room.partner_of(me.user_id) else {
-                        continue;
-                    };
+                // Both are told first; the durable record follows off the critical path
+                // (the archive re-checks it when the room is finished).
+                let frames = room.members.each_ref().map(|me| {
+                    let partner = room.partner_of(me.user_id).unwrap_or(me);
                     let matched = Matched {
                         room_id: room.id.clone(),
                         word: room.word.clone(),
@@ -177,10 +161,17 @@ impl AppState {
                         receiver_username: partner.username.clone(),
                         receiver_nickname: partner.nickname.clone(),
                     };
-                    self.deliver(vec![me.user_id], frame("matched", &matched))
-                        .await;
-                }
-                tracing::info!(room = %room.id, word = %room.word, round = room.round, "matched");
+                    (me.user_id, frame("matched", &matched))
+                });
+                let [(a, frame_a), (b, frame_b)] = &frames;
+                let (to_a, to_b) = ([*a], [*b]);
+                tokio::join!(self.deliver(&to_a, frame_a), self.deliver(&to_b, frame_b));
+                self.metrics.matches.inc();
+                self.metrics
+                    .match_latency
+                    .observe(started.elapsed().as_secs_f64());
+                let state = self.clone();
+                tokio::spawn(async move { state.record_match(&room).await });
                 Ok(())
             }
         }
@@ -207,24 +198,37 @@ impl AppState {
                 nickname: &b.nickname,
             },
         ];
-        if let Err(e) = self.store.record_match(&record, sides).await {
+        if let Err(e) = self
+            .metrics
+            .store("record_match", self.store.record_match(&record, sides))
+            .await
+        {
             // The chat goes on; only the durable record is missing, and the log says so.
             tracing::error!(error = %e, room = %room.id, "recording a match");
         }
     }
 
-    /// The open room `room_id` if `user_id` sits in it.
-    async fn my_room(&self, user_id: i64, room_id: &str) -> Result<Room, ErrorCode> {
+    /// A room by id, open or recently ended, for building its frames; `None` when it does
+    /// not exist or `user_id` is not a member.
+    pub async fn room_for(&self, user_id: i64, room_id: &str) -> Result<Option<Room>, ErrorCode> {
         let room = self
-            .engine
-            .room_of(user_id)
+            .metrics
+            .engine("room", self.engine.room(room_id))
             .await
-            .map_err(|e| internal("finding a room", e))?;
-        room.filter(|r| r.id == room_id).ok_or(ErrorCode::NotInRoom)
+            .map_err(|e| internal("reading a room", e))?;
+        Ok(room.filter(|r| r.partner_of(user_id).is_some()))
     }
 
-    /// `chatMessage`: appended to the room stream (the acknowledgement), then relayed to both.
-    pub async fn send_chat(&self, user: &User, msg: &SendChatMessage) -> Result<(), ErrorCode> {
+    /// `chatMessage`: in one engine step, appended to the room stream (the
+    /// acknowledgement) and routed to both members. `room` is the sender's room as the
+    /// socket knows it (members never change); the engine checks it is still open.
+    pub async fn send_chat(
+        &self,
+        user: &User,
+        room: &Room,
+        msg: &SendChatMessage,
+    ) -> Result<(), ErrorCode> {
+        let started = Instant::now();
         let text = msg.message.trim();
         if text.is_empty() {
             return Err(ErrorCode::MessageEmpty);
@@ -232,7 +236,6 @@ impl AppState {
         if text.chars().count() > MESSAGE_MAX_CHARS {
             return Err(ErrorCode::MessageTooLong);
         }
-        let room = self.my_room(user.id, &msg.room_id).await?;
         let stored = StoredMessage {
             from: user.id,
             text: text.to_owned(),
@@ -240,72 +243,103 @@ impl AppState {
             client_id: msg.client_id.clone().filter(|c| c.len() <= 64),
         };
         let data = serde_json::to_string(&stored).map_err(|e| internal("encoding a message", e))?;
-        let id = self
-            .engine
-            .append(&room.id, &data)
+        let Some(out) = chat_message(room, "", &stored) else {
+            return Err(ErrorCode::NotInRoom);
+        };
+        let text = frame("chatMessage", &out);
+        let (head, tail) = split_at_id(&text).ok_or_else(|| internal("framing a message", ""))?;
+        let sent = self
+            .metrics
+            .engine(
+                "send",
+                self.engine
+                    .send(&room.id, user.id, &data, &MessageFrame { head, tail }),
+            )
             .await
-            .map_err(|e| internal("appending a message", e))?;
-        if let Some(out) = chat_message(&room, &id, &stored) {
-            let to = room.members.iter().map(|m| m.user_id).collect();
-            self.deliver(to, frame("chatMessage", &out)).await;
+            .map_err(|e| internal("sending a message", e))?;
+        if sent.is_none() {
+            return Err(ErrorCode::NotInRoom);
         }
+        self.metrics.messages.inc();
+        self.metrics
+            .relay_latency
+            .observe(started.elapsed().as_secs_f64());
         Ok(())
     }
 
-    /// `typing` / `stopTyping`: relayed to the partner only.
+    /// `typing` / `stopTyping`: relayed to the partner only, while the room is open.
     pub async fn relay_typing(
         &self,
         user_id: i64,
         room_id: &str,
         event: &str,
     ) -> Result<(), ErrorCode> {
-        let room = self.my_room(user_id, room_id).await?;
-        if let Some(partner) = room.partner_of(user_id) {
-            let data = protocol::RoomRef {
-                room_id: room.id.clone(),
-                user_id: Some(user_id),
-            };
-            self.deliver(vec![partner.user_id], frame(event, &data))
-                .await;
+        let data = protocol::RoomRef {
+            room_id: room_id.to_owned(),
+            user_id: Some(user_id),
+        };
+        let relayed = self
+            .metrics
+            .engine(
+                "relay",
+                self.engine.relay(room_id, user_id, &frame(event, &data)),
+            )
+            .await
+            .map_err(|e| internal("relaying typing", e))?;
+        if relayed {
+            Ok(())
+        } else {
+            Err(ErrorCode::NotInRoom)
         }
-        Ok(())
     }
 
     /// Ends a room the user sits in and tells both members.
     pub async fn leave_room(&self, user_id: i64, room_id: &str) -> Result<(), ErrorCode> {
-        let room = self.my_room(user_id, room_id).await?;
-        self.end_room(&room.id, EndReason::Left, Some(user_id))
-            .await
+        if self
+            .end_room(room_id, EndReason::Left, Some(user_id), Some(user_id))
+            .await?
+        {
+            Ok(())
+        } else {
+            Err(ErrorCode::NotInRoom)
+        }
     }
 
-    /// Ends a room for whatever reason; only the call that ends it tells anyone.
+    /// Ends a room for whatever reason (only if `member` sits in it, when given); only
+    /// the call that ends it tells anyone. True when this call ended it.
     pub async fn end_room(
         &self,
         room_id: &str,
         reason: EndReason,
         by: Option<i64>,
-    ) -> Result<(), ErrorCode> {
+        member: Option<i64>,
+    ) -> Result<bool, ErrorCode> {
         let now = self.shared_now_ms();
         let ended = self
-            .engine
-            .end_room(room_id, now)
+            .metrics
+            .engine("end_room", self.engine.end_room(room_id, member, now))
             .await
             .map_err(|e| internal("ending a room", e))?;
         let Some(room) = ended else {
-            return Ok(());
+            return Ok(false);
         };
-        if let Err(e) = self.store.mark_room_ended(room_id, now).await {
-            tracing::error!(error = %e, room = room_id, "recording a room's end");
-        }
         let ended = ChatEnded {
             room_id: room.id.clone(),
             reason,
             by_user_id: by,
         };
-        let to = room.members.iter().map(|m| m.user_id).collect();
-        self.deliver(to, frame("chatEnded", &ended)).await;
+        let to = room.members.each_ref().map(|m| m.user_id);
+        self.deliver(&to, &frame("chatEnded", &ended)).await;
         tracing::info!(room = room_id, ?reason, "chat ended");
-        Ok(())
+        // The archive marks it again when it finishes the room, should this fail.
+        if let Err(e) = self
+            .metrics
+            .store("mark_room_ended", self.store.mark_room_ended(room_id, now))
+            .await
+        {
+            tracing::error!(error = %e, room = room_id, "recording a room's end");
+        }
+        Ok(true)
     }
 
     /// The messages of a room after `last_id`, for a member reconnecting; and whether the
@@ -316,12 +350,7 @@ impl AppState {
         room_id: &str,
         last_id: Option<&str>,
     ) -> Result<(Vec<ChatMessage>, bool), ErrorCode> {
-        let room = self
-            .engine
-            .room(room_id)
-            .await
-            .map_err(|e| internal("reading a room", e))?;
-        let Some(room) = room.filter(|r| r.members.iter().any(|m| m.user_id == user_id)) else {
+        let Some(room) = self.room_for(user_id, room_id).await? else {
             return Err(ErrorCode::NotInRoom);
         };
         let mut out = Vec::new();
@@ -368,8 +397,52 @@ fn chat_message(room: &Room, id: &str, stored: &StoredMessage) -> Option<ChatMes
     })
 }
 
+/// A frame built with an empty `id` split around where the id goes. The raw text `"id":"`
+/// appears once: inside JSON strings quotes are escaped, and no other key ends in `id`
+/// with a lower-case i.
+fn split_at_id(text: &str) -> Option<(&str, &str)> {
+    const KEY: &str = "\"id\":\"";
+    let at = text.find(KEY)? + KEY.len();
+    Some(text.split_at(at))
+}
+
 /// Reads a stored message back, for the archive.
 fn decode(data: &str) -> Option<(i64, String, i64)> {
     let s: StoredMessage = serde_json::from_str(data).ok()?;
     Some((s.from, s.text, s.at))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_frame_splits_where_its_id_goes() {
+        let room = Room {
+            id: "r".into(),
+            word: "봄".into(),
+            round: 1,
+            members: [1, 2].map(|id| Member {
+                user_id: id,
+                username: format!("u{id}"),
+                nickname: format!("n{id}"),
+            }),
+            created_ms: 0,
+            ended_ms: None,
+        };
+        let stored = StoredMessage {
+            from: 1,
+            text: "\"id\":\"fake".into(),
+            at: 5,
+            client_id: Some("cid".into()),
+        };
+        let out = chat_message(&room, "", &stored).unwrap_or_else(|| panic!("a member"));
+        let text = frame("chatMessage", &out);
+        let (head, tail) = split_at_id(&text).unwrap_or_else(|| panic!("splits"));
+        let whole = format!("{head}1700000000000-3{tail}");
+        let v: serde_json::Value = serde_json::from_str(&whole).unwrap_or_default();
+        assert_eq!(v["data"]["id"], "1700000000000-3");
+        assert_eq!(v["data"]["message"], "\"id\":\"fake");
+        assert_eq!(v["data"]["clientId"], "cid");
+    }
 }

@@ -3,13 +3,15 @@
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use poem::web::websocket::{Message, WebSocket, WebSocketConfig, WebSocketStream};
+use poem::web::websocket::{CloseCode, Message, WebSocket, WebSocketConfig, WebSocketStream};
 use poem::web::Data;
 use poem::{handler, IntoResponse, Request, Response};
 use telepathy_domain::ErrorCode;
+use telepathy_engine::Room;
 use telepathy_store::User;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
+use super::hub::Kick;
 use super::protocol::{
     frame, parse, ChatEnded, EndReason, Hello, JoinMatch, OnlineCount, Resume, Resumed, RoomRef,
     SendChatMessage, SocketError,
@@ -40,6 +42,8 @@ pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Res
         Err(e) => return e.into_response(),
     };
     let config = WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(WRITE_BUFFER)
         .max_message_size(Some(MAX_FRAME))
         .max_frame_size(Some(MAX_FRAME));
     socket
@@ -48,59 +52,70 @@ pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Res
         .into_response()
 }
 
+/// The read and write buffers of each socket. tungstenite's defaults (128 KiB each) are
+/// sized for bulk transfer; chat frames are at most 16 KiB and usually far smaller, and
+/// an idle socket should cost a few KiB.
+const READ_BUFFER: usize = 4 * 1024;
+const WRITE_BUFFER: usize = 4 * 1024;
+/// Frames written to the socket before one flush.
+const WRITE_BATCH: usize = 64;
+
 async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketStream) {
-    let (mut sink, mut incoming) = stream.split();
+    let (sink, mut incoming) = stream.split();
     let registered = state.hub.register(user.id);
-    let (conn, reply, mut outgoing, recheck) = (
+    let (conn, instance, reply, outgoing, control) = (
         registered.id,
+        registered.instance,
         registered.reply,
         registered.outgoing,
-        registered.recheck,
+        registered.control,
     );
     tracing::debug!(user_id = user.id, conn, "socket open");
 
-    let room = state.engine.room_of(user.id).await.ok().flatten();
-    let hello = Hello {
-        user_id: user.id,
-        room_id: room.map(|r| r.id),
-        round: state.round_state(),
-    };
-    let _ = reply.try_send(frame("hello", &hello));
-    if let Ok(count) = state.engine.online_count(state.shared_now_ms()).await {
-        let _ = reply.try_send(frame("onlineCount", &OnlineCount { count }));
-    }
-
-    let writer = tokio::spawn(async move {
-        let mut ping = tokio::time::interval(PING_EVERY);
-        loop {
-            tokio::select! {
-                next = outgoing.recv() => match next {
-                    Some(text) => if sink.send(Message::Text(text)).await.is_err() { break },
-                    None => break,
-                },
-                _ = ping.tick() => if sink.send(Message::Ping(Vec::new())).await.is_err() { break },
-            }
+    // Routed here from now on; only then is the user's state read for `hello`, so no
+    // event falls between the two.
+    let attached = state
+        .metrics
+        .engine("attach", state.engine.attach(&instance, user.id))
+        .await;
+    let hello = match &attached {
+        Ok(()) => Some(hello(&state, &user).await),
+        Err(e) => {
+            tracing::warn!(error = %e, "attaching a socket");
+            control.kick(Kick::Resync);
+            None
         }
-        let _ = sink.close().await;
-    });
+    };
 
+    let mut kicked = control.kicked();
+    let writer = tokio::spawn(write(sink, hello, outgoing, control.kicked()));
+
+    let mut socket = Socket {
+        state: &state,
+        user,
+        reply: &reply,
+        room: None,
+    };
     let mut session_check = tokio::time::interval(SESSION_CHECK);
     session_check.tick().await;
     loop {
         let check_session = tokio::select! {
             next = incoming.next() => match next {
                 Some(Ok(Message::Text(text))) => {
-                    handle(&state, &user, &reply, &text).await;
+                    // Boxed: the handlers' futures are large, and an idle socket should
+                    // not carry their space.
+                    Box::pin(socket.handle(&text)).await;
                     false
                 }
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
                 Some(Ok(_)) => false,
             },
             _ = session_check.tick() => true,
-            () = recheck.notified() => true,
-            _ = writer_closed(&reply) => break,
+            () = control.recheck.notified() => true,
+            () = until_kicked(&mut kicked) => break,
+            () = reply.closed() => break,
         };
-        if check_session && !session_lives(&state, &token_hash).await {
+        if check_session && !Box::pin(socket.recheck(&token_hash)).await {
             let _ = reply.try_send(frame(
                 "error",
                 &SocketError::new("session", ErrorCode::Unauthorized),
@@ -108,90 +123,204 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
             break;
         }
     }
+    let user_id = socket.user.id;
+    drop(socket);
     drop(reply);
-    // If this was the user's last socket anywhere, the presence records stop counting
-    // them at the next beat, and the away sweep ends their chat after the grace period.
-    state.hub.unregister(user.id, conn);
-    // Let the writer flush what is queued, then stop it.
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    writer.abort();
-    tracing::debug!(user_id = user.id, conn, "socket closed");
-}
-
-/// Whether the socket's session is still live (not logged out, revoked or expired).
-async fn session_lives(state: &AppState, token_hash: &str) -> bool {
-    // A database hiccup is not a logout: keep the socket and check again later.
-    !matches!(
-        state
-            .store
-            .session_user(token_hash, state.clock.now_ms())
-            .await,
-        Ok(None)
-    )
-}
-
-async fn writer_closed(reply: &mpsc::Sender<String>) {
-    reply.closed().await;
-}
-
-async fn handle(state: &AppState, user: &User, reply: &mpsc::Sender<String>, text: &str) {
-    let refuse = |event: &str, code: ErrorCode| {
-        let _ = reply.try_send(frame("error", &SocketError::new(event, code)));
-    };
-    let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
-        return refuse("unknown", ErrorCode::InvalidRequest);
-    };
-    let event = value["event"].as_str().unwrap_or("unknown").to_owned();
-    let data = value
-        .get("data")
-        .cloned()
-        .unwrap_or(serde_json::Value::Null);
-    match state
-        .engine
-        .hit(&format!("ws:{}", user.id), FRAMES_PER_WINDOW, FRAME_WINDOW)
-        .await
-    {
-        Ok(hit) if !hit.allowed => return refuse(&event, ErrorCode::RateLimited),
-        Ok(_) => {}
-        Err(e) => tracing::warn!(error = %e, "counting socket frames"),
+    state.hub.unregister(user_id, conn);
+    if attached.is_ok() {
+        // With the user's last socket anywhere, they stop counting as online and
+        // waiting for a match; the away sweep ends their chat after the grace period.
+        let detached = state
+            .engine
+            .detach(&instance, user_id, state.shared_now_ms());
+        if let Err(e) = state.metrics.engine("detach", detached).await {
+            tracing::warn!(error = %e, "detaching a socket");
+        }
     }
-    let result = match event.as_str() {
-        "join_match" => match parse::<JoinMatch>(data) {
-            // The nickname may have been set after the socket opened: read the user again.
-            Some(join) => match state.store.user_by_id(user.id).await {
-                Ok(Some(fresh)) => state.join_match(&fresh, &join).await,
-                Ok(None) => Err(ErrorCode::Unauthorized),
-                Err(e) => Err(super::internal("reading a user", e)),
-            },
-            None => Err(ErrorCode::InvalidRequest),
-        },
-        "chatMessage" => match parse::<SendChatMessage>(data) {
-            Some(msg) => state.send_chat(user, &msg).await,
-            None => Err(ErrorCode::InvalidRequest),
-        },
-        "typing" | "stopTyping" => match parse::<RoomRef>(data) {
-            Some(r) => state.relay_typing(user.id, &r.room_id, &event).await,
-            None => Err(ErrorCode::InvalidRequest),
-        },
-        "leaveRoom" => match parse::<RoomRef>(data) {
-            Some(r) => state.leave_room(user.id, &r.room_id).await,
-            None => Err(ErrorCode::InvalidRequest),
-        },
-        "getOnlineCount" => match state.engine.online_count(state.shared_now_ms()).await {
-            Ok(count) => {
-                let _ = reply.try_send(frame("onlineCount", &OnlineCount { count }));
-                Ok(())
-            }
-            Err(e) => Err(super::internal("counting users online", e)),
-        },
-        "resume" => match parse::<Resume>(data) {
-            Some(r) => resume(state, user.id, reply, &r).await,
-            None => Err(ErrorCode::InvalidRequest),
-        },
-        _ => Err(ErrorCode::InvalidRequest),
+    // Let the writer flush what is queued, then stop it.
+    let _ = tokio::time::timeout(Duration::from_secs(1), writer).await;
+    tracing::debug!(user_id, conn, "socket closed");
+}
+
+type Sink = futures_util::stream::SplitSink<WebSocketStream, Message>;
+
+async fn hello(state: &AppState, user: &User) -> String {
+    let room = state
+        .metrics
+        .engine("room_of", state.engine.room_of(user.id))
+        .await
+        .ok()
+        .flatten();
+    let hello = Hello {
+        user_id: user.id,
+        room_id: room.map(|r| r.id),
+        round: state.round_state(),
     };
-    if let Err(code) = result {
-        refuse(&event, code);
+    frame("hello", &hello)
+}
+
+/// Resolves when the socket has been kicked.
+async fn until_kicked(kicked: &mut watch::Receiver<Option<Kick>>) {
+    // The guard `wait_for` answers must not live across an await.
+    let _ = kicked.wait_for(Option::is_some).await.map(|_| ());
+}
+
+/// Writes `hello` first, then whatever is queued, flushing once per batch; pings while
+/// idle; closes with the reason when the socket is kicked.
+async fn write(
+    mut sink: Sink,
+    hello: Option<String>,
+    mut outgoing: mpsc::Receiver<String>,
+    mut kicked: watch::Receiver<Option<Kick>>,
+) {
+    if let Some(hello) = hello {
+        if sink.send(Message::Text(hello)).await.is_err() {
+            return;
+        }
+    }
+    let mut ping = tokio::time::interval(PING_EVERY);
+    ping.tick().await;
+    let mut batch = Vec::with_capacity(WRITE_BATCH);
+    loop {
+        tokio::select! {
+            n = outgoing.recv_many(&mut batch, WRITE_BATCH) => {
+                if n == 0 {
+                    break;
+                }
+                let mut failed = false;
+                for text in batch.drain(..) {
+                    if sink.feed(Message::Text(text)).await.is_err() {
+                        failed = true;
+                        break;
+                    }
+                }
+                if failed || sink.flush().await.is_err() {
+                    return;
+                }
+            }
+            _ = ping.tick() => if sink.send(Message::Ping(Vec::new())).await.is_err() { return },
+            () = until_kicked(&mut kicked) => break,
+        }
+    }
+    let why = *kicked.borrow();
+    if let Some(why) = why {
+        let (code, reason) = why.close();
+        let close = Message::Close(Some((CloseCode::from(code), reason.to_owned())));
+        let _ = sink.send(close).await;
+        return;
+    }
+    let _ = sink.close().await;
+}
+
+/// One socket's reader side: who it is, where replies go, and the room it chats in.
+struct Socket<'a> {
+    state: &'a AppState,
+    user: User,
+    reply: &'a mpsc::Sender<String>,
+    /// The room this socket last sent to; members never change, so it is read once.
+    room: Option<Room>,
+}
+
+impl Socket<'_> {
+    /// Re-reads the session (and with it the user: a new nickname); false when it ended.
+    async fn recheck(&mut self, token_hash: &str) -> bool {
+        let found = self
+            .state
+            .metrics
+            .store(
+                "session_user",
+                self.state
+                    .store
+                    .session_user(token_hash, self.state.clock.now_ms()),
+            )
+            .await;
+        match found {
+            Ok(Some(user)) => {
+                self.user = user;
+                true
+            }
+            Ok(None) => false,
+            // A database hiccup is not a logout: keep the socket and check again later.
+            Err(_) => true,
+        }
+    }
+
+    fn refuse(&self, event: &str, code: ErrorCode) {
+        let _ = self
+            .reply
+            .try_send(frame("error", &SocketError::new(event, code)));
+    }
+
+    /// The room `room_id` if this user is a member (open or ended: the engine checks
+    /// that when it matters).
+    async fn room(&mut self, room_id: &str) -> Result<Room, ErrorCode> {
+        if let Some(room) = self.room.as_ref().filter(|r| r.id == room_id) {
+            return Ok(room.clone());
+        }
+        let room = self
+            .state
+            .room_for(self.user.id, room_id)
+            .await?
+            .ok_or(ErrorCode::NotInRoom)?;
+        self.room = Some(room.clone());
+        Ok(room)
+    }
+
+    async fn handle(&mut self, text: &str) {
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
+            return self.refuse("unknown", ErrorCode::InvalidRequest);
+        };
+        let event = value["event"].as_str().unwrap_or("unknown").to_owned();
+        let data = value
+            .get("data")
+            .cloned()
+            .unwrap_or(serde_json::Value::Null);
+        if !self
+            .state
+            .hub
+            .allow_frame(self.user.id, FRAMES_PER_WINDOW, FRAME_WINDOW)
+        {
+            return self.refuse(&event, ErrorCode::RateLimited);
+        }
+        let state = self.state;
+        let result = match event.as_str() {
+            "join_match" => match parse::<JoinMatch>(data) {
+                Some(join) => state.join_match(&self.user, &join).await,
+                None => Err(ErrorCode::InvalidRequest),
+            },
+            "chatMessage" => match parse::<SendChatMessage>(data) {
+                Some(msg) => match self.room(&msg.room_id).await {
+                    Ok(room) => state.send_chat(&self.user, &room, &msg).await,
+                    Err(e) => Err(e),
+                },
+                None => Err(ErrorCode::InvalidRequest),
+            },
+            "typing" | "stopTyping" => match parse::<RoomRef>(data) {
+                Some(r) => state.relay_typing(self.user.id, &r.room_id, &event).await,
+                None => Err(ErrorCode::InvalidRequest),
+            },
+            "leaveRoom" => match parse::<RoomRef>(data) {
+                Some(r) => state.leave_room(self.user.id, &r.room_id).await,
+                None => Err(ErrorCode::InvalidRequest),
+            },
+            "getOnlineCount" => match state.engine.online_count().await {
+                Ok(count) => {
+                    let _ = self
+                        .reply
+                        .try_send(frame("onlineCount", &OnlineCount { count }));
+                    Ok(())
+                }
+                Err(e) => Err(super::internal("counting users online", e)),
+            },
+            "resume" => match parse::<Resume>(data) {
+                Some(r) => resume(state, self.user.id, self.reply, &r).await,
+                None => Err(ErrorCode::InvalidRequest),
+            },
+            _ => Err(ErrorCode::InvalidRequest),
+        };
+        if let Err(code) = result {
+            self.refuse(&event, code);
+        }
     }
 }
 

@@ -4,11 +4,12 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use telepathy_engine::{Inbox, Received};
 use telepathy_store::ArchivedMessage;
-use tokio::sync::broadcast::error::RecvError;
 
+use super::hub::Kick;
 use super::protocol::{frame, EndReason, MatchExpired, OnlineCount};
-use super::{decode, Envelope};
+use super::{decode, RECHECK};
 use crate::state::AppState;
 
 const CLOCK_SYNC: Duration = Duration::from_secs(5);
@@ -20,11 +21,27 @@ const ARCHIVE_BATCH: usize = 500;
 const ENDED_STREAM_KEEP_MS: i64 = 60_000;
 const PURGE_EVERY: Duration = Duration::from_secs(3600);
 const SWEEP_EVERY: Duration = Duration::from_secs(2);
+/// A lease ends this much before its job's next turn, so the next turn can take it.
+const LEASE_SLACK: Duration = Duration::from_millis(500);
 
-/// Starts the node's background tasks. Call once, before serving.
-pub async fn start(state: &AppState) {
+/// Starts the node's background tasks. Call once, before serving: it joins the engine as
+/// a live node instance listening for its events.
+pub async fn start(state: &AppState) -> anyhow::Result<()> {
+    use anyhow::Context;
     sync_clock(state).await;
-    tokio::spawn(listen_bus(state.clone()));
+    let instance = state.hub.instance();
+    let inbox = state
+        .engine
+        .inbox(&instance)
+        .await
+        .context("listening on the event bus")?;
+    let beat = state
+        .engine
+        .heartbeat(&instance, state.shared_now_ms(), true)
+        .await
+        .context("joining the presence records")?;
+    state.metrics.users_online.set(gauge(beat.online));
+    tokio::spawn(listen_bus(state.clone(), inbox));
     tokio::spawn(every(state.clone(), CLOCK_SYNC, |s| async move {
         sync_clock(&s).await
     }));
@@ -39,6 +56,31 @@ pub async fn start(state: &AppState) {
     tokio::spawn(every(state.clone(), PURGE_EVERY, |s| async move {
         purge(&s).await
     }));
+    Ok(())
+}
+
+fn gauge(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// Takes a short lease named `name` in the engine, so that one node at a time does a
+/// periodic job; false when another node holds it (or the engine did not answer).
+async fn lease(state: &AppState, name: &str, period: Duration) -> bool {
+    match state
+        .engine
+        .hit(
+            &format!("lease:{name}"),
+            1,
+            period.saturating_sub(LEASE_SLACK),
+        )
+        .await
+    {
+        Ok(hit) => hit.allowed,
+        Err(e) => {
+            tracing::warn!(error = %e, lease = name, "taking a lease");
+            false
+        }
+    }
 }
 
 async fn every<F, Fut>(state: AppState, period: Duration, mut work: F)
@@ -54,11 +96,15 @@ where
     }
 }
 
+/// Measures this machine's skew from the engine's clock. The skew is measured against the
+/// real system clock and applied to the node's `Clock`, so a test that moves its clock
+/// moves the shared time too.
 async fn sync_clock(state: &AppState) {
-    let before = chrono::Utc::now().timestamp_millis();
+    let real_ms = || chrono::Utc::now().timestamp_millis();
+    let before = real_ms();
     match state.engine.now_ms().await {
         Ok(shared) => {
-            let after = chrono::Utc::now().timestamp_millis();
+            let after = real_ms();
             let offset = shared - (before + after) / 2;
             state.clock_offset_ms.store(offset, Ordering::Relaxed);
         }
@@ -66,23 +112,52 @@ async fn sync_clock(state: &AppState) {
     }
 }
 
-async fn listen_bus(state: AppState) {
-    let mut rx = state.engine.subscribe();
+/// Hands the events of this node's inbox to its sockets. A gap (the inbox overflowed or
+/// the bus reconnected) closes every socket of the node: their clients reconnect and
+/// resume rather than go on with a hole in what they were told.
+async fn listen_bus(state: AppState, mut inbox: Inbox) {
+    let mut fresh = state.inbox_changes.subscribe();
     loop {
-        match rx.recv().await {
-            Ok(text) => match serde_json::from_str::<Envelope>(&text) {
-                Ok(env) if env.recheck => env.to.iter().for_each(|u| state.hub.recheck(*u)),
-                Ok(env) if env.to.is_empty() => state.hub.send_all(&env.frame),
-                Ok(env) => env
-                    .to
-                    .iter()
-                    .for_each(|u| state.hub.send_to(*u, &env.frame)),
-                Err(e) => tracing::warn!(error = %e, "an unreadable event on the bus"),
-            },
-            Err(RecvError::Lagged(n)) => {
-                tracing::warn!(skipped = n, "the bus listener fell behind")
+        let received = tokio::select! {
+            received = inbox.recv() => received,
+            changed = fresh.changed() => {
+                if changed.is_err() {
+                    break;
+                }
+                let next = fresh.borrow_and_update().clone();
+                if let Some(instance) = next {
+                    match state.engine.inbox(&instance).await {
+                        Ok(next) => inbox = next,
+                        Err(e) => tracing::error!(error = %e, "listening as a new node instance"),
+                    }
+                }
+                continue;
             }
-            Err(RecvError::Closed) => break,
+        };
+        match received {
+            Some(Received::Event(event)) => {
+                state.metrics.events_in.inc();
+                if event.frame == RECHECK {
+                    event.to.iter().for_each(|u| state.hub.recheck(*u));
+                } else if event.to.is_empty() {
+                    state.hub.send_all(&event.frame);
+                } else {
+                    event
+                        .to
+                        .iter()
+                        .for_each(|u| state.hub.send_to(*u, &event.frame));
+                }
+            }
+            Some(Received::Gap) => {
+                state.metrics.bus_gaps.inc();
+                let sockets = state.hub.user_count();
+                tracing::error!(
+                    users = sockets,
+                    "events for this node may have been lost on the bus; closing every socket so that its client resumes"
+                );
+                state.hub.kick_all(Kick::Resync);
+            }
+            None => break,
         }
     }
 }
@@ -100,90 +175,80 @@ async fn rounds(state: AppState) {
         state.hub.send_all(&frame("round", &now));
         let ended = last;
         last = now.round;
-        match state.engine.expire_round(ended).await {
-            Ok(users) if !users.is_empty() => {
-                state
-                    .deliver(users, frame("matchExpired", &MatchExpired { round: ended }))
-                    .await;
-            }
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, round = ended, "expiring a round"),
+        let expired = frame("matchExpired", &MatchExpired { round: ended });
+        if let Err(e) = state.engine.expire_round(ended, &expired).await {
+            tracing::warn!(error = %e, round = ended, "expiring a round");
         }
     }
 }
 
+/// Beats for this node instance every few seconds and pushes the online count to this
+/// node's sockets when it changes. An instance the engine gave up for dead starts over
+/// under a new name (see `Hub::start_over`).
 async fn presence(state: AppState) {
     let mut shown = None;
     let mut tick = tokio::time::interval(PRESENCE_BEAT);
     loop {
         tick.tick().await;
-        let now = state.shared_now_ms();
-        if let Err(e) = state
-            .engine
-            .beat(&state.config.node_id, &state.hub.users(), now)
-            .await
-        {
-            tracing::warn!(error = %e, "presence beat");
-            continue;
-        }
-        match state.engine.online_count(now).await {
-            Ok(count) if shown != Some(count) => {
-                shown = Some(count);
+        let instance = state.hub.instance();
+        let beat = state
+            .metrics
+            .engine(
+                "heartbeat",
                 state
-                    .hub
-                    .send_all(&frame("onlineCount", &OnlineCount { count }));
+                    .engine
+                    .heartbeat(&instance, state.shared_now_ms(), false),
+            )
+            .await;
+        let beat = match beat {
+            Ok(beat) if beat.was_dropped => {
+                let next = state.hub.start_over();
+                tracing::error!(old = %instance, new = %next, "this node was given up for dead; starting over under a new name");
+                state.metrics.bus_gaps.inc();
+                state.inbox_changes.send_replace(Some(next.clone()));
+                // Listen first, then beat as the new instance; its sockets were closed.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                state
+                    .engine
+                    .heartbeat(&next, state.shared_now_ms(), true)
+                    .await
             }
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "counting users online"),
+            other => other,
+        };
+        match beat {
+            Ok(beat) => {
+                state.metrics.users_online.set(gauge(beat.online));
+                if shown != Some(beat.online) {
+                    shown = Some(beat.online);
+                    let count = OnlineCount { count: beat.online };
+                    state.hub.send_all(&frame("onlineCount", &count));
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "presence heartbeat"),
         }
     }
 }
 
-/// Ends rooms whose member has been connected to no node for longer than the grace
-/// period, and tells the partner. It reads only shared state (presence, open rooms, away
-/// times in the engine), so it holds when the node that saw the disconnect has died. One
-/// node at a time sweeps (a short lease).
+/// Ends the rooms of members who have been connected to no node for longer than the grace
+/// period, and tells the partner. It reads only shared state (the engine notes a user away
+/// when their last socket anywhere closes, or when their node is given up for dead), so it
+/// holds when the node that saw the disconnect has died too. One node at a time sweeps.
 pub async fn sweep_away(state: &AppState) {
-    match state
-        .engine
-        .hit("lease:sweep", 1, SWEEP_EVERY - Duration::from_millis(500))
-        .await
-    {
-        Ok(hit) if hit.allowed => {}
-        Ok(_) => return,
-        Err(e) => return tracing::warn!(error = %e, "taking the sweep lease"),
+    if !lease(state, "sweep", SWEEP_EVERY).await {
+        return;
     }
-    let rooms = match state.engine.open_rooms().await {
-        Ok(rooms) => rooms,
-        Err(e) => return tracing::warn!(error = %e, "listing open rooms"),
-    };
-    let now = state.shared_now_ms();
     let grace_ms = i64::try_from(state.config.grace.as_millis()).unwrap_or(i64::MAX);
-    for room in rooms {
-        for member in &room.members {
-            let user = member.user_id;
-            let result = match state.engine.is_online(user, now).await {
-                Ok(true) => state.engine.clear_away(user).await.map(|()| false),
-                Ok(false) => state
-                    .engine
-                    .note_away(user, now)
-                    .await
-                    .map(|since| now - since >= grace_ms),
-                Err(e) => Err(e),
-            };
-            match result {
-                Ok(true) => {
-                    let _ = state
-                        .end_room(&room.id, EndReason::Disconnected, Some(user))
-                        .await;
-                    if let Err(e) = state.engine.clear_away(user).await {
-                        tracing::warn!(error = %e, "forgetting an away time");
-                    }
-                    break;
-                }
-                Ok(false) => {}
-                Err(e) => tracing::warn!(error = %e, "checking a chat member's presence"),
-            }
+    let cutoff = state.shared_now_ms() - grace_ms;
+    let gone = match state.engine.gone_before(cutoff).await {
+        Ok(gone) => gone,
+        Err(e) => return tracing::warn!(error = %e, "listing users gone away"),
+    };
+    for g in gone {
+        let ended = state
+            .end_room(&g.room_id, EndReason::Disconnected, Some(g.user_id), None)
+            .await;
+        if let Err(e) = ended {
+            tracing::warn!(?e, room = %g.room_id, "ending the room of a user gone away");
         }
     }
 }
@@ -191,18 +256,8 @@ pub async fn sweep_away(state: &AppState) {
 /// Moves new messages from room streams into SQL. One node at a time does it (a short
 /// lease in the engine); were two to overlap, each message is still stored once.
 pub async fn archive(state: &AppState) {
-    match state
-        .engine
-        .hit(
-            "lease:archive",
-            1,
-            ARCHIVE_EVERY - Duration::from_millis(500),
-        )
-        .await
-    {
-        Ok(hit) if hit.allowed => {}
-        Ok(_) => return,
-        Err(e) => return tracing::warn!(error = %e, "taking the archive lease"),
+    if !lease(state, "archive", ARCHIVE_EVERY).await {
+        return;
     }
     let rooms = match state.engine.rooms_to_archive().await {
         Ok(rooms) => rooms,
@@ -247,12 +302,17 @@ async fn archive_room(state: &AppState, room_id: &str) -> anyhow::Result<()> {
         }
     }
     let room = state.engine.room(room_id).await?;
-    let finished = match room {
+    let finished = match &room {
         None => true,
         Some(r) => r
             .ended_ms
             .is_some_and(|t| state.shared_now_ms() - t > ENDED_STREAM_KEEP_MS),
     };
+    if let Some(ended) = room.and_then(|r| r.ended_ms).filter(|_| finished) {
+        // The end was recorded when it happened; again here in case that failed or
+        // overtook the room's own (asynchronous) record.
+        state.store.mark_room_ended(room_id, ended).await?;
+    }
     if finished {
         state
             .engine
@@ -263,13 +323,8 @@ async fn archive_room(state: &AppState, room_id: &str) -> anyhow::Result<()> {
 }
 
 async fn purge(state: &AppState) {
-    match state
-        .engine
-        .hit("lease:purge", 1, PURGE_EVERY - Duration::from_secs(60))
-        .await
-    {
-        Ok(hit) if hit.allowed => {}
-        _ => return,
+    if !lease(state, "purge", PURGE_EVERY).await {
+        return;
     }
     let cutoff = state.clock.now_ms() - state.config.retention_days * 24 * 3600 * 1000;
     match state.store.purge_messages_before(cutoff).await {

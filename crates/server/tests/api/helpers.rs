@@ -97,7 +97,7 @@ pub async fn spawn_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp {
         Backend::Sqlite => None,
         Backend::Postgres => Some(Arc::new(redis_engine().await)),
     };
-    let clock = Arc::new(ManualClock::new("2026-11-22T12:00:00Z".parse().unwrap()));
+    let clock = Arc::new(ManualClock::new(CLOCK_START.parse().unwrap()));
     let state = AppState::build_with(
         config,
         Overrides {
@@ -111,7 +111,7 @@ pub async fn spawn_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp {
     let app = telepathy_server::app::build(state.clone())
         .map_to_response()
         .boxed();
-    telepathy_server::realtime::start(&state).await;
+    telepathy_server::realtime::start(&state).await.unwrap();
     let acceptor = TcpListener::bind("127.0.0.1:0")
         .into_acceptor()
         .await
@@ -130,6 +130,9 @@ pub async fn spawn_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp {
         cookie: None,
     }
 }
+
+/// Where every test app's clock starts (21:00 in Seoul, within the service hours).
+pub const CLOCK_START: &str = "2026-11-22T12:00:00Z";
 
 async fn redis_engine() -> RedisEngine {
     let url = std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());

@@ -280,14 +280,24 @@ async fn a_third_user_waits_and_rounds_expire_waits(mut app: TestApp) {
     a.send("join_match", json!({ "word": word, "round": round }))
         .await;
     a.expect("matchWaiting").await;
-    let users = app.state.engine.expire_round(round).await.unwrap();
+    let users = app
+        .state
+        .engine
+        .expire_round(round, "{\"event\":\"matchExpired\"}")
+        .await
+        .unwrap();
     assert_eq!(users.len(), 1);
+    a.expect("matchExpired").await;
 }
 
 #[tokio::test]
 async fn joins_are_refused_outside_service_hours() {
-    // A window that is never "now": one minute, twelve hours away from the current time.
-    let now = chrono::Utc::now().with_timezone(&chrono_tz::Asia::Seoul);
+    // A window that is never "now": one minute, twelve hours away from the test clock's
+    // time (the shared time follows the node's clock).
+    let now = crate::helpers::CLOCK_START
+        .parse::<chrono::DateTime<chrono::Utc>>()
+        .unwrap()
+        .with_timezone(&chrono_tz::Asia::Seoul);
     let start = (now + chrono::Duration::hours(12))
         .format("%H:%M")
         .to_string();
@@ -314,6 +324,10 @@ async fn a_partner_gone_past_the_grace_period_ends_the_chat() {
     let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
     let (ma, _) = pair(&app, &mut a, &mut b).await;
     b.close().await;
+    // The grace period runs on the node's clock: give the close a moment to be noted,
+    // then let more than the grace period pass.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    app.clock.advance(std::time::Duration::from_secs(2));
     let ended = a.expect("chatEnded").await;
     assert_eq!(ended["roomId"], ma["roomId"]);
     assert_eq!(ended["reason"], json!("disconnected"));

@@ -1,0 +1,272 @@
+//! What a node counts, served at `GET /metrics` in the Prometheus text format
+//! (prometheus-client). One `Metrics` per node, in `AppState`.
+
+use std::future::Future;
+use std::time::Instant;
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
+
+/// Latency buckets in seconds, 100 µs to ~6.5 s.
+fn latency() -> Histogram {
+    Histogram::new(prometheus_client::metrics::histogram::exponential_buckets(
+        0.000_1, 2.0, 17,
+    ))
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct Op {
+    pub op: &'static str,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct Route {
+    pub route: String,
+    pub status: u16,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RouteOnly {
+    pub route: String,
+}
+
+/// Sockets the server closed, by reason.
+pub struct Kicked {
+    pub slow: Counter,
+    pub resync: Counter,
+    pub drain: Counter,
+}
+
+pub struct Metrics {
+    registry: Registry,
+    pub sockets_open: Gauge,
+    pub users_online: Gauge,
+    pub joins: Counter,
+    pub matches: Counter,
+    /// From a join frame's arrival to both `matched` frames handed to the engine.
+    pub match_latency: Histogram,
+    pub messages: Counter,
+    /// From a chat frame's arrival to the engine's acknowledgement (stored and routed).
+    pub relay_latency: Histogram,
+    /// Events delivered from the bus to this node's sockets.
+    pub events_in: Counter,
+    pub sockets_kicked: Kicked,
+    /// Times the bus lost events for this node (lag or reconnection); each closes every
+    /// socket of the node.
+    pub bus_gaps: Counter,
+    pub engine_errors: Family<Op, Counter>,
+    pub engine_latency: Family<Op, Histogram, fn() -> Histogram>,
+    pub store_errors: Family<Op, Counter>,
+    pub store_latency: Family<Op, Histogram, fn() -> Histogram>,
+    pub http_requests: Family<Route, Counter>,
+    pub http_latency: Family<RouteOnly, Histogram, fn() -> Histogram>,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Metrics {
+    pub fn new() -> Self {
+        let mut registry = Registry::with_prefix("telepathy");
+        let kicked = Family::<Op, Counter>::default();
+        // One statement per counter: each `get_or_create` holds the family's lock until
+        // the end of its statement.
+        let slow = kicked.get_or_create(&Op { op: "slow" }).clone();
+        let resync = kicked.get_or_create(&Op { op: "resync" }).clone();
+        let drain = kicked.get_or_create(&Op { op: "drain" }).clone();
+        let metrics = Self {
+            sockets_open: Gauge::default(),
+            users_online: Gauge::default(),
+            joins: Counter::default(),
+            matches: Counter::default(),
+            match_latency: latency(),
+            messages: Counter::default(),
+            relay_latency: latency(),
+            events_in: Counter::default(),
+            sockets_kicked: Kicked {
+                slow,
+                resync,
+                drain,
+            },
+            bus_gaps: Counter::default(),
+            engine_errors: Family::default(),
+            engine_latency: Family::new_with_constructor(latency),
+            store_errors: Family::default(),
+            store_latency: Family::new_with_constructor(latency),
+            http_requests: Family::default(),
+            http_latency: Family::new_with_constructor(latency),
+            registry: Registry::default(),
+        };
+        let r = &mut registry;
+        r.register(
+            "sockets_open",
+            "WebSockets open on this node",
+            metrics.sockets_open.clone(),
+        );
+        r.register(
+            "users_online",
+            "Distinct users connected to any live node (as of this node's last heartbeat)",
+            metrics.users_online.clone(),
+        );
+        r.register("joins", "join_match frames accepted", metrics.joins.clone());
+        r.register(
+            "matches",
+            "Rooms made on this node",
+            metrics.matches.clone(),
+        );
+        r.register(
+            "match_latency_seconds",
+            "From a join frame to both matched frames handed to the engine",
+            metrics.match_latency.clone(),
+        );
+        r.register(
+            "messages",
+            "Chat messages stored and routed",
+            metrics.messages.clone(),
+        );
+        r.register(
+            "relay_latency_seconds",
+            "From a chat frame to its acknowledgement by the engine",
+            metrics.relay_latency.clone(),
+        );
+        r.register(
+            "events_in",
+            "Events from the bus for this node's users",
+            metrics.events_in.clone(),
+        );
+        r.register(
+            "sockets_kicked",
+            "Sockets closed by the server so that their clients reconnect and resume, by reason (op)",
+            kicked,
+        );
+        r.register(
+            "bus_gaps",
+            "Times events for this node may have been lost on the bus; every socket was closed to resync",
+            metrics.bus_gaps.clone(),
+        );
+        r.register(
+            "engine_errors",
+            "Failed calls to the engine (Redis or memory), by operation",
+            metrics.engine_errors.clone(),
+        );
+        r.register(
+            "engine_latency_seconds",
+            "Engine call latency, by operation",
+            metrics.engine_latency.clone(),
+        );
+        r.register(
+            "store_errors",
+            "Failed calls to the database, by operation",
+            metrics.store_errors.clone(),
+        );
+        r.register(
+            "store_latency_seconds",
+            "Database call latency, by operation",
+            metrics.store_latency.clone(),
+        );
+        r.register(
+            "http_requests",
+            "HTTP requests, by route (the API's operation id) and status",
+            metrics.http_requests.clone(),
+        );
+        r.register(
+            "http_latency_seconds",
+            "HTTP request latency, by route",
+            metrics.http_latency.clone(),
+        );
+        Self {
+            registry,
+            ..metrics
+        }
+    }
+
+    /// The text exposition of every metric.
+    pub fn encode(&self) -> String {
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut out, &self.registry);
+        out
+    }
+
+    /// Runs an engine call, recording its latency and failure under `op`.
+    pub async fn engine<T, E>(
+        &self,
+        op: &'static str,
+        call: impl Future<Output = Result<T, E>>,
+    ) -> Result<T, E> {
+        let start = Instant::now();
+        let result = call.await;
+        let label = Op { op };
+        self.engine_latency
+            .get_or_create(&label)
+            .observe(start.elapsed().as_secs_f64());
+        if result.is_err() {
+            self.engine_errors.get_or_create(&label).inc();
+        }
+        result
+    }
+
+    /// Runs a database call, recording its latency and failure under `op`.
+    pub async fn store<T, E>(
+        &self,
+        op: &'static str,
+        call: impl Future<Output = Result<T, E>>,
+    ) -> Result<T, E> {
+        let start = Instant::now();
+        let result = call.await;
+        let label = Op { op };
+        self.store_latency
+            .get_or_create(&label)
+            .observe(start.elapsed().as_secs_f64());
+        if result.is_err() {
+            self.store_errors.get_or_create(&label).inc();
+        }
+        result
+    }
+
+    /// Counts one HTTP request.
+    pub fn http(&self, route: String, status: u16, seconds: f64) {
+        self.http_latency
+            .get_or_create(&RouteOnly {
+                route: route.clone(),
+            })
+            .observe(seconds);
+        self.http_requests
+            .get_or_create(&Route { route, status })
+            .inc();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodes_counters_and_families() {
+        let m = Metrics::new();
+        m.messages.inc();
+        m.sockets_kicked.slow.inc();
+        m.http("login".into(), 200, 0.01);
+        let text = m.encode();
+        assert!(text.contains("telepathy_messages_total 1"), "{text}");
+        assert!(
+            text.contains("telepathy_sockets_kicked_total{op=\"slow\"} 1"),
+            "{text}"
+        );
+        assert!(
+            text.contains("telepathy_http_requests_total{route=\"login\",status=\"200\"} 1"),
+            "{text}"
+        );
+        assert!(
+            text.contains("telepathy_relay_latency_seconds_bucket"),
+            "{text}"
+        );
+    }
+}
