@@ -1,9 +1,17 @@
-//! `loadtest`: drives a Telepathy server on this machine and reports latency and
-//! throughput per endpoint. See loadtest/README.md.
+//! `loadtest`: drives a Telepathy server on this machine: HTTP accounts (`accounts`), the
+//! WebSocket protocol (`connections`, `match-storm`, `chat-relay`) and the round polling
+//! fallback (`round-poll`), reporting latency, throughput and correctness. See
+//! loadtest/README.md.
 
 mod cli;
+mod latency;
+mod poll;
+mod procstats;
 mod scenario;
+mod sessions;
 mod stats;
+mod ws;
+mod wsclient;
 
 use std::process::ExitCode;
 
@@ -11,20 +19,20 @@ use cli::Command;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let options = match cli::parse(&args) {
+    let command = match cli::parse(&args) {
         Ok(Command::Help) => {
             println!("{}", cli::USAGE);
             return ExitCode::SUCCESS;
         }
-        Ok(Command::Accounts(options)) => options,
+        Ok(command) => command,
         Err(e) => {
             eprintln!("loadtest: {e:#}\n\n{}", cli::USAGE);
             return ExitCode::from(2);
         }
     };
-    match run(options) {
+    match run(command) {
         Ok(true) => ExitCode::SUCCESS,
-        // The report is printed; a failed request still makes the run fail.
+        // The report is printed; a failed check still makes the run fail.
         Ok(false) => ExitCode::FAILURE,
         Err(e) => {
             eprintln!("loadtest: {e:#}");
@@ -33,17 +41,49 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(options: cli::Options) -> anyhow::Result<bool> {
-    let json = options.json;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(options.threads)
+fn runtime(threads: usize) -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads)
         .enable_all()
-        .build()?;
-    let report = runtime.block_on(scenario::run(options))?;
+        .build()?)
+}
+
+fn print<T: serde::Serialize>(
+    json: bool,
+    report: &T,
+    table: impl FnOnce() -> String,
+) -> anyhow::Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        println!("{}", serde_json::to_string_pretty(report)?);
     } else {
-        print!("{}", report.table());
+        print!("{}", table());
     }
-    Ok(report.errors == 0 && report.users_signed_up == report.users)
+    Ok(())
+}
+
+fn run(command: Command) -> anyhow::Result<bool> {
+    match command {
+        Command::Help => Ok(true),
+        Command::Accounts(options) => {
+            let json = options.json;
+            let report = runtime(options.threads)?.block_on(scenario::run(options))?;
+            print(json, &report, || report.table())?;
+            Ok(report.errors == 0 && report.users_signed_up == report.users)
+        }
+        Command::Ws(options) => {
+            let json = options.json;
+            let rt = runtime(options.threads)?;
+            let report = rt.block_on(ws::run(options))?;
+            // Tasks of sockets that did not close in time end with the runtime.
+            rt.shutdown_timeout(std::time::Duration::from_secs(1));
+            print(json, &report, || report.table())?;
+            Ok(report.ok)
+        }
+        Command::RoundPoll(options) => {
+            let json = options.json;
+            let report = runtime(options.threads)?.block_on(poll::run(options))?;
+            print(json, &report, || report.table())?;
+            Ok(report.ok)
+        }
+    }
 }

@@ -1,10 +1,12 @@
-//! Latencies and errors per endpoint, and the report made of them.
+//! Latencies and errors per HTTP endpoint, and the `accounts` report made of them.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::time::Duration;
 
 use serde::Serialize;
+
+use crate::latency::percentile;
 
 /// The endpoints the scenario calls, in the order of the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -16,6 +18,8 @@ pub enum Endpoint {
     AuthCheck,
     Profile,
     Login,
+    CurrentRound,
+    ServerTime,
 }
 
 /// Which part of the run an endpoint belongs to; its throughput is over that part's time.
@@ -36,13 +40,19 @@ impl Endpoint {
             Self::AuthCheck => "GET /api/auth/check",
             Self::Profile => "GET /api/nickname/profile",
             Self::Login => "POST /api/auth/login",
+            Self::CurrentRound => "GET /api/match/current-round",
+            Self::ServerTime => "GET /api/server-time",
         }
     }
 
     pub fn phase(self) -> Phase {
         match self {
             Self::SendCode | Self::Outbox | Self::CheckCode | Self::Register => Phase::Signup,
-            Self::AuthCheck | Self::Profile | Self::Login => Phase::Loop,
+            Self::AuthCheck
+            | Self::Profile
+            | Self::Login
+            | Self::CurrentRound
+            | Self::ServerTime => Phase::Loop,
         }
     }
 }
@@ -127,15 +137,6 @@ impl Stats {
             })
             .collect()
     }
-}
-
-/// Nearest-rank percentile of sorted samples.
-pub fn percentile(sorted: &[u64], p: f64) -> u64 {
-    if sorted.is_empty() {
-        return 0;
-    }
-    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
-    sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
 #[derive(Debug, Serialize)]
@@ -253,17 +254,6 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn nearest_rank_percentiles() {
-        let v: Vec<u64> = (1..=100).collect();
-        assert_eq!(percentile(&v, 50.0), 50);
-        assert_eq!(percentile(&v, 95.0), 95);
-        assert_eq!(percentile(&v, 99.0), 99);
-        assert_eq!(percentile(&v, 100.0), 100);
-        assert_eq!(percentile(&[7], 99.0), 7);
-        assert_eq!(percentile(&[], 50.0), 0);
-    }
 
     #[test]
     fn merges_and_summarises() {

@@ -122,3 +122,57 @@ async fn openapi_document_is_current() {
         "openapi/openapi.json is stale: run `UPDATE_OPENAPI=1 cargo test -p telepathy-server --test api openapi`"
     );
 }
+
+/// `/metrics` answers this machine over a real socket, a scraper elsewhere only with the
+/// configured token, and counts what happened.
+#[tokio::test]
+async fn metrics_are_scraped_locally_or_with_the_token() {
+    let mut app = spawn_with(Backend::Sqlite, &[("TELEPATHY_METRICS_TOKEN", "s3cret")]).await;
+    app.get("/api/server-time").await.assert_ok();
+    let local = reqwest::get(format!("http://{}/metrics", app.addr))
+        .await
+        .unwrap();
+    assert_eq!(local.status(), 200);
+    assert!(local
+        .headers()
+        .get("content-type")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .starts_with("text/plain"));
+    let text = local.text().await.unwrap();
+    for metric in [
+        "telepathy_sockets_open 0",
+        "telepathy_bus_gaps_total 0",
+        "telepathy_sockets_kicked_total{op=\"slow\"} 0",
+        "telepathy_http_requests_total{route=\"getServerTime\",status=\"200\"} 1",
+        "# TYPE telepathy_relay_latency_seconds histogram",
+    ] {
+        assert!(text.contains(metric), "{metric} in\n{text}");
+    }
+
+    // Through a proxy, or from another host (the in-process client has no peer address):
+    // only with the token.
+    let proxied = reqwest::Client::new()
+        .get(format!("http://{}/metrics", app.addr))
+        .header("x-forwarded-for", "203.0.113.9")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(proxied.status(), 404);
+    app.get("/metrics").await.assert_error(404, "NOT_FOUND");
+    let wrong = app
+        .client
+        .get("/metrics")
+        .header("authorization", "Bearer guess")
+        .send()
+        .await;
+    assert_eq!(wrong.0.status(), 404);
+    let scraped = app
+        .client
+        .get("/metrics")
+        .header("authorization", "Bearer s3cret")
+        .send()
+        .await;
+    assert_eq!(scraped.0.status(), 200);
+}
