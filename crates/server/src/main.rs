@@ -7,6 +7,12 @@ use telepathy_server::config::Config;
 use telepathy_server::state::AppState;
 use tracing_subscriber::EnvFilter;
 
+/// mimalloc instead of glibc's allocator: under chat load glibc's malloc and free took
+/// about a seventh of a node's CPU, and its arenas kept freed memory (see
+/// loadtest/RESULTS.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const USAGE: &str = "usage: telepathy [serve | openapi | seed --users N --out FILE [--url URL]...]";
 
 #[tokio::main]

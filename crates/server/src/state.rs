@@ -14,6 +14,9 @@ use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::realtime::hub::Hub;
 
+/// New rooms waiting for the recorder before a match is written on its own.
+const MATCH_RECORDS_QUEUE: usize = 10_000;
+
 /// The shared state of one node.
 #[derive(Clone)]
 pub struct AppState(Arc<Inner>);
@@ -34,6 +37,10 @@ pub struct Inner {
     pub metrics: Arc<Metrics>,
     /// The node instance the bus listener must listen for, when it changes.
     pub inbox_changes: tokio::sync::watch::Sender<Option<String>>,
+    /// New rooms on their way to SQL (see `realtime::tasks::record_rooms`).
+    pub match_records: tokio::sync::mpsc::Sender<telepathy_engine::Room>,
+    pub(crate) match_records_rx:
+        std::sync::Mutex<Option<tokio::sync::mpsc::Receiver<telepathy_engine::Room>>>,
 }
 
 impl std::ops::Deref for AppState {
@@ -92,6 +99,7 @@ impl AppState {
             (None, false) => anyhow::bail!("no identity provider is configured"),
         };
         let metrics = Arc::new(Metrics::new());
+        let (match_records, match_records_rx) = tokio::sync::mpsc::channel(MATCH_RECORDS_QUEUE);
         let hub = Hub::new(&config.node_id, Arc::clone(&metrics));
         Ok(Self(Arc::new(Inner {
             config,
@@ -105,6 +113,8 @@ impl AppState {
             hub,
             metrics,
             inbox_changes: tokio::sync::watch::channel(None).0,
+            match_records,
+            match_records_rx: std::sync::Mutex::new(Some(match_records_rx)),
         })))
     }
 }

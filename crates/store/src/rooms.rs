@@ -61,31 +61,42 @@ impl Store {
         room: &RoomRecord,
         sides: [MatchSide<'_>; 2],
     ) -> Result<(), StoreError> {
+        self.record_matches(&[(room, sides)]).await
+    }
+
+    /// Records many new rooms with their word-history lines in one transaction: at a busy
+    /// round's start, one commit for a batch instead of one per match.
+    pub async fn record_matches(
+        &self,
+        batch: &[(&RoomRecord, [MatchSide<'_>; 2])],
+    ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO rooms (id, word, round, user_a, user_b, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(&room.id)
-        .bind(&room.word)
-        .bind(room.round)
-        .bind(room.user_a)
-        .bind(room.user_b)
-        .bind(room.created_at)
-        .execute(&mut *tx)
-        .await?;
-        for (me, partner) in [(&sides[0], &sides[1]), (&sides[1], &sides[0])] {
+        for (room, sides) in batch {
             sqlx::query(
-                "INSERT INTO word_history (user_id, room_id, word, partner_id, partner_nickname, connected_at)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO rooms (id, word, round, user_a, user_b, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
             )
-            .bind(me.user_id)
             .bind(&room.id)
             .bind(&room.word)
-            .bind(partner.user_id)
-            .bind(partner.nickname)
+            .bind(room.round)
+            .bind(room.user_a)
+            .bind(room.user_b)
             .bind(room.created_at)
             .execute(&mut *tx)
             .await?;
+            for (me, partner) in [(&sides[0], &sides[1]), (&sides[1], &sides[0])] {
+                sqlx::query(
+                    "INSERT INTO word_history (user_id, room_id, word, partner_id, partner_nickname, connected_at)
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(me.user_id)
+                .bind(&room.id)
+                .bind(&room.word)
+                .bind(partner.user_id)
+                .bind(partner.nickname)
+                .bind(room.created_at)
+                .execute(&mut *tx)
+                .await?;
+            }
         }
         tx.commit().await?;
         Ok(())

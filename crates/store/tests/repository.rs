@@ -32,6 +32,7 @@ both!(
     identity_checks_complete,
     nickname_and_password_change,
     matches_write_history_for_both,
+    matches_are_recorded_in_batches,
     messages_archive_once_and_purge,
     feedback_once_per_room,
 );
@@ -322,6 +323,34 @@ fn room(id: &str, a: i64, b: i64, at: i64) -> RoomRecord {
         created_at: at,
         ended_at: None,
     }
+}
+
+async fn matches_are_recorded_in_batches(store: Store) {
+    let (a, b) = two_users(&store).await;
+    let rooms: Vec<RoomRecord> = (0..3)
+        .map(|i| room(&format!("batch{i}"), a, b, 1_000 * (i + 1)))
+        .collect();
+    let sides = || {
+        [
+            MatchSide {
+                user_id: a,
+                nickname: "달",
+            },
+            MatchSide {
+                user_id: b,
+                nickname: "별",
+            },
+        ]
+    };
+    let batch: Vec<_> = rooms.iter().map(|r| (r, sides())).collect();
+    store.record_matches(&batch).await.unwrap();
+    assert_eq!(store.word_history(a, 50).await.unwrap().len(), 3);
+    assert_eq!(store.word_history(b, 50).await.unwrap().len(), 3);
+    assert!(store.room_record("batch2").await.unwrap().is_some());
+    // A batch with a room already recorded stores none of it.
+    let again = [(&rooms[0], sides())];
+    assert!(store.record_matches(&again).await.is_err());
+    assert_eq!(store.word_history(a, 50).await.unwrap().len(), 3);
 }
 
 async fn matches_write_history_for_both(store: Store) {

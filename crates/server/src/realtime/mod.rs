@@ -16,6 +16,7 @@ use telepathy_domain::words::topic_for_round;
 use telepathy_domain::ErrorCode;
 use telepathy_engine::{JoinOutcome, Member, MessageFrame, Room};
 use telepathy_store::{MatchSide, RoomRecord, User};
+use tokio::sync::mpsc;
 
 pub use socket::ws;
 pub use tasks::{archive, start};
@@ -170,41 +171,40 @@ impl AppState {
                 self.metrics
                     .match_latency
                     .observe(started.elapsed().as_secs_f64());
-                let state = self.clone();
-                tokio::spawn(async move { state.record_match(&room).await });
+                self.record_later(room);
                 Ok(())
             }
         }
     }
 
-    async fn record_match(&self, room: &Room) {
-        let [a, b] = &room.members;
-        let record = RoomRecord {
-            id: room.id.clone(),
-            word: room.word.clone(),
-            round: room.round,
-            user_a: a.user_id,
-            user_b: b.user_id,
-            created_at: room.created_ms,
-            ended_at: None,
-        };
-        let sides = [
-            MatchSide {
-                user_id: a.user_id,
-                nickname: &a.nickname,
-            },
-            MatchSide {
-                user_id: b.user_id,
-                nickname: &b.nickname,
-            },
-        ];
+    /// Hands a new room to the recorder, which writes rooms to SQL in batches (one commit
+    /// for many matches at a round's start). Never dropped: with the recorder behind, the
+    /// room is written on its own.
+    fn record_later(&self, room: Room) {
+        if let Err(
+            mpsc::error::TrySendError::Full(room) | mpsc::error::TrySendError::Closed(room),
+        ) = self.match_records.try_send(room)
+        {
+            let state = self.clone();
+            tokio::spawn(async move { state.record_matches(&[room]).await });
+        }
+    }
+
+    /// Writes rooms and their word-history lines to SQL, in one transaction.
+    pub(crate) async fn record_matches(&self, rooms: &[Room]) {
+        let records: Vec<RoomRecord> = rooms.iter().map(record_of).collect();
+        let batch: Vec<_> = rooms
+            .iter()
+            .zip(&records)
+            .map(|(room, record)| (record, room.members.each_ref().map(side_of)))
+            .collect();
         if let Err(e) = self
             .metrics
-            .store("record_match", self.store.record_match(&record, sides))
+            .store("record_matches", self.store.record_matches(&batch))
             .await
         {
-            // The chat goes on; only the durable record is missing, and the log says so.
-            tracing::error!(error = %e, room = %room.id, "recording a match");
+            // The chats go on; the archive records each room again when it finishes it.
+            tracing::error!(error = %e, rooms = rooms.len(), "recording matches");
         }
     }
 
@@ -375,6 +375,26 @@ impl AppState {
             }
         }
         Ok((out, room.ended_ms.is_some()))
+    }
+}
+
+fn record_of(room: &Room) -> RoomRecord {
+    let [a, b] = &room.members;
+    RoomRecord {
+        id: room.id.clone(),
+        word: room.word.clone(),
+        round: room.round,
+        user_a: a.user_id,
+        user_b: b.user_id,
+        created_at: room.created_ms,
+        ended_at: None,
+    }
+}
+
+fn side_of(member: &Member) -> MatchSide<'_> {
+    MatchSide {
+        user_id: member.user_id,
+        nickname: &member.nickname,
     }
 }
 

@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use telepathy_engine::{Inbox, Received};
+use telepathy_engine::{Inbox, Received, Room};
 use telepathy_store::ArchivedMessage;
 
 use super::hub::Kick;
@@ -15,6 +15,12 @@ use crate::state::AppState;
 const CLOCK_SYNC: Duration = Duration::from_secs(5);
 const ROUND_TICK: Duration = Duration::from_millis(200);
 const PRESENCE_BEAT: Duration = Duration::from_secs(2);
+/// A changed online count is pushed to every socket of the node at once while it is small
+/// (whether anyone else is here is what a user sees), otherwise at most this often: each
+/// push costs a frame per socket, and while thousands connect the count changes at every
+/// beat.
+const ONLINE_PUSH_EVERY: Duration = Duration::from_secs(10);
+const ONLINE_PUSH_AT_ONCE_BELOW: u64 = 10;
 const ARCHIVE_EVERY: Duration = Duration::from_secs(3);
 const ARCHIVE_BATCH: usize = 500;
 /// An ended room's stream is kept this long for members who resume late.
@@ -42,6 +48,14 @@ pub async fn start(state: &AppState) -> anyhow::Result<()> {
         .context("joining the presence records")?;
     state.metrics.users_online.set(gauge(beat.online));
     tokio::spawn(listen_bus(state.clone(), inbox));
+    let records = state
+        .match_records_rx
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    if let Some(records) = records {
+        tokio::spawn(record_rooms(state.clone(), records));
+    }
     tokio::spawn(every(state.clone(), CLOCK_SYNC, |s| async move {
         sync_clock(&s).await
     }));
@@ -57,6 +71,18 @@ pub async fn start(state: &AppState) -> anyhow::Result<()> {
         purge(&s).await
     }));
     Ok(())
+}
+
+/// Rooms written to SQL per transaction, at most.
+const RECORD_BATCH: usize = 500;
+
+/// Writes new rooms to SQL as they come, in batches of whatever has queued meanwhile.
+async fn record_rooms(state: AppState, mut rooms: tokio::sync::mpsc::Receiver<Room>) {
+    let mut batch = Vec::with_capacity(RECORD_BATCH);
+    while rooms.recv_many(&mut batch, RECORD_BATCH).await > 0 {
+        state.record_matches(&batch).await;
+        batch.clear();
+    }
 }
 
 fn gauge(n: u64) -> i64 {
@@ -186,7 +212,7 @@ async fn rounds(state: AppState) {
 /// node's sockets when it changes. An instance the engine gave up for dead starts over
 /// under a new name (see `Hub::start_over`).
 async fn presence(state: AppState) {
-    let mut shown = None;
+    let mut shown: Option<(u64, tokio::time::Instant)> = None;
     let mut tick = tokio::time::interval(PRESENCE_BEAT);
     loop {
         tick.tick().await;
@@ -218,8 +244,16 @@ async fn presence(state: AppState) {
         match beat {
             Ok(beat) => {
                 state.metrics.users_online.set(gauge(beat.online));
-                if shown != Some(beat.online) {
-                    shown = Some(beat.online);
+                let push = match shown {
+                    None => true,
+                    Some((count, _)) if count == beat.online => false,
+                    Some((count, at)) => {
+                        count.min(beat.online) < ONLINE_PUSH_AT_ONCE_BELOW
+                            || at.elapsed() >= ONLINE_PUSH_EVERY
+                    }
+                };
+                if push {
+                    shown = Some((beat.online, tokio::time::Instant::now()));
                     let count = OnlineCount { count: beat.online };
                     state.hub.send_all(&frame("onlineCount", &count));
                 }
@@ -308,10 +342,15 @@ async fn archive_room(state: &AppState, room_id: &str) -> anyhow::Result<()> {
             .ended_ms
             .is_some_and(|t| state.shared_now_ms() - t > ENDED_STREAM_KEEP_MS),
     };
-    if let Some(ended) = room.and_then(|r| r.ended_ms).filter(|_| finished) {
-        // The end was recorded when it happened; again here in case that failed or
-        // overtook the room's own (asynchronous) record.
-        state.store.mark_room_ended(room_id, ended).await?;
+    if let Some(room) = room.filter(|_| finished) {
+        // The room and its end were recorded when they happened, off the critical path;
+        // here again in case either failed or the end overtook the room.
+        if state.store.room_record(room_id).await?.is_none() {
+            state.record_matches(std::slice::from_ref(&room)).await;
+        }
+        if let Some(ended) = room.ended_ms {
+            state.store.mark_room_ended(room_id, ended).await?;
+        }
     }
     if finished {
         state
