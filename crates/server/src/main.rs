@@ -4,6 +4,7 @@
 use poem::listener::TcpListener;
 use poem::Server;
 use telepathy_server::config::Config;
+use telepathy_server::realtime::hub::Kick;
 use telepathy_server::state::AppState;
 use tracing_subscriber::EnvFilter;
 
@@ -78,7 +79,15 @@ async fn serve() -> anyhow::Result<()> {
     Server::new(acceptor)
         .run_with_graceful_shutdown(
             app,
-            shutdown_signal(),
+            {
+                let state = state.clone();
+                async move {
+                    shutdown_signal().await;
+                    // Sockets would hold the shutdown until its deadline: tell their
+                    // clients now to reconnect (to another node) and resume.
+                    state.hub.kick_all(Kick::Drain);
+                }
+            },
             Some(std::time::Duration::from_secs(10)),
         )
         .await?;

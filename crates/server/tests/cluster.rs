@@ -467,3 +467,67 @@ async fn a_thousand_users_match_and_chat_across_two_nodes_losing_nothing() {
         assert!(text.contains("telepathy_sockets_open 500"), "{text}");
     }
 }
+
+/// SIGTERM closes every socket at once with 1012 (its client reconnects to another node)
+/// instead of holding the shutdown, and the node leaves the online count on its way out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_terminated_node_tells_its_sockets_to_reconnect_and_leaves() {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+    use tokio_tungstenite::tungstenite::Message;
+
+    let database_url = fresh_url(Backend::Postgres).await;
+    let prefix = format!("drain:{}:", rand::random::<u64>());
+    let (pa, pb) = (free_port(), free_port());
+    let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
+    let a = start_node(pa, &origins, &database_url, &prefix).await;
+    let mut b = start_node(pb, &origins, &database_url, &prefix).await;
+    let users = seed(&database_url, 2);
+    let mut on_a = connect(&a, &users[0].1).await;
+    on_a.expect("hello").await;
+    let addr = b.base.trim_start_matches("http://").to_owned();
+    let mut req = format!("ws://{addr}/ws").into_client_request().unwrap();
+    req.headers_mut().insert("origin", b.base.parse().unwrap());
+    req.headers_mut()
+        .insert("cookie", users[1].1.parse().unwrap());
+    let (mut on_b, _) = tokio_tungstenite::connect_async(req).await.unwrap();
+    loop {
+        if on_a.expect("onlineCount").await["count"] == json!(2) {
+            break;
+        }
+    }
+
+    let started = std::time::Instant::now();
+    let killed = Command::new("kill")
+        .args(["-TERM", &b.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let close = loop {
+        match tokio::time::timeout(Duration::from_secs(5), on_b.next()).await {
+            Ok(Some(Ok(Message::Close(frame)))) => break frame,
+            Ok(Some(Ok(_))) => {}
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    };
+    assert_eq!(close.map(|f| f.code), Some(CloseCode::Restart));
+    let status = tokio::task::spawn_blocking(move || b.child.wait())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "the sockets did not hold the shutdown: {:?}",
+        started.elapsed()
+    );
+    loop {
+        let count = on_a
+            .expect_within("onlineCount", Duration::from_secs(10))
+            .await;
+        if count["count"] == json!(1) {
+            break;
+        }
+    }
+}

@@ -47,8 +47,8 @@ pub struct Control {
 }
 
 impl Control {
-    /// Tells the socket's tasks to close it for `why`; the first reason wins.
-    pub fn kick(&self, why: Kick) {
+    /// Tells the socket's tasks to close it for `why`; the first reason wins (true for it).
+    pub fn kick(&self, why: Kick) -> bool {
         self.kick.send_if_modified(|k| {
             if k.is_none() {
                 *k = Some(why);
@@ -56,7 +56,7 @@ impl Control {
             } else {
                 false
             }
-        });
+        })
     }
 
     /// Resolves once the socket has been kicked, with the reason.
@@ -134,7 +134,7 @@ impl Hub {
         let epoch = self.epoch.fetch_add(1, Ordering::SeqCst) + 1;
         for socket in self.users().values().flat_map(|u| &u.sockets) {
             if socket.epoch < epoch {
-                socket.control.kick(Kick::Resync);
+                self.kick(socket, Kick::Resync);
             }
         }
         Self::instance_of(&self.name, epoch)
@@ -234,10 +234,7 @@ impl Hub {
     fn push(&self, socket: &Socket, frame: &str) {
         match socket.tx.try_send(frame.to_owned()) {
             Ok(()) => {}
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                self.metrics.sockets_kicked.slow.inc();
-                socket.control.kick(Kick::Slow);
-            }
+            Err(mpsc::error::TrySendError::Full(_)) => self.kick(socket, Kick::Slow),
             // The socket is closing; its client resumes when it reconnects.
             Err(mpsc::error::TrySendError::Closed(_)) => {}
         }
@@ -246,7 +243,18 @@ impl Hub {
     /// Closes every socket here for `why`.
     pub fn kick_all(&self, why: Kick) {
         for socket in self.users().values().flat_map(|u| &u.sockets) {
-            socket.control.kick(why);
+            self.kick(socket, why);
+        }
+    }
+
+    fn kick(&self, socket: &Socket, why: Kick) {
+        let counter = match why {
+            Kick::Slow => &self.metrics.sockets_kicked.slow,
+            Kick::Resync => &self.metrics.sockets_kicked.resync,
+            Kick::Drain => &self.metrics.sockets_kicked.drain,
+        };
+        if socket.control.kick(why) {
+            counter.inc();
         }
     }
 
@@ -298,8 +306,9 @@ mod tests {
             "a full queue is not yet an overflow"
         );
         hub.send_to(1, "one too many");
+        hub.send_to(1, "and another");
         assert_eq!(*kicked.borrow(), Some(Kick::Slow));
-        assert_eq!(hub.metrics.sockets_kicked.slow.get(), 1);
+        assert_eq!(hub.metrics.sockets_kicked.slow.get(), 1, "counted once");
     }
 
     #[test]

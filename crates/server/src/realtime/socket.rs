@@ -56,9 +56,10 @@ pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Res
 }
 
 /// The read and write buffers of each socket. tungstenite's defaults (128 KiB each) are
-/// sized for bulk transfer; chat frames are at most 16 KiB and usually far smaller, and
-/// an idle socket should cost a few KiB.
-const READ_BUFFER: usize = 4 * 1024;
+/// sized for bulk transfer; chat frames are at most 16 KiB and usually a few hundred
+/// bytes, and an idle socket should cost a few KiB. The read buffer is allocated up front
+/// and grows only while a larger frame passes; the write buffer grows as frames queue.
+const READ_BUFFER: usize = 1024;
 const WRITE_BUFFER: usize = 4 * 1024;
 /// Frames written to the socket before one flush.
 const WRITE_BATCH: usize = 64;
@@ -85,7 +86,7 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
         Ok(()) => Some(hello(&state, &user).await),
         Err(e) => {
             tracing::warn!(error = %e, "attaching a socket");
-            control.kick(Kick::Resync);
+            let _ = control.kick(Kick::Resync);
             None
         }
     };
@@ -184,7 +185,8 @@ async fn write(
     }
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.tick().await;
-    let mut batch = Vec::with_capacity(WRITE_BATCH);
+    // Grown by the first frames, not allocated up front: most sockets idle.
+    let mut batch = Vec::new();
     loop {
         tokio::select! {
             n = outgoing.recv_many(&mut batch, WRITE_BATCH) => {
