@@ -456,6 +456,11 @@ async fn messages_archive_once_and_purge(store: Store) {
     );
     assert_eq!(store.purge_messages_before(150).await.unwrap(), 2);
     assert_eq!(store.transcript("r1").await.unwrap().len(), 1);
+    // A turn of the archive stores many at once, over several statements.
+    let many: Vec<ArchivedMessage> = (0..400).map(|i| msg(&format!("9-{i}"), 300 + i)).collect();
+    assert_eq!(store.archive_messages(&many).await.unwrap(), 400);
+    assert_eq!(store.archive_messages(&many).await.unwrap(), 0);
+    assert_eq!(store.transcript("r1").await.unwrap().len(), 401);
 }
 
 async fn feedback_once_per_room(store: Store) {

@@ -4,6 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use futures_util::stream::{self, StreamExt};
 use telepathy_engine::{Inbox, Received, Room};
 use telepathy_store::ArchivedMessage;
 
@@ -22,7 +23,10 @@ const PRESENCE_BEAT: Duration = Duration::from_secs(2);
 const ONLINE_PUSH_EVERY: Duration = Duration::from_secs(10);
 const ONLINE_PUSH_AT_ONCE_BELOW: u64 = 10;
 const ARCHIVE_EVERY: Duration = Duration::from_secs(3);
+/// Messages of one room archived per turn, at most.
 const ARCHIVE_BATCH: usize = 500;
+/// Rooms read from the engine at once while archiving.
+const ARCHIVE_CONCURRENCY: usize = 4;
 /// An ended room's stream is kept this long for members who resume late.
 const ENDED_STREAM_KEEP_MS: i64 = 60_000;
 const PURGE_EVERY: Duration = Duration::from_secs(3600);
@@ -297,52 +301,100 @@ pub async fn archive(state: &AppState) {
         Ok(rooms) => rooms,
         Err(e) => return tracing::warn!(error = %e, "listing rooms to archive"),
     };
-    for room_id in rooms {
-        if let Err(e) = archive_room(state, &room_id).await {
-            tracing::warn!(error = %e, room = %room_id, "archiving a room");
+    // Read every room's new messages (many engine calls in flight at once), store them
+    // all in one transaction, then move each room's cursor and finish the ended rooms.
+    let read: Vec<(String, anyhow::Result<Pending>)> = stream::iter(rooms)
+        .map(|room_id| async move {
+            let pending = pending(state, &room_id).await;
+            (room_id, pending)
+        })
+        .buffer_unordered(ARCHIVE_CONCURRENCY)
+        .collect()
+        .await;
+    let mut ready = Vec::new();
+    let mut messages = Vec::new();
+    for (room_id, pending) in read {
+        match pending {
+            Ok(mut p) => {
+                p.count = p.messages.len();
+                messages.append(&mut p.messages);
+                ready.push((room_id, p));
+            }
+            Err(e) => tracing::warn!(error = %e, room = %room_id, "reading a room to archive"),
         }
     }
+    if !messages.is_empty() {
+        let stored = state
+            .metrics
+            .store("archive_messages", state.store.archive_messages(&messages))
+            .await;
+        if let Err(e) = stored {
+            // Nothing moves on; the next turn tries the same messages again.
+            return tracing::warn!(error = %e, messages = messages.len(), "archiving messages");
+        }
+    }
+    stream::iter(ready)
+        .for_each_concurrent(ARCHIVE_CONCURRENCY, |(room_id, p)| async move {
+            if let Err(e) = settle(state, &room_id, p).await {
+                tracing::warn!(error = %e, room = %room_id, "archiving a room");
+            }
+        })
+        .await;
 }
 
-async fn archive_room(state: &AppState, room_id: &str) -> anyhow::Result<()> {
-    let mut cursor = state.engine.archived_upto(room_id).await?;
-    loop {
-        let batch = state
-            .engine
-            .read_after(room_id, cursor.as_deref(), ARCHIVE_BATCH)
-            .await?;
-        let Some(last) = batch.last().map(|e| e.id.clone()) else {
-            break;
-        };
-        let messages: Vec<ArchivedMessage> = batch
-            .iter()
-            .filter_map(|e| {
-                let (sender_id, body, sent_at) = decode(&e.data)?;
-                Some(ArchivedMessage {
-                    room_id: room_id.to_owned(),
-                    msg_id: e.id.clone(),
-                    sender_id,
-                    body,
-                    sent_at,
-                })
+/// What a room has for the archive this turn.
+struct Pending {
+    messages: Vec<ArchivedMessage>,
+    /// How many there were (the messages themselves go into one batch for all rooms).
+    count: usize,
+    /// The last stream id read (or archived before).
+    cursor: Option<String>,
+    /// The room, `None` when it is gone from the engine.
+    room: Option<Room>,
+}
+
+async fn pending(state: &AppState, room_id: &str) -> anyhow::Result<Pending> {
+    let archived = state.engine.archived_upto(room_id).await?;
+    let batch = state
+        .engine
+        .read_after(room_id, archived.as_deref(), ARCHIVE_BATCH)
+        .await?;
+    let cursor = batch.last().map(|e| e.id.clone()).or(archived);
+    let messages = batch
+        .iter()
+        .filter_map(|e| {
+            let (sender_id, body, sent_at) = decode(&e.data)?;
+            Some(ArchivedMessage {
+                room_id: room_id.to_owned(),
+                msg_id: e.id.clone(),
+                sender_id,
+                body,
+                sent_at,
             })
-            .collect();
-        state.store.archive_messages(&messages).await?;
-        state.engine.set_archived(room_id, &last, false).await?;
-        let full = batch.len() == ARCHIVE_BATCH;
-        cursor = Some(last);
-        if !full {
-            break;
-        }
-    }
+        })
+        .collect();
     let room = state.engine.room(room_id).await?;
-    let finished = match &room {
+    Ok(Pending {
+        messages,
+        count: 0,
+        cursor,
+        room,
+    })
+}
+
+/// After its messages are stored: moves the room's cursor, and finishes a room that ended
+/// a while ago (or is gone).
+async fn settle(state: &AppState, room_id: &str, p: Pending) -> anyhow::Result<()> {
+    let had_messages = p.count > 0;
+    let finished = match &p.room {
         None => true,
         Some(r) => r
             .ended_ms
             .is_some_and(|t| state.shared_now_ms() - t > ENDED_STREAM_KEEP_MS),
     };
-    if let Some(room) = room.filter(|_| finished) {
+    // A room with more than a batch of new messages is finished at a later turn.
+    let finished = finished && p.count < ARCHIVE_BATCH;
+    if let Some(room) = p.room.filter(|_| finished) {
         // The room and its end were recorded when they happened, off the critical path;
         // here again in case either failed or the end overtook the room.
         if state.store.room_record(room_id).await?.is_none() {
@@ -352,11 +404,11 @@ async fn archive_room(state: &AppState, room_id: &str) -> anyhow::Result<()> {
             state.store.mark_room_ended(room_id, ended).await?;
         }
     }
+    let cursor = p.cursor.as_deref().unwrap_or("0-0");
     if finished {
-        state
-            .engine
-            .set_archived(room_id, cursor.as_deref().unwrap_or("0-0"), true)
-            .await?;
+        state.engine.set_archived(room_id, cursor, true).await?;
+    } else if had_messages {
+        state.engine.set_archived(room_id, cursor, false).await?;
     }
     Ok(())
 }
