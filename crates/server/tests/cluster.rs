@@ -531,3 +531,243 @@ async fn a_terminated_node_tells_its_sockets_to_reconnect_and_leaves() {
         }
     }
 }
+
+/// A chat member that keeps talking through node restarts: it reconnects to whichever
+/// node answers and resumes its room from the last message it has.
+struct Talker {
+    me: i64,
+    cookie: String,
+    room: String,
+    partner: i64,
+    /// Ids of its own messages the server acknowledged (echoed).
+    acknowledged: Vec<String>,
+    /// Ids of the partner's messages it received, live or resumed.
+    received: Vec<String>,
+    last_id: Option<String>,
+}
+
+impl Talker {
+    /// Takes a chat message in, once by its id, as the web app merges live and resumed
+    /// messages: what arrived live while a resume was on its way comes again in it.
+    fn take(&mut self, m: &Value) {
+        let id = m["id"].as_str().unwrap().to_owned();
+        if m["senderId"] == json!(self.me) {
+            if !self.acknowledged.contains(&id) {
+                self.acknowledged.push(id.clone());
+            }
+        } else {
+            assert_eq!(m["senderId"], json!(self.partner), "a stranger's message");
+            if !self.received.contains(&id) {
+                self.received.push(id.clone());
+            }
+        }
+        let key = |id: &str| -> (u64, u64) {
+            let (ms, seq) = id.split_once('-').unwrap();
+            (ms.parse().unwrap(), seq.parse().unwrap())
+        };
+        if self
+            .last_id
+            .as_deref()
+            .is_none_or(|last| key(&id) > key(last))
+        {
+            self.last_id = Some(id);
+        }
+    }
+
+    /// Talks for `until`, one message every `every`, over any node of `bases` that answers.
+    async fn talk(&mut self, bases: &[String], until: tokio::time::Instant, every: Duration) {
+        use futures_util::{SinkExt, StreamExt};
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        use tokio_tungstenite::tungstenite::Message;
+
+        let mut turn = self.me as usize;
+        let mut sent = 0;
+        while tokio::time::Instant::now() < until {
+            turn += 1;
+            let base = &bases[turn % bases.len()];
+            let mut req = format!("ws://{}/ws", base.trim_start_matches("http://"))
+                .into_client_request()
+                .unwrap();
+            req.headers_mut().insert("origin", base.parse().unwrap());
+            req.headers_mut()
+                .insert("cookie", self.cookie.parse().unwrap());
+            let Ok((mut ws, _)) = tokio_tungstenite::connect_async(req).await else {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                continue;
+            };
+            let resume = json!({ "event": "resume", "data": { "roomId": self.room, "lastId": self.last_id } });
+            if ws
+                .send(Message::Text(resume.to_string().into()))
+                .await
+                .is_err()
+            {
+                continue;
+            }
+            let mut tick = tokio::time::interval(every);
+            loop {
+                tokio::select! {
+                    _ = tick.tick() => {
+                        if tokio::time::Instant::now() >= until {
+                            break;
+                        }
+                        sent += 1;
+                        let text = json!({ "event": "chatMessage", "data": { "roomId": self.room, "message": format!("{}:{sent}", self.me) } });
+                        if ws.send(Message::Text(text.to_string().into())).await.is_err() {
+                            break;
+                        }
+                    }
+                    next = ws.next() => match next {
+                        Some(Ok(Message::Text(text))) => {
+                            let v: Value = serde_json::from_str(&text).unwrap();
+                            match v["event"].as_str() {
+                                Some("chatMessage") => self.take(&v["data"]),
+                                Some("chatEnded") => panic!("user {}: the chat ended: {v}", self.me),
+                                Some("error") => panic!("user {}: {v}", self.me),
+                                _ => {}
+                            }
+                        }
+                        Some(Ok(_)) => {}
+                        // Closed (the node is restarting): reconnect elsewhere.
+                        _ => break,
+                    },
+                }
+            }
+        }
+    }
+
+    /// After the talking: one last connection that reads everything still missed.
+    async fn catch_up(&mut self, base: &str) {
+        let node_addr = base.trim_start_matches("http://");
+        let mut c = Client::connect(node_addr, Some(&self.cookie), base)
+            .await
+            .unwrap();
+        c.send(
+            "resume",
+            json!({ "roomId": self.room, "lastId": self.last_id }),
+        )
+        .await;
+        loop {
+            let (name, data) = c.expect_any(&["chatMessage", "resumed"]).await;
+            if name == "resumed" {
+                break;
+            }
+            self.take(&data);
+        }
+    }
+}
+
+/// Both nodes restart one after the other (SIGTERM, then a new process) while pairs
+/// chat across them; the clients reconnect to the other node and resume. Every message
+/// the server acknowledged reaches the partner exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rolling_restart_under_chat_loses_no_acknowledged_message() {
+    const PAIRS: usize = 10;
+    let database_url = fresh_url(Backend::Postgres).await;
+    let prefix = format!("rolling:{}:", rand::random::<u64>());
+    let (pa, pb) = (free_port(), free_port());
+    let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
+    let mut a = start_node(pa, &origins, &database_url, &prefix).await;
+    let mut b = start_node(pb, &origins, &database_url, &prefix).await;
+    let bases = [a.base.clone(), b.base.clone()];
+    let users = seed(&database_url, 2 * PAIRS);
+
+    // Pairs across the nodes: user 2k on A and 2k+1 on B pick the same word.
+    let mut clients = Vec::new();
+    for (i, (_, cookie)) in users.iter().enumerate() {
+        let node = if i % 2 == 0 { &a } else { &b };
+        let mut c = connect(node, cookie).await;
+        c.expect("hello").await;
+        clients.push(c);
+    }
+    let round = loop {
+        let round: Value = reqwest::get(format!("{}/api/match/current-round", a.base))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if round["remaining"].as_i64().unwrap() >= 10 {
+            break round;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    };
+    for (i, c) in clients.iter_mut().enumerate() {
+        let word = round["words"][(i / 2) % 4]["word"].clone();
+        c.send(
+            "join_match",
+            json!({ "word": word, "round": round["round"] }),
+        )
+        .await;
+    }
+    let mut talkers = Vec::new();
+    for (i, c) in clients.iter_mut().enumerate() {
+        let m = c.expect("matched").await;
+        talkers.push(Talker {
+            me: users[i].0,
+            cookie: users[i].1.clone(),
+            room: m["roomId"].as_str().unwrap().to_owned(),
+            partner: m["receiverId"].as_i64().unwrap(),
+            acknowledged: Vec::new(),
+            received: Vec::new(),
+            last_id: None,
+        });
+    }
+    drop(clients);
+
+    // Everyone talks for a while; meanwhile A, then B, restarts.
+    let until = tokio::time::Instant::now() + Duration::from_secs(12);
+    let talking = tokio::spawn({
+        let bases = bases.to_vec();
+        async move {
+            let tasks: Vec<_> = talkers
+                .into_iter()
+                .map(|mut t| {
+                    let bases = bases.clone();
+                    tokio::spawn(async move {
+                        t.talk(&bases, until, Duration::from_millis(300)).await;
+                        t
+                    })
+                })
+                .collect();
+            let mut done = Vec::new();
+            for t in tasks {
+                done.push(t.await.unwrap());
+            }
+            done
+        }
+    });
+    for (node, port) in [(&mut a, pa), (&mut b, pb)] {
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let pid = node.child.id().to_string();
+        assert!(Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success());
+        assert!(node.child.wait().unwrap().success());
+        *node = start_node(port, &origins, &database_url, &prefix).await;
+    }
+    let mut talkers = talking.await.unwrap();
+    for t in &mut talkers {
+        t.catch_up(&a.base).await;
+    }
+
+    let by_user: std::collections::HashMap<i64, &Talker> =
+        talkers.iter().map(|t| (t.me, t)).collect();
+    let mut total = 0;
+    for t in &talkers {
+        let partner = by_user[&t.partner];
+        let mut got = partner.received.clone();
+        got.sort();
+        for id in &t.acknowledged {
+            assert!(
+                got.binary_search(id).is_ok(),
+                "user {}'s acknowledged message {id} never reached user {}",
+                t.me,
+                t.partner
+            );
+        }
+        total += t.acknowledged.len();
+    }
+    assert!(total > PAIRS * 2 * 10, "enough was said: {total}");
+}
