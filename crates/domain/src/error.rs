@@ -2,7 +2,8 @@
 /// user sees. Texts quoted by the product specification are used word for word.
 ///
 /// The HTTP status of each code is decided in one place, in the server crate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 #[cfg_attr(feature = "openapi", derive(poem_openapi::Enum))]
 #[cfg_attr(feature = "openapi", oai(rename_all = "SCREAMING_SNAKE_CASE"))]
 pub enum ErrorCode {

@@ -10,8 +10,9 @@
 //! Server → client: `hello`, `round`, `onlineCount`, `matchWaiting`, `matched`,
 //! `matchExpired`, `chatMessage`, `typing`, `stopTyping`, `chatEnded`, `resumed`, `error`.
 
-use poem_openapi::types::{ParseFromJSON, ToJSON};
+use poem_openapi::types::ParseFromJSON;
 use poem_openapi::{Enum, Object};
+use serde::Serialize;
 use telepathy_domain::ErrorCode;
 
 // ---- client → server ----
@@ -41,7 +42,8 @@ pub struct SendChatMessage {
 }
 
 /// `typing`, `stopTyping`, `leaveRoom` (both directions for typing).
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
+#[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct RoomRef {
     pub room_id: String,
@@ -61,7 +63,7 @@ pub struct Resume {
 // ---- server → client ----
 
 /// One of the round's four words.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
 pub struct RoundWord {
     pub word: String,
     /// A personal-name (paid) topic.
@@ -71,7 +73,8 @@ pub struct RoundWord {
 }
 
 /// `round`: pushed when a round starts and on connect; also the body of the round calls.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
+#[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct RoundState {
     pub is_open: bool,
@@ -86,7 +89,8 @@ pub struct RoundState {
 }
 
 /// `hello`: the first frame of every connection.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
+#[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct Hello {
     pub user_id: i64,
@@ -96,20 +100,20 @@ pub struct Hello {
 }
 
 /// `onlineCount`: distinct users online across all nodes.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
 pub struct OnlineCount {
     pub count: u64,
 }
 
 /// `matchWaiting`: the user waits on a word for a partner.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
 pub struct MatchState {
     pub word: String,
     pub round: i64,
 }
 
 /// `matchExpired`: the round ended before anyone else picked the word.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
 pub struct MatchExpired {
     pub round: i64,
 }
@@ -117,7 +121,8 @@ pub struct MatchExpired {
 /// `matched`: both users receive it. `sender*` is the user receiving this frame and
 /// `receiver*` the partner, so a client stores `sender*` as "my" and `receiver*` as
 /// "partner".
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
+#[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct Matched {
     pub room_id: String,
@@ -132,7 +137,8 @@ pub struct Matched {
 }
 
 /// `chatMessage` to clients: the spec's fields plus the server-assigned id.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
+#[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct ChatMessage {
     /// Server-assigned, increasing within the room; give it back in `resume`.
@@ -153,7 +159,8 @@ pub struct ChatMessage {
 }
 
 /// Why a chat ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
+#[serde(rename_all = "lowercase")]
 #[oai(rename_all = "lowercase")]
 pub enum EndReason {
     /// A member left (leaveRoom or POST /api/match/end).
@@ -165,7 +172,8 @@ pub enum EndReason {
 }
 
 /// `chatEnded`.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
+#[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct ChatEnded {
     pub room_id: String,
@@ -175,7 +183,8 @@ pub struct ChatEnded {
 }
 
 /// `resumed`: everything missed in the room has been sent.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
+#[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct Resumed {
     pub room_id: String,
@@ -184,7 +193,7 @@ pub struct Resumed {
 }
 
 /// `error`: a frame was refused.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Serialize)]
 pub struct SocketError {
     /// The event that was refused.
     pub event: String,
@@ -222,12 +231,120 @@ pub struct ProtocolTypes {
     pub error: Option<SocketError>,
 }
 
-/// A frame's text.
-pub fn frame<T: ToJSON>(event: &str, data: &T) -> String {
-    serde_json::json!({ "event": event, "data": data.to_json() }).to_string()
+/// A frame's text. Encoded with serde straight from the typed value (the poem-openapi
+/// `ToJSON` path builds a `serde_json::Value` tree first, a seventh of a node's CPU under
+/// chat load); a test keeps the two encodings equal, so the OpenAPI document stays true.
+pub fn frame<T: Serialize>(event: &str, data: &T) -> String {
+    #[derive(Serialize)]
+    struct Frame<'a, T> {
+        event: &'a str,
+        data: &'a T,
+    }
+    serde_json::to_string(&Frame { event, data }).unwrap_or_default()
 }
 
 /// Reads the data of an incoming frame as `T`.
 pub fn parse<T: ParseFromJSON>(data: serde_json::Value) -> Option<T> {
     T::parse_from_json(Some(data)).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use poem_openapi::types::ToJSON;
+
+    use super::*;
+
+    /// The frames' serde encoding is the one the OpenAPI document describes.
+    fn same<T: Serialize + ToJSON>(value: &T) {
+        let ours: serde_json::Value = serde_json::from_str(&frame("x", value)).unwrap_or_default();
+        assert_eq!(ours["data"], value.to_json().unwrap_or_default());
+        assert_eq!(ours["event"], "x");
+    }
+
+    #[test]
+    fn serde_frames_match_the_documented_shapes() {
+        let word = RoundWord {
+            word: "봄".into(),
+            paid: true,
+            custom: false,
+        };
+        let round = RoundState {
+            is_open: true,
+            round: 7,
+            remaining: 12,
+            words: vec![word.clone()],
+            server_time: 1_700_000_000_000,
+            next_open_at: None,
+        };
+        same(&word);
+        same(&round);
+        same(&RoundState {
+            next_open_at: Some("2026-11-23T20:00:00+09:00".into()),
+            ..round.clone()
+        });
+        same(&Hello {
+            user_id: 1,
+            room_id: Some("r".into()),
+            round: round.clone(),
+        });
+        same(&Hello {
+            user_id: 1,
+            room_id: None,
+            round,
+        });
+        same(&OnlineCount { count: 3 });
+        same(&MatchState {
+            word: "봄".into(),
+            round: 7,
+        });
+        same(&MatchExpired { round: 7 });
+        same(&Matched {
+            room_id: "r".into(),
+            word: "봄".into(),
+            round: 7,
+            sender_id: 1,
+            sender_username: "a".into(),
+            sender_nickname: "에이".into(),
+            receiver_id: 2,
+            receiver_username: "b".into(),
+            receiver_nickname: "비".into(),
+        });
+        let message = ChatMessage {
+            id: "1-0".into(),
+            room_id: "r".into(),
+            sender_id: 1,
+            sender_username: "a".into(),
+            sender_nickname: "에이".into(),
+            receiver_id: 2,
+            receiver_username: "b".into(),
+            receiver_nickname: "비".into(),
+            word: "봄".into(),
+            message: "안녕 \"따옴표\" \n 줄".into(),
+            timestamp: 5,
+            client_id: Some("c1".into()),
+        };
+        same(&message);
+        same(&ChatMessage {
+            client_id: None,
+            ..message
+        });
+        for reason in [EndReason::Left, EndReason::Disconnected, EndReason::Gone] {
+            same(&ChatEnded {
+                room_id: "r".into(),
+                reason,
+                by_user_id: Some(1),
+            });
+        }
+        same(&Resumed {
+            room_id: "r".into(),
+            count: 2,
+        });
+        same(&RoomRef {
+            room_id: "r".into(),
+            user_id: None,
+        });
+        for code in ErrorCode::ALL {
+            same(&SocketError::new("chatMessage", *code));
+        }
+    }
 }
