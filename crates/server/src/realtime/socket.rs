@@ -251,6 +251,18 @@ impl Socket<'_> {
         }
     }
 
+    /// Reads the user again (keeping what it knew if the database does not answer).
+    async fn refresh_user(&mut self) {
+        let found = self
+            .state
+            .metrics
+            .store("user_by_id", self.state.store.user_by_id(self.user.id))
+            .await;
+        if let Ok(Some(user)) = found {
+            self.user = user;
+        }
+    }
+
     fn refuse(&self, event: &str, code: ErrorCode) {
         let _ = self
             .reply
@@ -291,7 +303,13 @@ impl Socket<'_> {
         let state = self.state;
         let result = match event.as_str() {
             "join_match" => match parse::<JoinMatch>(data) {
-                Some(join) => state.join_match(&self.user, &join).await,
+                Some(join) => {
+                    if self.user.nickname.is_none() {
+                        // Set a moment ago, perhaps, with the bell still on its way.
+                        self.refresh_user().await;
+                    }
+                    state.join_match(&self.user, &join).await
+                }
                 None => Err(ErrorCode::InvalidRequest),
             },
             "chatMessage" => match parse::<SendChatMessage>(data) {

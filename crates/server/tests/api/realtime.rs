@@ -191,6 +191,17 @@ async fn joins_are_checked(mut app: TestApp) {
     c.send("join_match", json!({ "word": word, "round": round }))
         .await;
     assert_eq!(c.expect("error").await["code"], json!("NICKNAME_NEEDED"));
+    // A nickname set now counts on the socket already open.
+    app.post(
+        "/api/nickname/set-nickname",
+        json!({ "nickname": "닉carol" }),
+    )
+    .await
+    .assert_ok();
+    let (round, word) = current(&app);
+    c.send("join_match", json!({ "word": word, "round": round }))
+        .await;
+    assert_eq!(c.expect("matchWaiting").await["word"], json!(word));
 
     // The upgrade itself needs the session and our Origin.
     assert_eq!(
