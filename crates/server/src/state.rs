@@ -35,8 +35,10 @@ pub struct Inner {
     /// This node's open sockets.
     pub hub: Hub,
     pub metrics: Arc<Metrics>,
-    /// The node instance the bus listener must listen for, when it changes.
-    pub inbox_changes: tokio::sync::watch::Sender<Option<String>>,
+    /// A new inbox for the bus listener, when the node starts over as a new instance.
+    pub(crate) next_inbox: tokio::sync::mpsc::Sender<telepathy_engine::Inbox>,
+    pub(crate) next_inbox_rx:
+        std::sync::Mutex<Option<tokio::sync::mpsc::Receiver<telepathy_engine::Inbox>>>,
     /// New rooms on their way to SQL (see `realtime::tasks::record_rooms`).
     pub match_records: tokio::sync::mpsc::Sender<telepathy_engine::Room>,
     pub(crate) match_records_rx:
@@ -100,6 +102,7 @@ impl AppState {
         };
         let metrics = Arc::new(Metrics::new());
         let (match_records, match_records_rx) = tokio::sync::mpsc::channel(MATCH_RECORDS_QUEUE);
+        let (next_inbox, next_inbox_rx) = tokio::sync::mpsc::channel(1);
         let hub = Hub::new(&config.node_id, Arc::clone(&metrics));
         Ok(Self(Arc::new(Inner {
             config,
@@ -112,7 +115,8 @@ impl AppState {
             clock_offset_ms: AtomicI64::new(0),
             hub,
             metrics,
-            inbox_changes: tokio::sync::watch::channel(None).0,
+            next_inbox,
+            next_inbox_rx: std::sync::Mutex::new(Some(next_inbox_rx)),
             match_records,
             match_records_rx: std::sync::Mutex::new(Some(match_records_rx)),
         })))

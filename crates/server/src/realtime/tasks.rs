@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use futures_util::stream::{self, StreamExt};
-use telepathy_engine::{Inbox, Received, Room};
+use telepathy_engine::{EngineError, Heartbeat, Inbox, Received, Room};
 use telepathy_store::ArchivedMessage;
 
 use super::hub::Kick;
@@ -51,7 +51,14 @@ pub async fn start(state: &AppState) -> anyhow::Result<()> {
         .await
         .context("joining the presence records")?;
     state.metrics.users_online.set(gauge(beat.online));
-    tokio::spawn(listen_bus(state.clone(), inbox));
+    let next_inboxes = state
+        .next_inbox_rx
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take();
+    if let Some(next_inboxes) = next_inboxes {
+        tokio::spawn(listen_bus(state.clone(), inbox, next_inboxes));
+    }
     let records = state
         .match_records_rx
         .lock()
@@ -145,21 +152,19 @@ async fn sync_clock(state: &AppState) {
 /// Hands the events of this node's inbox to its sockets. A gap (the inbox overflowed or
 /// the bus reconnected) closes every socket of the node: their clients reconnect and
 /// resume rather than go on with a hole in what they were told.
-async fn listen_bus(state: AppState, mut inbox: Inbox) {
-    let mut fresh = state.inbox_changes.subscribe();
+async fn listen_bus(
+    state: AppState,
+    mut inbox: Inbox,
+    mut next_inboxes: tokio::sync::mpsc::Receiver<Inbox>,
+) {
     loop {
         let received = tokio::select! {
             received = inbox.recv() => received,
-            changed = fresh.changed() => {
-                if changed.is_err() {
-                    break;
-                }
-                let next = fresh.borrow_and_update().clone();
-                if let Some(instance) = next {
-                    match state.engine.inbox(&instance).await {
-                        Ok(next) => inbox = next,
-                        Err(e) => tracing::error!(error = %e, "listening as a new node instance"),
-                    }
+            next = next_inboxes.recv() => {
+                match next {
+                    // The node starts over as a new instance (its old sockets are closed).
+                    Some(next) => inbox = next,
+                    None => break,
                 }
                 continue;
             }
@@ -187,7 +192,11 @@ async fn listen_bus(state: AppState, mut inbox: Inbox) {
                 );
                 state.hub.kick_all(Kick::Resync);
             }
-            None => break,
+            // The instance's inbox ended (it was given up for dead): wait for the next.
+            None => match next_inboxes.recv().await {
+                Some(next) => inbox = next,
+                None => break,
+            },
         }
     }
 }
@@ -235,13 +244,7 @@ async fn presence(state: AppState) {
                 let next = state.hub.start_over();
                 tracing::error!(old = %instance, new = %next, "this node was given up for dead; starting over under a new name");
                 state.metrics.bus_gaps.inc();
-                state.inbox_changes.send_replace(Some(next.clone()));
-                // Listen first, then beat as the new instance; its sockets were closed.
-                tokio::time::sleep(Duration::from_millis(200)).await;
-                state
-                    .engine
-                    .heartbeat(&next, state.shared_now_ms(), true)
-                    .await
+                start_as(&state, &next).await
             }
             other => other,
         };
@@ -265,6 +268,19 @@ async fn presence(state: AppState) {
             Err(e) => tracing::warn!(error = %e, "presence heartbeat"),
         }
     }
+}
+
+/// Listens as the new instance `name`, hands the inbox to the bus listener, and only then
+/// beats as it, so nothing can be routed to the instance before it is heard.
+async fn start_as(state: &AppState, name: &str) -> Result<Heartbeat, EngineError> {
+    let inbox = state.engine.inbox(name).await?;
+    if state.next_inbox.send(inbox).await.is_err() {
+        tracing::error!("the bus listener is gone");
+    }
+    state
+        .engine
+        .heartbeat(name, state.shared_now_ms(), true)
+        .await
 }
 
 /// Ends the rooms of members who have been connected to no node for longer than the grace

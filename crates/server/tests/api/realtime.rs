@@ -13,6 +13,7 @@ crate::both!(
     messages_reach_the_archive,
     a_third_user_waits_and_rounds_expire_waits,
     revoked_sessions_close_their_sockets,
+    a_node_given_up_for_dead_starts_over,
 );
 
 /// Signs up a user with a nickname and opens a socket for them.
@@ -393,4 +394,49 @@ async fn revoked_sessions_close_their_sockets(mut app: TestApp) {
     app.post("/api/auth/logout", json!({})).await.assert_ok();
     assert_eq!(other.expect("error").await["code"], json!("UNAUTHORIZED"));
     let _ = cookie;
+}
+
+/// A node that the others gave up for dead (its records reaped, as after a long stall or
+/// a Redis restart) hears so at its next heartbeat: it closes its sockets with 1013 so their
+/// clients resume, and goes on under a new name that routing reaches again.
+async fn a_node_given_up_for_dead_starts_over(mut app: TestApp) {
+    let (mut a, cookie_a) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, cookie_b) = user(&mut app, "bobby", "01033334444").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+    let old = app.state.hub.instance();
+    app.state
+        .engine
+        .leave(&old, app.state.shared_now_ms())
+        .await
+        .unwrap();
+    let within = std::time::Duration::from_secs(10);
+    assert_eq!(a.expect_close_within(within).await, Some(1013));
+    assert_eq!(b.expect_close_within(within).await, Some(1013));
+    assert_ne!(app.state.hub.instance(), old);
+
+    let mut a = Client::connect(&app.addr, Some(&cookie_a), ORIGIN)
+        .await
+        .unwrap();
+    let mut b = Client::connect(&app.addr, Some(&cookie_b), ORIGIN)
+        .await
+        .unwrap();
+    assert_eq!(a.expect("hello").await["roomId"], json!(room));
+    b.expect("hello").await;
+    a.send(
+        "chatMessage",
+        json!({ "roomId": room, "message": "다시 왔어" }),
+    )
+    .await;
+    assert_eq!(b.expect("chatMessage").await["message"], json!("다시 왔어"));
+    let text = reqwest::get(format!("http://{}/metrics", app.addr))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        text.contains("telepathy_sockets_kicked_total{op=\"resync\"} 2"),
+        "{text}"
+    );
 }

@@ -77,6 +77,21 @@ impl Client {
         self.expect_any_within(&[event], within).await.1
     }
 
+    /// Waits for the server to close the socket, skipping frames; answers the close code.
+    pub async fn expect_close_within(&mut self, within: Duration) -> Option<u16> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let next = tokio::time::timeout_at(deadline, self.ws.next())
+                .await
+                .unwrap_or_else(|_| panic!("the socket stayed open for {within:?}"));
+            match next {
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => {}
+                _ => return None,
+            }
+        }
+    }
+
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
     }
