@@ -188,7 +188,8 @@ pub trait Engine: Send + Sync + 'static {
 
     /// Atomically takes a partner waiting on `(round, word)` or queues `member`. A user waits
     /// in at most one queue (joining another moves them) and sits in at most one room.
-    /// `room_id` names the room if a match is made.
+    /// `room_id` names the room if a match is made. A user who waits now is sent
+    /// `waiting_frame` in the same step.
     async fn join(
         &self,
         round: i64,
@@ -196,6 +197,7 @@ pub trait Engine: Send + Sync + 'static {
         member: &Member,
         room_id: &str,
         now_ms: i64,
+        waiting_frame: &str,
     ) -> Result<JoinOutcome, EngineError>;
 
     /// Takes the user out of the queue they wait in; false when they waited nowhere.
@@ -260,6 +262,9 @@ pub trait Engine: Send + Sync + 'static {
     /// Sends `frame` to every socket of the users `to`, on whichever nodes hold them.
     /// Users connected nowhere get nothing (what matters is in the room streams).
     async fn deliver(&self, to: &[i64], frame: &str) -> Result<(), EngineError>;
+
+    /// Sends each user their own frame, in one step.
+    async fn deliver_each(&self, items: &[(i64, &str)]) -> Result<(), EngineError>;
 
     /// Sends `frame` to every socket of every node.
     async fn broadcast(&self, frame: &str) -> Result<(), EngineError>;

@@ -193,6 +193,7 @@ impl Engine for MemoryEngine {
         member: &Member,
         room_id: &str,
         now_ms: i64,
+        waiting_frame: &str,
     ) -> Result<JoinOutcome, EngineError> {
         let mut state = self.state();
         let me = member.user_id;
@@ -201,6 +202,7 @@ impl Engine for MemoryEngine {
         }
         let key = (round, word.to_owned());
         if state.waiting.get(&me) == Some(&key) {
+            state.route(&[me], waiting_frame);
             return Ok(JoinOutcome::Waiting);
         }
         state.remove_wait(me);
@@ -212,6 +214,7 @@ impl Engine for MemoryEngine {
                 .or_default()
                 .push_back(member.clone());
             state.waiting.insert(me, key);
+            state.route(&[me], waiting_frame);
             return Ok(JoinOutcome::Waiting);
         };
         state.waiting.remove(&partner.user_id);
@@ -388,6 +391,14 @@ impl Engine for MemoryEngine {
 
     async fn deliver(&self, to: &[i64], frame: &str) -> Result<(), EngineError> {
         self.state().route(to, frame);
+        Ok(())
+    }
+
+    async fn deliver_each(&self, items: &[(i64, &str)]) -> Result<(), EngineError> {
+        let state = self.state();
+        for (user, frame) in items {
+            state.route(&[*user], frame);
+        }
         Ok(())
     }
 

@@ -77,7 +77,7 @@ end
 return {n, ttl}
 ";
 
-/// ARGV: prefix, user id, member JSON, room id, now ms, round, word.
+/// ARGV: prefix, user id, member JSON, room id, now ms, round, word, frame for a waiter.
 /// The match and both users' states change in one step; a new room is also put on the
 /// archive list, so that it is archived (and its end recorded) even without messages.
 const JOIN: &str = r"
@@ -87,7 +87,10 @@ local qkey = P .. 'q:' .. round .. ':' .. word
 local room = redis.call('HGET', ukey, 'room')
 if room then return {'in_room', room} end
 local waiting = redis.call('HGET', ukey, 'queue')
-if waiting == qkey then return {'waiting'} end
+if waiting == qkey then
+  route({me}, ARGV[8])
+  return {'waiting'}
+end
 if waiting then
   redis.call('LREM', waiting, 0, me)
   redis.call('HDEL', ukey, 'queue', 'member')
@@ -113,6 +116,7 @@ redis.call('HSET', ukey, 'queue', qkey, 'member', member)
 local rq = P .. 'rq:' .. round
 redis.call('SADD', rq, qkey)
 redis.call('EXPIRE', rq, 900)
+route({me}, ARGV[8])
 return {'waiting'}
 ";
 
@@ -178,6 +182,12 @@ if r[1] ~= '0' then return 0 end
 local partner
 if r[2] == ARGV[3] then partner = r[3] elseif r[3] == ARGV[3] then partner = r[2] else return 0 end
 route({partner}, ARGV[4])
+return 1
+";
+
+/// ARGV: prefix, then pairs of user and frame.
+const DELIVER_EACH: &str = r"
+for i = 2, #ARGV - 1, 2 do route({ARGV[i]}, ARGV[i + 1]) end
 return 1
 ";
 
@@ -264,6 +274,7 @@ struct Scripts {
     send: Script,
     relay: Script,
     deliver: Script,
+    deliver_each: Script,
     read: Script,
     attach: Script,
     detach: Script,
@@ -285,6 +296,7 @@ impl Scripts {
             send: s(SEND),
             relay: s(RELAY),
             deliver: s(DELIVER),
+            deliver_each: s(DELIVER_EACH),
             read: s(READ),
             attach: s(ATTACH),
             detach: s(DETACH),
@@ -295,7 +307,7 @@ impl Scripts {
         }
     }
 
-    fn all(&self) -> [&Script; 15] {
+    fn all(&self) -> [&Script; 16] {
         [
             &self.hit,
             &self.join,
@@ -305,6 +317,7 @@ impl Scripts {
             &self.send,
             &self.relay,
             &self.deliver,
+            &self.deliver_each,
             &self.read,
             &self.attach,
             &self.detach,
@@ -512,6 +525,7 @@ impl Engine for RedisEngine {
         member: &Member,
         room_id: &str,
         now_ms: i64,
+        waiting_frame: &str,
     ) -> Result<JoinOutcome, EngineError> {
         let member_json =
             serde_json::to_string(member).map_err(|e| EngineError::Protocol(e.to_string()))?;
@@ -525,6 +539,7 @@ impl Engine for RedisEngine {
                     now_ms.to_string(),
                     round.to_string(),
                     word.to_owned(),
+                    waiting_frame.to_owned(),
                 ],
             )
             .await?;
@@ -709,6 +724,19 @@ impl Engine for RedisEngine {
         args.push(frame.to_owned());
         args.extend(to.iter().map(i64::to_string));
         let _: i64 = self.run(&self.scripts.deliver, args).await?;
+        Ok(())
+    }
+
+    async fn deliver_each(&self, items: &[(i64, &str)]) -> Result<(), EngineError> {
+        if items.is_empty() {
+            return Ok(());
+        }
+        let mut args = Vec::with_capacity(items.len() * 2);
+        for (user, frame) in items {
+            args.push(user.to_string());
+            args.push((*frame).to_owned());
+        }
+        let _: i64 = self.run(&self.scripts.deliver_each, args).await?;
         Ok(())
     }
 

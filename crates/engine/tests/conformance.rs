@@ -74,7 +74,14 @@ fn member(id: i64) -> Member {
 
 async fn join(engine: &Arc<dyn Engine>, round: i64, word: &str, id: i64) -> JoinOutcome {
     engine
-        .join(round, word, &member(id), &format!("room-{id}"), 1_000)
+        .join(
+            round,
+            word,
+            &member(id),
+            &format!("room-{id}"),
+            1_000,
+            &format!("waiting {id}"),
+        )
         .await
         .unwrap()
 }
@@ -423,6 +430,7 @@ async fn events_reach_the_nodes_that_hold_their_users(engine: Arc<dyn Engine>) {
 
     // A chat message goes to both members, its id put between head and tail.
     join(&engine, 7, "봄", 1).await;
+    assert_eq!(next(&mut n1).await, event(&[1], "waiting 1"));
     let room = matched(join(&engine, 7, "봄", 2).await);
     let id = send(&engine, &room.id, 2, "hi").await.unwrap();
     assert_eq!(next(&mut n1).await, event(&[1], &format!("<{id}>")));
@@ -431,8 +439,19 @@ async fn events_reach_the_nodes_that_hold_their_users(engine: Arc<dyn Engine>) {
     assert_eq!(next(&mut n2).await, event(&[2], "typing"));
     quiet(&mut n1).await;
 
-    // Waiters of an expired round hear so where they are.
+    // Each user can get a frame of their own in one step.
+    engine
+        .deliver_each(&[(1, "for 1 alone"), (2, "for 2 alone")])
+        .await
+        .unwrap();
+    assert_eq!(next(&mut n1).await, event(&[1], "for 1 alone"));
+    assert_eq!(next(&mut n2).await, event(&[2], "for 2 alone"));
+
+    // A waiter hears so in the same step as the join; waiters of an expired round hear
+    // that where they are.
     join(&engine, 8, "여름", 3).await;
+    assert_eq!(next(&mut n1).await, event(&[3], "waiting 3"));
+    assert_eq!(next(&mut n2).await, event(&[3], "waiting 3"));
     engine.expire_round(8, "expired").await.unwrap();
     assert_eq!(next(&mut n1).await, event(&[3], "expired"));
     assert_eq!(next(&mut n2).await, event(&[3], "expired"));

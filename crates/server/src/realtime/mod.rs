@@ -125,26 +125,32 @@ impl AppState {
             nickname,
         };
         let now = self.shared_now_ms();
+        let waiting = frame(
+            "matchWaiting",
+            &MatchState {
+                word: join.word.clone(),
+                round: round.round,
+            },
+        );
         let outcome = self
             .metrics
             .engine(
                 "join",
-                self.engine
-                    .join(round.round, &join.word, &me, &random_room_id(), now),
+                self.engine.join(
+                    round.round,
+                    &join.word,
+                    &me,
+                    &random_room_id(),
+                    now,
+                    &waiting,
+                ),
             )
             .await
             .map_err(|e| internal("joining a queue", e))?;
         self.metrics.joins.inc();
         match outcome {
-            JoinOutcome::Waiting => {
-                let state = MatchState {
-                    word: join.word.clone(),
-                    round: round.round,
-                };
-                self.deliver(&[user.id], &frame("matchWaiting", &state))
-                    .await;
-                Ok(())
-            }
+            // Told in the join itself.
+            JoinOutcome::Waiting => Ok(()),
             JoinOutcome::AlreadyInRoom(_) => Err(ErrorCode::AlreadyInRoom),
             JoinOutcome::Matched(room) => {
                 // Both are told first; the durable record follows off the critical path
@@ -165,8 +171,14 @@ impl AppState {
                     (me.user_id, frame("matched", &matched))
                 });
                 let [(a, frame_a), (b, frame_b)] = &frames;
-                let (to_a, to_b) = ([*a], [*b]);
-                tokio::join!(self.deliver(&to_a, frame_a), self.deliver(&to_b, frame_b));
+                let both = [(*a, frame_a.as_str()), (*b, frame_b.as_str())];
+                let told = self
+                    .metrics
+                    .engine("deliver_each", self.engine.deliver_each(&both))
+                    .await;
+                if let Err(e) = told {
+                    tracing::error!(error = %e, room = %room.id, "telling a pair of their match");
+                }
                 self.metrics.matches.inc();
                 self.metrics
                     .match_latency
