@@ -201,16 +201,7 @@ impl Metrics {
         op: &'static str,
         call: impl Future<Output = Result<T, E>>,
     ) -> Result<T, E> {
-        let start = Instant::now();
-        let result = call.await;
-        let label = Op { op };
-        self.engine_latency
-            .get_or_create(&label)
-            .observe(start.elapsed().as_secs_f64());
-        if result.is_err() {
-            self.engine_errors.get_or_create(&label).inc();
-        }
-        result
+        timed(&self.engine_latency, &self.engine_errors, op, call).await
     }
 
     /// Runs a database call, recording its latency and failure under `op`.
@@ -219,16 +210,7 @@ impl Metrics {
         op: &'static str,
         call: impl Future<Output = Result<T, E>>,
     ) -> Result<T, E> {
-        let start = Instant::now();
-        let result = call.await;
-        let label = Op { op };
-        self.store_latency
-            .get_or_create(&label)
-            .observe(start.elapsed().as_secs_f64());
-        if result.is_err() {
-            self.store_errors.get_or_create(&label).inc();
-        }
-        result
+        timed(&self.store_latency, &self.store_errors, op, call).await
     }
 
     /// Counts one HTTP request.
@@ -242,6 +224,24 @@ impl Metrics {
             .get_or_create(&Route { route, status })
             .inc();
     }
+}
+
+async fn timed<T, E>(
+    latency: &Family<Op, Histogram, fn() -> Histogram>,
+    errors: &Family<Op, Counter>,
+    op: &'static str,
+    call: impl Future<Output = Result<T, E>>,
+) -> Result<T, E> {
+    let start = Instant::now();
+    let result = call.await;
+    let label = Op { op };
+    latency
+        .get_or_create(&label)
+        .observe(start.elapsed().as_secs_f64());
+    if result.is_err() {
+        errors.get_or_create(&label).inc();
+    }
+    result
 }
 
 #[cfg(test)]

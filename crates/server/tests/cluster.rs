@@ -308,6 +308,22 @@ fn seed(database_url: &str, n: usize) -> Vec<(i64, String)> {
         .collect()
 }
 
+/// The current round, once it has at least `seconds` left.
+async fn round_with(base: &str, seconds: i64) -> Value {
+    loop {
+        let round: Value = reqwest::get(format!("{base}/api/match/current-round"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if round["remaining"].as_i64().unwrap() >= seconds {
+            return round;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
 /// What one user of the crowd saw.
 #[derive(Default)]
 struct Seen {
@@ -355,18 +371,7 @@ async fn a_thousand_users_match_and_chat_across_two_nodes_losing_nothing() {
 
     // A round with time to spare, then every join at once. Users 2k and 2k+1 share a word
     // and sit on different nodes.
-    let round = loop {
-        let round: Value = reqwest::get(format!("{}/api/match/current-round", a.base))
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        if round["remaining"].as_i64().unwrap() >= 15 {
-            break round;
-        }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    };
+    let round = round_with(&a.base, 15).await;
     futures_util::future::join_all(clients.iter_mut().enumerate().map(|(i, (_, c, _))| {
         let join = json!({ "word": round["words"][(i / 2) % 4]["word"], "round": round["round"] });
         async move { c.send("join_match", join).await }
@@ -679,18 +684,7 @@ async fn a_rolling_restart_under_chat_loses_no_acknowledged_message() {
         c.expect("hello").await;
         clients.push(c);
     }
-    let round = loop {
-        let round: Value = reqwest::get(format!("{}/api/match/current-round", a.base))
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        if round["remaining"].as_i64().unwrap() >= 10 {
-            break round;
-        }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    };
+    let round = round_with(&a.base, 10).await;
     for (i, c) in clients.iter_mut().enumerate() {
         let word = round["words"][(i / 2) % 4]["word"].clone();
         c.send(
