@@ -127,14 +127,19 @@ impl Hub {
         format!("{name}.{epoch}")
     }
 
+    /// The name [`Hub::start_over`] moves to, so the node can listen and beat as it first.
+    pub fn next_instance(&self) -> String {
+        Self::instance_of(&self.name, self.epoch.load(Ordering::SeqCst) + 1)
+    }
+
     /// The engine gave this instance up for dead, so events for its users went nowhere for
-    /// a while: continue under a new instance name and close every socket of the old one
-    /// (their clients reconnect and resume). Answers the new name.
+    /// a while: continue under the next instance name and close every socket of the old
+    /// one (their clients reconnect and resume). Answers the new name.
     pub fn start_over(&self) -> String {
         let epoch = self.epoch.fetch_add(1, Ordering::SeqCst) + 1;
         for socket in self.users().values().flat_map(|u| &u.sockets) {
             if socket.epoch < epoch {
-                self.kick(socket, Kick::Resync);
+                self.kick(&socket.control, Kick::Resync);
             }
         }
         Self::instance_of(&self.name, epoch)
@@ -234,7 +239,7 @@ impl Hub {
     fn push(&self, socket: &Socket, frame: &str) {
         match socket.tx.try_send(frame.to_owned()) {
             Ok(()) => {}
-            Err(mpsc::error::TrySendError::Full(_)) => self.kick(socket, Kick::Slow),
+            Err(mpsc::error::TrySendError::Full(_)) => self.kick(&socket.control, Kick::Slow),
             // The socket is closing; its client resumes when it reconnects.
             Err(mpsc::error::TrySendError::Closed(_)) => {}
         }
@@ -243,17 +248,18 @@ impl Hub {
     /// Closes every socket here for `why`.
     pub fn kick_all(&self, why: Kick) {
         for socket in self.users().values().flat_map(|u| &u.sockets) {
-            self.kick(socket, why);
+            self.kick(&socket.control, why);
         }
     }
 
-    fn kick(&self, socket: &Socket, why: Kick) {
+    /// Closes one socket for `why`, counted once per socket.
+    pub fn kick(&self, control: &Control, why: Kick) {
         let counter = match why {
             Kick::Slow => &self.metrics.sockets_kicked.slow,
             Kick::Resync => &self.metrics.sockets_kicked.resync,
             Kick::Drain => &self.metrics.sockets_kicked.drain,
         };
-        if socket.control.kick(why) {
+        if control.kick(why) {
             counter.inc();
         }
     }
@@ -317,7 +323,10 @@ mod tests {
         let old = hub.register(1);
         let first = hub.instance();
         assert_eq!(old.instance, first);
+        let next = hub.next_instance();
+        assert_eq!(hub.instance(), first, "not moved yet");
         let second = hub.start_over();
+        assert_eq!(second, next);
         assert_ne!(first, second);
         assert_eq!(hub.instance(), second);
         assert_eq!(*old.control.kicked().borrow(), Some(Kick::Resync));

@@ -11,7 +11,7 @@ use telepathy_engine::Room;
 use telepathy_store::User;
 use tokio::sync::{mpsc, watch};
 
-use super::hub::Kick;
+use super::hub::{Control, Kick};
 use super::protocol::{
     frame, parse, ChatEnded, EndReason, Hello, JoinMatch, OnlineCount, Resume, Resumed, RoomRef,
     SendChatMessage, SocketError,
@@ -86,7 +86,7 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
         Ok(()) => Some(hello(&state, &user).await),
         Err(e) => {
             tracing::warn!(error = %e, "attaching a socket");
-            let _ = control.kick(Kick::Resync);
+            state.hub.kick(&control, Kick::Resync);
             None
         }
     };
@@ -98,6 +98,7 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
         state: &state,
         user,
         reply: &reply,
+        control: &control,
         room: None,
     };
     let first_check = SESSION_CHECK.mul_f64(rand::random::<f64>().max(0.01));
@@ -223,6 +224,7 @@ struct Socket<'a> {
     state: &'a AppState,
     user: User,
     reply: &'a mpsc::Sender<String>,
+    control: &'a Control,
     /// The room this socket last sent to; members never change, so it is read once.
     room: Option<Room>,
 }
@@ -263,10 +265,16 @@ impl Socket<'_> {
         }
     }
 
+    /// Queues a reply for this socket alone; one that does not fit closes the socket, as
+    /// for any event (see `Hub::send_to`).
+    fn answer(&self, text: String) {
+        if let Err(mpsc::error::TrySendError::Full(_)) = self.reply.try_send(text) {
+            self.state.hub.kick(self.control, Kick::Slow);
+        }
+    }
+
     fn refuse(&self, event: &str, code: ErrorCode) {
-        let _ = self
-            .reply
-            .try_send(frame("error", &SocketError::new(event, code)));
+        self.answer(frame("error", &SocketError::new(event, code)));
     }
 
     /// The room `room_id` if this user is a member (open or ended: the engine checks
@@ -329,9 +337,7 @@ impl Socket<'_> {
             },
             "getOnlineCount" => match state.engine.online_count().await {
                 Ok(count) => {
-                    let _ = self
-                        .reply
-                        .try_send(frame("onlineCount", &OnlineCount { count }));
+                    self.answer(frame("onlineCount", &OnlineCount { count }));
                     Ok(())
                 }
                 Err(e) => Err(super::internal("counting users online", e)),

@@ -241,10 +241,14 @@ async fn presence(state: AppState) {
             .await;
         let beat = match beat {
             Ok(beat) if beat.was_dropped => {
-                let next = state.hub.start_over();
+                let next = state.hub.next_instance();
                 tracing::error!(old = %instance, new = %next, "this node was given up for dead; starting over under a new name");
                 state.metrics.bus_gaps.inc();
-                start_as(&state, &next).await
+                // Live as the new instance first, so that every socket that registers
+                // once the old ones are closed can attach to it.
+                let beat = start_as(&state, &next).await;
+                state.hub.start_over();
+                beat
             }
             other => other,
         };
