@@ -39,32 +39,14 @@ const LEASE_SLACK: Duration = Duration::from_millis(500);
 pub async fn start(state: &AppState) -> anyhow::Result<()> {
     use anyhow::Context;
     sync_clock(state).await;
-    let instance = state.hub.instance();
-    let inbox = state
-        .engine
-        .inbox(&instance)
-        .await
-        .context("listening on the event bus")?;
-    let beat = state
-        .engine
-        .heartbeat(&instance, state.shared_now_ms(), true)
-        .await
-        .context("joining the presence records")?;
-    state.metrics.users_online.set(gauge(beat.online));
-    let next_inboxes = state
-        .next_inbox_rx
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .take();
-    if let Some(next_inboxes) = next_inboxes {
-        tokio::spawn(listen_bus(state.clone(), inbox, next_inboxes));
+    if let Some(inboxes) = take(&state.next_inbox_rx) {
+        tokio::spawn(listen_bus(state.clone(), inboxes));
     }
-    let records = state
-        .match_records_rx
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .take();
-    if let Some(records) = records {
+    let beat = start_as(state, &state.hub.instance())
+        .await
+        .context("joining the engine as a live node")?;
+    state.metrics.users_online.set(gauge(beat.online));
+    if let Some(records) = take(&state.match_records_rx) {
         tokio::spawn(record_rooms(state.clone(), records));
     }
     tokio::spawn(every(state.clone(), CLOCK_SYNC, |s| async move {
@@ -94,6 +76,13 @@ async fn record_rooms(state: AppState, mut rooms: tokio::sync::mpsc::Receiver<Ro
         state.record_matches(&batch).await;
         batch.clear();
     }
+}
+
+/// What a one-time slot of the state holds, taken out by the task that owns it.
+fn take<T>(slot: &std::sync::Mutex<Option<T>>) -> Option<T> {
+    slot.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .take()
 }
 
 fn gauge(n: u64) -> i64 {
@@ -149,14 +138,14 @@ async fn sync_clock(state: &AppState) {
     }
 }
 
-/// Hands the events of this node's inbox to its sockets. A gap (the inbox overflowed or
-/// the bus reconnected) closes every socket of the node: their clients reconnect and
-/// resume rather than go on with a hole in what they were told.
-async fn listen_bus(
-    state: AppState,
-    mut inbox: Inbox,
-    mut next_inboxes: tokio::sync::mpsc::Receiver<Inbox>,
-) {
+/// Hands the events of this node's inbox to its sockets. Its inboxes come from `start_as`:
+/// the first when the node starts, a new one whenever it starts over as a new instance. A
+/// gap (the inbox overflowed or the bus reconnected) closes every socket of the node:
+/// their clients reconnect and resume rather than go on with a hole in what they were told.
+async fn listen_bus(state: AppState, mut next_inboxes: tokio::sync::mpsc::Receiver<Inbox>) {
+    let Some(mut inbox) = next_inboxes.recv().await else {
+        return;
+    };
     loop {
         let received = tokio::select! {
             received = inbox.recv() => received,
@@ -274,8 +263,8 @@ async fn presence(state: AppState) {
     }
 }
 
-/// Listens as the new instance `name`, hands the inbox to the bus listener, and only then
-/// beats as it, so nothing can be routed to the instance before it is heard.
+/// Listens as the instance `name`, hands the inbox to the bus listener, and only then beats
+/// as it (its first beat), so nothing can be routed to the instance before it is heard.
 async fn start_as(state: &AppState, name: &str) -> Result<Heartbeat, EngineError> {
     let inbox = state.engine.inbox(name).await?;
     if state.next_inbox.send(inbox).await.is_err() {
