@@ -143,8 +143,15 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
             tracing::warn!(error = %e, "detaching a socket");
         }
     }
-    // Let the writer flush what is queued, then stop it.
-    let _ = tokio::time::timeout(Duration::from_secs(1), writer).await;
+    // Let the writer flush what is queued, then stop it (a peer that stopped reading
+    // must not keep it waiting on the network).
+    let stop = writer.abort_handle();
+    if tokio::time::timeout(Duration::from_secs(1), writer)
+        .await
+        .is_err()
+    {
+        stop.abort();
+    }
     tracing::debug!(user_id, conn, "socket closed");
 }
 
