@@ -97,6 +97,8 @@ pub enum ErrorCode {
     InvalidRequest,
     /// Nothing is here.
     NotFound,
+    /// A shared part (the database or Redis) does not answer in time; it heals by itself.
+    Unavailable,
     /// Something failed on our side; details are in the log.
     Internal,
 }
@@ -149,6 +151,7 @@ impl ErrorCode {
         Self::FeedbackNoRoom,
         Self::InvalidRequest,
         Self::NotFound,
+        Self::Unavailable,
         Self::Internal,
     ];
 
@@ -210,6 +213,7 @@ impl ErrorCode {
             Self::FeedbackNoRoom => "함께 대화한 기록이 없어 기분을 남길 수 없어요.",
             Self::InvalidRequest => "요청 형식이 올바르지 않습니다.",
             Self::NotFound => "요청한 정보를 찾을 수 없습니다.",
+            Self::Unavailable => "지금은 서비스 연결이 원활하지 않아요. 잠시 후 다시 시도해주세요.",
             Self::Internal => "서버 오류가 발생했습니다. 잠시 후 다시 시도해주세요.",
         }
     }

@@ -44,6 +44,21 @@ pub enum EngineError {
     Dropped,
 }
 
+impl EngineError {
+    /// Whether the engine could not be reached in time (Redis down, restarting or
+    /// swamped), as opposed to a fault of ours: the caller may try again shortly.
+    pub fn is_outage(&self) -> bool {
+        use fred::error::ErrorKind as K;
+        match self {
+            Self::Redis(e) => matches!(
+                e.kind(),
+                K::IO | K::Timeout | K::Canceled | K::Backpressure | K::Routing
+            ),
+            Self::Protocol(_) | Self::Dropped => false,
+        }
+    }
+}
+
 /// The result of counting one event against a limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Hit {

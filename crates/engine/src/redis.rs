@@ -17,6 +17,13 @@ use crate::{
 /// Events published while a node's listener is busy wait here; past this many the node
 /// sees a gap and resyncs its sockets.
 const INBOX_CAPACITY: usize = 1 << 16;
+/// How long a call may wait for Redis (queued while it reconnects, or waiting for its
+/// answer) before it fails as an outage, so that callers answer "try again" instead of
+/// hanging until Redis returns.
+pub const CALL_TIMEOUT: Duration = Duration::from_secs(2);
+/// Commands queued in the client beyond this fail at once (back-pressure) instead of
+/// growing the queue without bound while Redis is away.
+const COMMAND_QUEUE: usize = 100_000;
 
 /// Helpers every script starts with. `P` is the key prefix (always `ARGV[1]`).
 ///
@@ -397,9 +404,11 @@ impl RedisEngine {
         let mut builder = Builder::from_config(config);
         builder
             .with_connection_config(|c| {
-                c.connection_timeout = Duration::from_secs(5);
-                c.internal_command_timeout = Duration::from_secs(5);
+                c.connection_timeout = CALL_TIMEOUT;
+                c.internal_command_timeout = CALL_TIMEOUT;
+                c.max_command_buffer_len = COMMAND_QUEUE;
             })
+            .with_performance_config(|p| p.default_command_timeout = CALL_TIMEOUT)
             .set_policy(ReconnectPolicy::new_exponential(0, 100, 5_000, 2));
         let client = builder.build()?;
         client.init().await?;

@@ -72,21 +72,25 @@ fn json_error(err: poem::Error) -> Response {
         .into_response()
 }
 
+/// The longest `/readyz` takes to answer.
+const READY_WITHIN: std::time::Duration = std::time::Duration::from_secs(3);
+
 #[handler]
 fn healthz() -> &'static str {
     "ok"
 }
 
-/// Ready when the database and the engine answer.
+/// Ready when the database and the engine answer in time and the node is not leaving.
 #[handler]
 async fn readyz(state: poem::web::Data<&AppState>) -> Response {
-    let store = state.store.ping().await;
-    let engine = state.engine.ping().await;
+    let (store, engine) = tokio::join!(within(state.store.ping()), within(state.engine.ping()));
+    let draining = state.draining();
     let body = serde_json::json!({
         "store": store.as_ref().map(|_| "ok").unwrap_or("down"),
         "engine": engine.as_ref().map(|_| state.engine.name()).unwrap_or("down"),
+        "draining": draining,
     });
-    let status = if store.is_ok() && engine.is_ok() {
+    let status = if store.is_ok() && engine.is_ok() && !draining {
         StatusCode::OK
     } else {
         StatusCode::SERVICE_UNAVAILABLE
@@ -98,6 +102,17 @@ async fn readyz(state: poem::web::Data<&AppState>) -> Response {
         tracing::warn!(error = %e, "engine not ready");
     }
     Json(body).with_status(status).into_response()
+}
+
+/// Each part bounds its own calls; this bounds `/readyz`'s answer whatever they do.
+async fn within<E: std::fmt::Display>(
+    call: impl std::future::Future<Output = Result<(), E>>,
+) -> Result<(), String> {
+    match tokio::time::timeout(READY_WITHIN, call).await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err("no answer in time".to_owned()),
+    }
 }
 
 /// Counts every request by route: the API's operation id, or the kind of path.

@@ -31,6 +31,7 @@ pub const VARS: &[VarDoc] = &[
     VarDoc { name: "TELEPATHY_REDIS_PREFIX", example: "tp:", doc: "Prefix of every Redis key of this deployment." },
     VarDoc { name: "TELEPATHY_SERVICE_HOURS", example: "20:00-02:00", doc: "When matching is open, Asia/Seoul: HH:MM-HH:MM (may wrap midnight) or always. Default: 20:00-02:00; always in demo mode." },
     VarDoc { name: "TELEPATHY_GRACE_SECONDS", example: "30", doc: "How long a disconnected chat member may take to come back before the partner is told the chat ended." },
+    VarDoc { name: "TELEPATHY_DRAIN_SECONDS", example: "10", doc: "On SIGTERM: how long requests in flight may take to finish before the node exits (its sockets are told at once to reconnect elsewhere)." },
     VarDoc { name: "TELEPATHY_CHAT_RETENTION_DAYS", example: "183", doc: "Days archived chat messages are kept before they are purged (the privacy policy says 6 months)." },
     VarDoc { name: "TELEPATHY_NODE_ID", example: "", doc: "This node's name in presence records. Default: a random id per start." },
     VarDoc { name: "TELEPATHY_LOG_FORMAT", example: "text", doc: "text or json." },
@@ -62,6 +63,8 @@ pub struct Config {
     pub portone: Option<PortOneConfig>,
     pub service_window: ServiceWindow,
     pub grace: Duration,
+    /// On SIGTERM, how long requests in flight may take before the node exits.
+    pub drain: Duration,
     pub retention_days: i64,
     pub node_id: String,
     /// Lets scrapers from other hosts read `/metrics` (`Authorization: Bearer …`).
@@ -200,6 +203,7 @@ impl Config {
             None => ServiceWindow::default(),
         };
         let grace = number(&get, "TELEPATHY_GRACE_SECONDS", 30, &mut errors);
+        let drain = number(&get, "TELEPATHY_DRAIN_SECONDS", 10, &mut errors);
         let retention_days = number(&get, "TELEPATHY_CHAT_RETENTION_DAYS", 183, &mut errors);
         let node_id = get("TELEPATHY_NODE_ID")
             .unwrap_or_else(|| format!("node-{:016x}", rand::random::<u64>()));
@@ -225,6 +229,7 @@ impl Config {
             portone,
             service_window,
             grace: Duration::from_secs(grace.unsigned_abs()),
+            drain: Duration::from_secs(drain.unsigned_abs()),
             retention_days,
             node_id,
             metrics_token,

@@ -4,6 +4,8 @@
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object};
 use telepathy_domain::ErrorCode;
+use telepathy_engine::EngineError;
+use telepathy_store::StoreError;
 
 /// The body of every error answer.
 #[derive(Debug, Clone, Object)]
@@ -53,6 +55,9 @@ pub enum ApiError {
     /// An outside provider failed.
     #[oai(status = 502)]
     BadGateway(Json<ErrorBody>),
+    /// The database or Redis does not answer for now; try again shortly.
+    #[oai(status = 503)]
+    ServiceUnavailable(Json<ErrorBody>),
 }
 
 impl From<ErrorCode> for ApiError {
@@ -67,31 +72,51 @@ impl From<ErrorCode> for ApiError {
             E::RateLimited | E::SmsCooldown | E::SmsDailyLimit => Self::TooManyRequests(body),
             E::Internal => Self::Internal(body),
             E::SmsSendFailed | E::IdentityFailed => Self::BadGateway(body),
+            E::Unavailable => Self::ServiceUnavailable(body),
             _ => Self::BadRequest(body),
         }
     }
 }
 
-/// Turns any internal failure into a logged 500.
+/// Turns any internal failure into a logged 500, or a 503 when it is an outage.
 pub trait OrInternal<T> {
     fn or_internal(self, what: &str) -> Result<T, ApiError>;
 }
 
-impl<T, E: std::fmt::Display> OrInternal<T> for Result<T, E> {
+impl<T, E: std::fmt::Display + 'static> OrInternal<T> for Result<T, E> {
     fn or_internal(self, what: &str) -> Result<T, ApiError> {
         self.map_err(|e| internal(what, e))
     }
 }
 
-/// Logs an internal failure with what we were doing, and answers a 500.
-pub fn internal(what: &str, error: impl std::fmt::Display) -> ApiError {
+/// Logs an internal failure with what we were doing, and answers a 500 (a 503 when it is
+/// an outage).
+pub fn internal(what: &str, error: impl std::fmt::Display + 'static) -> ApiError {
     internal_code(what, error).into()
 }
 
-/// Logs an internal failure with what we were doing; the code to tell the client.
-pub fn internal_code(what: &str, error: impl std::fmt::Display) -> ErrorCode {
-    tracing::error!(error = %error, "failed: {what}");
-    ErrorCode::Internal
+/// Logs an internal failure with what we were doing; the code to tell the client:
+/// `Unavailable` when the database or Redis did not answer in time (it heals by itself,
+/// and the client may try again), `Internal` for anything else.
+pub fn internal_code(what: &str, error: impl std::fmt::Display + 'static) -> ErrorCode {
+    if is_outage(&error) {
+        tracing::warn!(error = %error, "unavailable: {what}");
+        ErrorCode::Unavailable
+    } else {
+        tracing::error!(error = %error, "failed: {what}");
+        ErrorCode::Internal
+    }
+}
+
+/// Whether `error` is the engine's or the store's failure to answer in time.
+fn is_outage(error: &dyn std::any::Any) -> bool {
+    if let Some(e) = error.downcast_ref::<EngineError>() {
+        return e.is_outage();
+    }
+    if let Some(e) = error.downcast_ref::<StoreError>() {
+        return e.is_outage();
+    }
+    false
 }
 
 /// Handler results.

@@ -4,7 +4,6 @@
 use poem::listener::TcpListener;
 use poem::Server;
 use telepathy_server::config::Config;
-use telepathy_server::realtime::hub::Kick;
 use telepathy_server::state::AppState;
 use tracing_subscriber::EnvFilter;
 
@@ -71,6 +70,7 @@ async fn serve() -> anyhow::Result<()> {
     }
     let listen = config.listen;
     let url = config.public_origins.first().cloned().unwrap_or_default();
+    let drain = config.drain;
     let state = AppState::build(config).await?;
     telepathy_server::realtime::start(&state).await?;
     let app = telepathy_server::app::build(state.clone());
@@ -83,12 +83,14 @@ async fn serve() -> anyhow::Result<()> {
                 let state = state.clone();
                 async move {
                     shutdown_signal().await;
-                    // Sockets would hold the shutdown until its deadline: tell their
-                    // clients now to reconnect (to another node) and resume.
-                    state.hub.kick_all(Kick::Drain);
+                    // Stop accepting (the server does that next), say not ready to the
+                    // requests still coming over open connections, and tell every socket's
+                    // client now to reconnect (to another node) and resume: sockets would
+                    // otherwise hold the shutdown until its deadline.
+                    state.drain();
                 }
             },
-            Some(std::time::Duration::from_secs(10)),
+            Some(drain),
         )
         .await?;
     // Leaving on purpose: this node's users stop counting as online at once.

@@ -1,6 +1,6 @@
 //! What every handler shares: configuration, store, engine, providers, clock.
 
-use std::sync::atomic::AtomicI64;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::Arc;
 
 use telepathy_engine::{Engine, MemoryEngine, RedisEngine};
@@ -35,6 +35,8 @@ pub struct Inner {
     /// This node's open sockets.
     pub hub: Hub,
     pub metrics: Arc<Metrics>,
+    /// Set once the node was told to stop: `/readyz` says no and new sockets are refused.
+    draining: AtomicBool,
     /// A new inbox for the bus listener, when the node starts over as a new instance.
     pub(crate) next_inbox: tokio::sync::mpsc::Sender<telepathy_engine::Inbox>,
     pub(crate) next_inbox_rx:
@@ -61,6 +63,20 @@ pub struct Overrides {
 }
 
 impl AppState {
+    /// Starts leaving: `/readyz` turns false, new sockets are refused, and every open
+    /// socket is closed with 1012 so its client reconnects to another node and resumes.
+    pub fn drain(&self) {
+        if !self.draining.swap(true, Ordering::SeqCst) {
+            tracing::info!(users = self.hub.user_count(), "draining");
+            self.hub.kick_all(crate::realtime::hub::Kick::Drain);
+        }
+    }
+
+    /// Whether the node is leaving.
+    pub fn draining(&self) -> bool {
+        self.draining.load(Ordering::SeqCst)
+    }
+
     /// Connects to the store and the engine named by `config` and picks the providers.
     pub async fn build(config: Config) -> anyhow::Result<Self> {
         Self::build_with(
@@ -115,6 +131,7 @@ impl AppState {
             clock_offset_ms: AtomicI64::new(0),
             hub,
             metrics,
+            draining: AtomicBool::new(false),
             next_inbox,
             next_inbox_rx: std::sync::Mutex::new(Some(next_inbox_rx)),
             match_records,

@@ -4,141 +4,20 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use serde_json::{json, Value};
 use telepathy_store::testing::fresh_url;
 use telepathy_store::Backend;
 
+#[path = "support/nodes.rs"]
+mod nodes;
 #[path = "support/ws_client.rs"]
 mod ws_client;
 
+use nodes::{connect, free_port, round_with, seed, sign_up, start_node};
 use ws_client::Client;
-
-struct Node {
-    child: Child,
-    base: String,
-}
-
-impl Drop for Node {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-async fn start_node(port: u16, origins: &str, database_url: &str, prefix: &str) -> Node {
-    let redis = std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
-    let log =
-        std::fs::File::create(std::env::temp_dir().join(format!("telepathy-cluster-{port}.log")))
-            .unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_telepathy"))
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("DATABASE_URL", database_url)
-        .env("REDIS_URL", redis)
-        .env("TELEPATHY_REDIS_PREFIX", prefix)
-        .env("TELEPATHY_DEMO", "true")
-        .env("TELEPATHY_LISTEN", format!("127.0.0.1:{port}"))
-        .env("TELEPATHY_PUBLIC_ORIGIN", origins)
-        .env("TELEPATHY_STATIC_DIR", std::env::temp_dir())
-        .env("TELEPATHY_NODE_ID", format!("node-{port}"))
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .unwrap();
-    let node = Node {
-        child,
-        base: format!("http://127.0.0.1:{port}"),
-    };
-    let http = reqwest::Client::new();
-    for _ in 0..100 {
-        if let Ok(r) = http.get(format!("{}/readyz", node.base)).send().await {
-            if r.status().is_success() {
-                return node;
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("node on port {port} did not become ready");
-}
-
-async fn connect(node: &Node, cookie: &str) -> Client {
-    let addr = node.base.trim_start_matches("http://");
-    Client::connect(addr, Some(cookie), &node.base)
-        .await
-        .unwrap()
-}
-
-async fn post(
-    base: &str,
-    path: &str,
-    body: Value,
-    cookie: Option<&str>,
-) -> (Value, Option<String>) {
-    let mut req = reqwest::Client::new()
-        .post(format!("{base}{path}"))
-        .header("origin", base)
-        .json(&body);
-    if let Some(c) = cookie {
-        req = req.header("cookie", c);
-    }
-    let resp = req.send().await.unwrap();
-    let cookie = resp
-        .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
-        .map(|v| v.split(';').next().unwrap_or_default().to_owned());
-    let status = resp.status();
-    let body: Value = resp.json().await.unwrap();
-    assert!(status.is_success(), "{path}: {body}");
-    (body, cookie)
-}
-
-/// Signs up through `base` (whose demo outbox holds the code) and sets a nickname.
-async fn sign_up(base: &str, username: &str, phone: &str) -> String {
-    post(
-        base,
-        "/api/verify-mvp/send",
-        json!({ "phone": phone }),
-        None,
-    )
-    .await;
-    let outbox: Value = reqwest::get(format!("{base}/api/dev/sms-outbox?phone={phone}"))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    post(
-        base,
-        "/api/verify-mvp/check",
-        json!({ "phone": phone, "code": outbox["code"] }),
-        None,
-    )
-    .await;
-    let body = json!({ "username": username, "password": "abcdefg1", "phone": phone, "gender": "남성", "birthdate": "19990101" });
-    let (_, cookie) = post(base, "/api/register", body, None).await;
-    let cookie = cookie.unwrap();
-    post(
-        base,
-        "/api/nickname/set-nickname",
-        json!({ "nickname": format!("닉{username}") }),
-        Some(&cookie),
-    )
-    .await;
-    cookie
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nodes_share_matching_and_chat_and_survive_a_killed_node() {
@@ -275,53 +154,6 @@ async fn nodes_share_matching_and_chat_and_survive_a_killed_node() {
         json!("돌아왔구나")
     );
     drop(a);
-}
-
-/// Seeds `n` users with sessions through `telepathy seed`; answers (user id, cookie).
-fn seed(database_url: &str, n: usize) -> Vec<(i64, String)> {
-    let out = std::env::temp_dir().join(format!("telepathy-seed-{}.json", rand::random::<u64>()));
-    let status = Command::new(env!("CARGO_BIN_EXE_telepathy"))
-        .args(["seed", "--users", &n.to_string(), "--out"])
-        .arg(&out)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("DATABASE_URL", database_url)
-        .env("TELEPATHY_DEMO", "true")
-        .env("TELEPATHY_STATIC_DIR", std::env::temp_dir())
-        .stdout(Stdio::null())
-        .status()
-        .unwrap();
-    assert!(status.success(), "telepathy seed failed");
-    let file: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    let _ = std::fs::remove_file(&out);
-    file["sessions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            let id = match &s["userId"] {
-                Value::String(id) => id.parse().unwrap(),
-                other => other.as_i64().unwrap(),
-            };
-            (id, s["cookie"].as_str().unwrap().to_owned())
-        })
-        .collect()
-}
-
-/// The current round, once it has at least `seconds` left.
-async fn round_with(base: &str, seconds: i64) -> Value {
-    loop {
-        let round: Value = reqwest::get(format!("{base}/api/match/current-round"))
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        if round["remaining"].as_i64().unwrap() >= seconds {
-            return round;
-        }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
 }
 
 /// What one user of the crowd saw.

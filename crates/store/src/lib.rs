@@ -59,6 +59,22 @@ pub enum StoreError {
     Io(#[from] std::io::Error),
 }
 
+impl StoreError {
+    /// Whether the database could not be reached or did not answer in time (down,
+    /// restarting, out of connections, or a lock held too long), as opposed to a fault
+    /// of ours: the caller may try again shortly.
+    pub fn is_outage(&self) -> bool {
+        match self {
+            Self::Sql(e) => is_outage(e),
+            _ => false,
+        }
+    }
+}
+
+/// How long a call waits for a connection from the pool, or for a lock held by another
+/// transaction, before it fails as an outage.
+pub const WAIT: Duration = Duration::from_secs(2);
+
 /// The repositories over one connection pool.
 #[derive(Clone)]
 pub struct Store {
@@ -82,7 +98,7 @@ impl Store {
                 Backend::Sqlite => 4,
                 Backend::Postgres => 16,
             })
-            .acquire_timeout(Duration::from_secs(5))
+            .acquire_timeout(WAIT)
             .after_connect(move |conn, _| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -91,10 +107,16 @@ impl Store {
                         sqlx::query("PRAGMA journal_mode = WAL")
                             .execute(&mut *conn)
                             .await?;
-                        sqlx::query("PRAGMA busy_timeout = 5000")
+                        sqlx::query(&format!("PRAGMA busy_timeout = {}", WAIT.as_millis()))
                             .execute(&mut *conn)
                             .await?;
                         sqlx::query("PRAGMA foreign_keys = ON")
+                            .execute(&mut *conn)
+                            .await?;
+                    } else {
+                        // A statement waiting on a lock fails after `WAIT` rather than
+                        // holding its caller (and a pooled connection) indefinitely.
+                        sqlx::query(&format!("SET lock_timeout = {}", WAIT.as_millis()))
                             .execute(&mut *conn)
                             .await?;
                     }
@@ -145,6 +167,27 @@ fn prepare_sqlite_url(url: &str) -> Result<String, StoreError> {
     } else {
         format!("{url}?mode=rwc")
     })
+}
+
+fn is_outage(e: &sqlx::Error) -> bool {
+    use sqlx::Error as E;
+    match e {
+        E::Io(_) | E::Tls(_) | E::PoolTimedOut | E::PoolClosed | E::WorkerCrashed => true,
+        E::Database(db) => match db.code() {
+            // PostgreSQL's SQLSTATE: connection exceptions (08), the server shutting
+            // down or starting (57P), a lock not granted within lock_timeout (55P03), a
+            // cancelled statement (57014), too many connections (53300).
+            Some(code) if code.len() == 5 => {
+                code.starts_with("08")
+                    || code.starts_with("57P")
+                    || matches!(code.as_ref(), "55P03" | "57014" | "53300")
+            }
+            // SQLite's result codes, extended ones included: SQLITE_BUSY and SQLITE_LOCKED.
+            Some(code) => code.parse::<u32>().is_ok_and(|c| matches!(c & 0xff, 5 | 6)),
+            None => false,
+        },
+        _ => false,
+    }
 }
 
 fn is_unique_violation(e: &sqlx::Error) -> bool {

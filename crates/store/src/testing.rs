@@ -90,3 +90,30 @@ async fn sweep_old_schemas(pool: &sqlx::AnyPool) {
         }
     }
 }
+
+/// A write lock on the `sessions` table of the store at `url`, held by a connection of its
+/// own until dropped (a long migration, a stuck transaction): new sessions wait for it.
+pub struct SessionsLocked {
+    _conn: sqlx::AnyConnection,
+}
+
+/// Takes the write lock of [`SessionsLocked`].
+pub async fn lock_sessions(url: &str) -> SessionsLocked {
+    sqlx::any::install_default_drivers();
+    let backend = Backend::of_url(url).unwrap_or_else(|| panic!("not a store URL: {url}"));
+    let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect(url)
+        .await
+        .unwrap_or_else(|e| panic!("connect {url}: {e}"));
+    let statements: &[&str] = match backend {
+        // Readers go on under WAL; every writer waits.
+        Backend::Sqlite => &["BEGIN EXCLUSIVE"],
+        Backend::Postgres => &["BEGIN", "LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE"],
+    };
+    for sql in statements {
+        sqlx::query(sql)
+            .execute(&mut conn)
+            .await
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    }
+    SessionsLocked { _conn: conn }
+}

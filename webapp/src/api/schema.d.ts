@@ -551,7 +551,7 @@ export interface components {
          *     The HTTP status of each code is decided in one place, in the server crate.
          * @enum {string}
          */
-        ErrorCode: "USERNAME_REQUIRED" | "USERNAME_INVALID" | "FIELDS_REQUIRED" | "PASSWORD_WEAK" | "PASSWORD_TOO_LONG" | "RESET_PASSWORD_MISMATCH" | "NEW_PASSWORD_MISMATCH" | "PHONE_REQUIRED" | "PHONE_INVALID" | "CODE_REQUIRED" | "BIRTHDATE_INVALID" | "GENDER_INVALID" | "NICKNAME_REQUIRED" | "NICKNAME_INVALID" | "USERNAME_TAKEN" | "LOGIN_FAILED" | "UNDER_AGE" | "PHONE_NOT_VERIFIED" | "PHONE_IN_USE" | "CODE_INVALID" | "CODE_EXPIRED" | "CODE_ATTEMPTS_EXCEEDED" | "SMS_COOLDOWN" | "SMS_DAILY_LIMIT" | "SMS_SEND_FAILED" | "RATE_LIMITED" | "UNAUTHORIZED" | "FORBIDDEN_ORIGIN" | "NICKNAME_LOCKED" | "CURRENT_PASSWORD_WRONG" | "IDENTITY_ID_INVALID" | "IDENTITY_NOT_VERIFIED" | "IDENTITY_FAILED" | "SERVICE_CLOSED" | "ROUND_OVER" | "WORD_NOT_IN_ROUND" | "ALREADY_IN_ROOM" | "NOT_IN_ROOM" | "MESSAGE_EMPTY" | "MESSAGE_TOO_LONG" | "NICKNAME_NEEDED" | "EMOTION_REQUIRED" | "FEEDBACK_NO_ROOM" | "INVALID_REQUEST" | "NOT_FOUND" | "INTERNAL";
+        ErrorCode: "USERNAME_REQUIRED" | "USERNAME_INVALID" | "FIELDS_REQUIRED" | "PASSWORD_WEAK" | "PASSWORD_TOO_LONG" | "RESET_PASSWORD_MISMATCH" | "NEW_PASSWORD_MISMATCH" | "PHONE_REQUIRED" | "PHONE_INVALID" | "CODE_REQUIRED" | "BIRTHDATE_INVALID" | "GENDER_INVALID" | "NICKNAME_REQUIRED" | "NICKNAME_INVALID" | "USERNAME_TAKEN" | "LOGIN_FAILED" | "UNDER_AGE" | "PHONE_NOT_VERIFIED" | "PHONE_IN_USE" | "CODE_INVALID" | "CODE_EXPIRED" | "CODE_ATTEMPTS_EXCEEDED" | "SMS_COOLDOWN" | "SMS_DAILY_LIMIT" | "SMS_SEND_FAILED" | "RATE_LIMITED" | "UNAUTHORIZED" | "FORBIDDEN_ORIGIN" | "NICKNAME_LOCKED" | "CURRENT_PASSWORD_WRONG" | "IDENTITY_ID_INVALID" | "IDENTITY_NOT_VERIFIED" | "IDENTITY_FAILED" | "SERVICE_CLOSED" | "ROUND_OVER" | "WORD_NOT_IN_ROUND" | "ALREADY_IN_ROOM" | "NOT_IN_ROOM" | "MESSAGE_EMPTY" | "MESSAGE_TOO_LONG" | "NICKNAME_NEEDED" | "EMOTION_REQUIRED" | "FEEDBACK_NO_ROOM" | "INVALID_REQUEST" | "NOT_FOUND" | "UNAVAILABLE" | "INTERNAL";
         /**
          * FeedbackBody
          * @description The spec's feedback payload. Identity fields are ignored (the session says who), the
@@ -610,14 +610,14 @@ export interface components {
             /** Format: int64 */
             round: number;
             /**
-             * Format: int64
-             * @description Ignored: identity comes from the session.
+             * @description Ignored, whatever its type (clients that keep ids in localStorage send strings):
+             *     identity comes from the session.
              */
-            userId?: number;
+            userId?: unknown;
             /** @description Ignored. */
-            username?: string;
+            username?: unknown;
             /** @description Ignored. */
-            nickname?: string;
+            nickname?: unknown;
         };
         /** LoginBody */
         LoginBody: {
@@ -987,6 +987,15 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     logout: {
@@ -1071,6 +1080,15 @@ export interface operations {
             };
             /** @description An outside provider failed. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1169,6 +1187,15 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     withdraw: {
@@ -1253,6 +1280,15 @@ export interface operations {
             };
             /** @description An outside provider failed. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1355,6 +1391,15 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     sendSignupCode: {
@@ -1443,6 +1488,15 @@ export interface operations {
             };
             /** @description An outside provider failed. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1545,6 +1599,15 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     register: {
@@ -1640,6 +1703,15 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getProfile: {
@@ -1724,6 +1796,15 @@ export interface operations {
             };
             /** @description An outside provider failed. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1826,6 +1907,15 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     checkUser: {
@@ -1914,6 +2004,15 @@ export interface operations {
             };
             /** @description An outside provider failed. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2016,6 +2115,15 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     resetPassword: {
@@ -2104,6 +2212,15 @@ export interface operations {
             };
             /** @description An outside provider failed. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2206,6 +2323,15 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     prepareIdentity: {
@@ -2290,6 +2416,15 @@ export interface operations {
             };
             /** @description An outside provider failed. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2392,6 +2527,15 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getAppConfig: {
@@ -2476,6 +2620,15 @@ export interface operations {
             };
             /** @description An outside provider failed. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2576,6 +2729,15 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getServerTime: {
@@ -2667,6 +2829,15 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getCurrentRound: {
@@ -2751,6 +2922,15 @@ export interface operations {
             };
             /** @description An outside provider failed. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2853,6 +3033,15 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getWordHistory: {
@@ -2937,6 +3126,15 @@ export interface operations {
             };
             /** @description An outside provider failed. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3039,6 +3237,15 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     getRealtimeProtocol: {
@@ -3123,6 +3330,15 @@ export interface operations {
             };
             /** @description An outside provider failed. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

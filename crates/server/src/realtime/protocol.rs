@@ -23,12 +23,13 @@ use telepathy_domain::ErrorCode;
 pub struct JoinMatch {
     pub word: String,
     pub round: i64,
-    /// Ignored: identity comes from the session.
-    pub user_id: Option<i64>,
+    /// Ignored, whatever its type (clients that keep ids in localStorage send strings):
+    /// identity comes from the session.
+    pub user_id: Option<serde_json::Value>,
     /// Ignored.
-    pub username: Option<String>,
+    pub username: Option<serde_json::Value>,
     /// Ignored.
-    pub nickname: Option<String>,
+    pub nickname: Option<serde_json::Value>,
 }
 
 /// `chatMessage` from a client.

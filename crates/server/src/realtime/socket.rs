@@ -39,6 +39,9 @@ pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Res
     if !origin_allowed(req, &state.config.public_origins) {
         return ApiError::from(ErrorCode::ForbiddenOrigin).into_response();
     }
+    if state.draining() {
+        return ApiError::from(ErrorCode::Unavailable).into_response();
+    }
     let current = match state.current_user(req).await {
         Ok(Some(current)) => current,
         Ok(None) => return ApiError::from(ErrorCode::Unauthorized).into_response(),
@@ -300,14 +303,13 @@ impl Socket<'_> {
     }
 
     async fn handle(&mut self, text: &str) {
-        let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else {
-            return self.refuse("unknown", ErrorCode::InvalidRequest);
-        };
-        let event = value["event"].as_str().unwrap_or("unknown").to_owned();
-        let data = value
-            .get("data")
-            .cloned()
-            .unwrap_or(serde_json::Value::Null);
+        let value = serde_json::from_str::<serde_json::Value>(text).ok();
+        let event = value
+            .as_ref()
+            .and_then(|v| v["event"].as_str())
+            .unwrap_or("unknown")
+            .to_owned();
+        // Every frame counts, readable or not.
         if !self
             .state
             .hub
@@ -315,6 +317,10 @@ impl Socket<'_> {
         {
             return self.refuse(&event, ErrorCode::RateLimited);
         }
+        let Some(mut value) = value else {
+            return self.refuse("unknown", ErrorCode::InvalidRequest);
+        };
+        let data = without_identity(value.get_mut("data").map(serde_json::Value::take));
         let state = self.state;
         let result = match event.as_str() {
             "join_match" => match parse::<JoinMatch>(data) {
@@ -359,6 +365,19 @@ impl Socket<'_> {
             self.refuse(&event, code);
         }
     }
+}
+
+/// The data of an incoming frame without the identity fields the spec's clients send
+/// (`userId`, `username`, `nickname`): the session says who is speaking, so they are
+/// ignored whatever their type.
+fn without_identity(data: Option<serde_json::Value>) -> serde_json::Value {
+    let mut data = data.unwrap_or(serde_json::Value::Null);
+    if let Some(fields) = data.as_object_mut() {
+        for name in ["userId", "username", "nickname"] {
+            fields.remove(name);
+        }
+    }
+    data
 }
 
 async fn resume(

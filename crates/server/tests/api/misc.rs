@@ -9,6 +9,7 @@ crate::both!(
     health_and_readiness,
     web_app_routes_fall_back_to_index,
     app_config_tells_demo,
+    a_locked_database_answers_503_and_recovers,
 );
 
 async fn foreign_origins_cannot_change_state(mut app: TestApp) {
@@ -175,4 +176,27 @@ async fn metrics_are_scraped_locally_or_with_the_token() {
         .send()
         .await;
     assert_eq!(scraped.0.status(), 200);
+}
+
+/// A write lock held too long (a stuck transaction, a long migration) makes the calls that
+/// need it answer 503 with the Korean message within seconds, not hang or fail with a 500;
+/// once the lock is gone, they work again by themselves.
+async fn a_locked_database_answers_503_and_recovers(mut app: TestApp) {
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    app.cookie = None;
+    let lock = telepathy_store::testing::lock_sessions(&app.state.config.database_url).await;
+    let started = std::time::Instant::now();
+    let a = app.login("alice", "abcdefg1").await;
+    a.assert_error(503, "UNAVAILABLE");
+    assert_eq!(
+        a.message(),
+        telepathy_domain::ErrorCode::Unavailable.message()
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(8),
+        "answered in {:?}",
+        started.elapsed()
+    );
+    drop(lock);
+    app.login("alice", "abcdefg1").await.assert_ok();
 }

@@ -4,7 +4,7 @@ use serde_json::{json, Value};
 use telepathy_store::Backend;
 
 use crate::helpers::{spawn_with, TestApp, ORIGIN};
-use crate::ws_client::Client;
+use crate::ws_client::{Client, SOON};
 
 crate::both!(
     two_users_match_chat_and_leave,
@@ -14,6 +14,9 @@ crate::both!(
     a_third_user_waits_and_rounds_expire_waits,
     revoked_sessions_close_their_sockets,
     a_node_given_up_for_dead_starts_over,
+    identity_fields_of_any_type_are_ignored,
+    unreadable_frames_count_toward_the_frame_limit,
+    a_draining_node_is_not_ready_and_refuses_sockets,
 );
 
 /// Signs up a user with a nickname and opens a socket for them.
@@ -438,5 +441,72 @@ async fn a_node_given_up_for_dead_starts_over(mut app: TestApp) {
     assert!(
         text.contains("telepathy_sockets_kicked_total{op=\"resync\"} 2"),
         "{text}"
+    );
+}
+
+/// The spec's clients send `userId` (as a string, when kept in localStorage), `username`
+/// and `nickname` with their frames: whatever their type, they change nothing.
+async fn identity_fields_of_any_type_are_ignored(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let mut matched = None;
+    for _ in 0..2 {
+        let (round, word) = current(&app);
+        a.send(
+            "join_match",
+            json!({ "word": word, "round": round, "userId": "12", "username": 7, "nickname": null }),
+        )
+        .await;
+        if a.expect_any(&["matchWaiting", "error"]).await.0 == "error" {
+            continue;
+        }
+        b.send(
+            "join_match",
+            json!({ "word": word, "round": round, "userId": { "id": 1 }, "username": "mallory" }),
+        )
+        .await;
+        let got = b.expect_any(&["matched", "error"]).await;
+        if got.0 == "matched" {
+            matched = Some(got.1);
+            break;
+        }
+    }
+    let matched = matched.expect("paired within two rounds");
+    assert_eq!(matched["receiverNickname"], json!("닉alice"));
+    let room = matched["roomId"].clone();
+    a.expect("matched").await;
+    b.send("leaveRoom", json!({ "roomId": room, "userId": "999" }))
+        .await;
+    let ended = a.expect("chatEnded").await;
+    assert_eq!(ended["roomId"], room);
+    assert_eq!(ended["reason"], json!("left"));
+}
+
+/// Frames that are not even JSON count toward the per-user frame limit like any other.
+async fn unreadable_frames_count_toward_the_frame_limit(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    for _ in 0..40 {
+        a.send_text("{not json").await;
+        assert_eq!(a.expect("error").await["code"], json!("INVALID_REQUEST"));
+    }
+    a.send("getOnlineCount", json!({})).await;
+    let refused = a.expect("error").await;
+    assert_eq!(refused["code"], json!("RATE_LIMITED"));
+    assert_eq!(refused["event"], json!("getOnlineCount"));
+}
+
+/// Once told to stop, a node says it is not ready and sends new sockets elsewhere.
+async fn a_draining_node_is_not_ready_and_refuses_sockets(mut app: TestApp) {
+    let (mut a, cookie) = user(&mut app, "alice", "01011112222").await;
+    app.state.drain();
+    assert_eq!(a.expect_close_within(SOON).await, Some(1012));
+    let ready = app.get("/readyz").await;
+    assert_eq!(ready.status, 503);
+    assert_eq!(ready.body["draining"], json!(true));
+    assert_eq!(
+        Client::connect(&app.addr, Some(&cookie), ORIGIN)
+            .await
+            .err(),
+        Some(503)
     );
 }

@@ -34,6 +34,11 @@ impl Client {
         }
     }
 
+    /// Sends a text frame as it is, readable or not.
+    pub async fn send_text(&mut self, text: &str) {
+        self.ws.send(Message::Text(text.into())).await.unwrap();
+    }
+
     pub async fn send(&mut self, event: &str, data: Value) {
         let text = json!({ "event": event, "data": data }).to_string();
         self.ws.send(Message::Text(text.into())).await.unwrap();

@@ -1,0 +1,161 @@
+//! Outages of the shared parts, with servers the tests start and stop themselves: while
+//! Redis or PostgreSQL is away a node answers at once that it cannot serve (503 and the
+//! Korean message; an error frame on a socket) and says it is not ready; when they come
+//! back it heals by itself, with no restart.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::{Duration, Instant};
+
+use reqwest::Method;
+use serde_json::{json, Value};
+use telepathy_domain::ErrorCode;
+use telepathy_store::testing::fresh_url;
+use telepathy_store::Backend;
+
+#[path = "support/nodes.rs"]
+mod nodes;
+#[path = "support/ws_client.rs"]
+mod ws_client;
+
+use nodes::{
+    connect, free_port, request, round_with, seed, start_node_with, test_redis_url, wait_ready,
+    OwnPostgres, OwnRedis,
+};
+
+/// How soon a call must be answered while a part is down (the engine and the store give
+/// up after 2 s; the rest is this shared machine's slack).
+const FAIL_FAST: Duration = Duration::from_secs(5);
+
+#[track_caller]
+fn assert_unavailable(status: u16, body: &Value, started: Instant) {
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["code"], json!("UNAVAILABLE"), "{body}");
+    assert_eq!(body["message"], json!(ErrorCode::Unavailable.message()));
+    assert!(
+        started.elapsed() < FAIL_FAST,
+        "answered after {:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redis_outage_fails_fast_and_heals_by_itself() {
+    let mut redis = OwnRedis::start().await;
+    let database_url = fresh_url(Backend::Postgres).await;
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let node = start_node_with(port, &base, &database_url, &redis.url(), "outage:", &[]).await;
+    let users = seed(&database_url, 2);
+    let mut a = connect(&node, &users[0].1).await;
+    a.expect("hello").await;
+
+    redis.stop();
+    // A call that counts a rate limit in Redis is refused at once, not left hanging.
+    let started = Instant::now();
+    let login = json!({ "username": "someone", "password": "abcdefg1" });
+    let (status, body, _) =
+        request(&base, Method::POST, "/api/auth/login", Some(login), None).await;
+    assert_unavailable(status, &body, started);
+    // A socket frame that needs Redis gets an error frame with the same code.
+    let started = Instant::now();
+    a.send("getOnlineCount", json!({})).await;
+    let refused = a.expect("error").await;
+    assert_eq!(refused["code"], json!("UNAVAILABLE"));
+    assert_eq!(refused["event"], json!("getOnlineCount"));
+    assert!(started.elapsed() < FAIL_FAST);
+    assert!(
+        wait_ready(&base, false, Duration::from_secs(10)).await,
+        "/readyz still says ready"
+    );
+
+    // Redis comes back empty, as after a restart without persistence.
+    redis.restart().await;
+    assert!(
+        wait_ready(&base, true, Duration::from_secs(20)).await,
+        "/readyz did not turn ready by itself"
+    );
+    // The node's sockets are told to reconnect and resume: what was routed to them while
+    // Redis was away is lost to them.
+    assert_eq!(
+        a.expect_close_within(Duration::from_secs(20)).await,
+        Some(1013)
+    );
+
+    // Presence, matching and the bus work again, with no restart of the node.
+    let mut a = connect(&node, &users[0].1).await;
+    let mut b = connect(&node, &users[1].1).await;
+    a.expect("hello").await;
+    b.expect("hello").await;
+    let counted = Instant::now();
+    loop {
+        a.send("getOnlineCount", json!({})).await;
+        if a.expect("onlineCount").await["count"] == json!(2) {
+            break;
+        }
+        assert!(
+            counted.elapsed() < Duration::from_secs(10),
+            "the online count did not come back"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let round = round_with(&base, 5).await;
+    let join = json!({ "word": round["words"][0]["word"], "round": round["round"] });
+    a.send("join_match", join.clone()).await;
+    a.expect("matchWaiting").await;
+    b.send("join_match", join).await;
+    let matched = b.expect("matched").await;
+    assert_eq!(a.expect("matched").await["roomId"], matched["roomId"]);
+    a.send(
+        "chatMessage",
+        json!({ "roomId": matched["roomId"], "message": "다시 만났네" }),
+    )
+    .await;
+    assert_eq!(
+        b.expect("chatMessage").await["message"],
+        json!("다시 만났네")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_outage_answers_503_and_heals_by_itself() {
+    let mut pg = OwnPostgres::start().await;
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let prefix = format!("dbdown:{}:", rand::random::<u64>());
+    let _node = start_node_with(port, &base, &pg.url(), &test_redis_url(), &prefix, &[]).await;
+    let users = seed(&pg.url(), 1);
+    let cookie = users[0].1.as_str();
+    let profile = |cookie: &str| {
+        let (base, cookie) = (base.clone(), cookie.to_owned());
+        async move {
+            request(
+                &base,
+                Method::GET,
+                "/api/nickname/profile",
+                None,
+                Some(&cookie),
+            )
+            .await
+        }
+    };
+    assert_eq!(profile(cookie).await.0, 200);
+
+    pg.stop();
+    let started = Instant::now();
+    let (status, body, _) = profile(cookie).await;
+    assert_unavailable(status, &body, started);
+    assert!(
+        wait_ready(&base, false, Duration::from_secs(10)).await,
+        "/readyz still says ready"
+    );
+
+    pg.restart().await;
+    assert!(
+        wait_ready(&base, true, Duration::from_secs(20)).await,
+        "/readyz did not turn ready by itself"
+    );
+    let (status, body, _) = profile(cookie).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["success"], json!(true));
+}

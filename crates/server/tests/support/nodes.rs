@@ -1,0 +1,438 @@
+//! Real `telepathy` processes for the process-level tests, with the calls they need, and
+//! Redis and PostgreSQL servers that a test starts and stops itself.
+
+// Each test binary uses a different part of it.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::ws_client::Client;
+
+pub struct Node {
+    pub child: Child,
+    pub base: String,
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The machine's Redis, which the cluster tests share (each under its own key prefix).
+pub fn test_redis_url() -> String {
+    std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
+}
+
+/// Starts a node on the machine's Redis and waits until it is ready.
+pub async fn start_node(port: u16, origins: &str, database_url: &str, prefix: &str) -> Node {
+    start_node_with(port, origins, database_url, &test_redis_url(), prefix, &[]).await
+}
+
+/// Starts a node on the given Redis, with extra variables, and waits until it is ready.
+pub async fn start_node_with(
+    port: u16,
+    origins: &str,
+    database_url: &str,
+    redis_url: &str,
+    prefix: &str,
+    extra: &[(&str, &str)],
+) -> Node {
+    let log =
+        std::fs::File::create(std::env::temp_dir().join(format!("telepathy-cluster-{port}.log")))
+            .unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_telepathy"))
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("DATABASE_URL", database_url)
+        .env("REDIS_URL", redis_url)
+        .env("TELEPATHY_REDIS_PREFIX", prefix)
+        .env("TELEPATHY_DEMO", "true")
+        .env("TELEPATHY_LISTEN", format!("127.0.0.1:{port}"))
+        .env("TELEPATHY_PUBLIC_ORIGIN", origins)
+        .env("TELEPATHY_STATIC_DIR", std::env::temp_dir())
+        .env("TELEPATHY_NODE_ID", format!("node-{port}"))
+        .env("RUST_LOG", "info")
+        .envs(extra.iter().copied())
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    let node = Node {
+        child,
+        base: format!("http://127.0.0.1:{port}"),
+    };
+    assert!(
+        wait_ready(&node.base, true, Duration::from_secs(10)).await,
+        "node on port {port} did not become ready"
+    );
+    node
+}
+
+/// Waits until `/readyz` of `base` says `ready` (true or false); whether it did in time.
+pub async fn wait_ready(base: &str, ready: bool, within: Duration) -> bool {
+    let http = reqwest::Client::new();
+    let start = tokio::time::Instant::now();
+    while start.elapsed() < within {
+        let answer = http
+            .get(format!("{base}/readyz"))
+            .timeout(Duration::from_secs(5))
+            .send()
+            .await;
+        if let Ok(r) = answer {
+            if r.status().is_success() == ready {
+                return true;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    false
+}
+
+pub async fn connect(node: &Node, cookie: &str) -> Client {
+    let addr = node.base.trim_start_matches("http://");
+    Client::connect(addr, Some(cookie), &node.base)
+        .await
+        .unwrap()
+}
+
+/// A request answered with any status: (status, JSON body, the session cookie set).
+pub async fn request(
+    base: &str,
+    method: reqwest::Method,
+    path: &str,
+    body: Option<Value>,
+    cookie: Option<&str>,
+) -> (u16, Value, Option<String>) {
+    let mut req = reqwest::Client::new()
+        .request(method, format!("{base}{path}"))
+        .header("origin", base)
+        .timeout(Duration::from_secs(30));
+    if let Some(body) = body {
+        req = req.json(&body);
+    }
+    if let Some(c) = cookie {
+        req = req.header("cookie", c);
+    }
+    let resp = req.send().await.unwrap();
+    let cookie = resp
+        .headers()
+        .get("set-cookie")
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.split(';').next().unwrap_or_default().to_owned());
+    let status = resp.status().as_u16();
+    let body: Value = resp.json().await.unwrap_or(Value::Null);
+    (status, body, cookie)
+}
+
+/// A POST that must succeed: (JSON body, the session cookie set).
+pub async fn post(
+    base: &str,
+    path: &str,
+    body: Value,
+    cookie: Option<&str>,
+) -> (Value, Option<String>) {
+    let (status, body, cookie) =
+        request(base, reqwest::Method::POST, path, Some(body), cookie).await;
+    assert!((200..300).contains(&status), "{path}: {status} {body}");
+    (body, cookie)
+}
+
+/// Signs up through `base` (whose demo outbox holds the code) and sets a nickname.
+pub async fn sign_up(base: &str, username: &str, phone: &str) -> String {
+    post(
+        base,
+        "/api/verify-mvp/send",
+        json!({ "phone": phone }),
+        None,
+    )
+    .await;
+    let outbox: Value = reqwest::get(format!("{base}/api/dev/sms-outbox?phone={phone}"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    post(
+        base,
+        "/api/verify-mvp/check",
+        json!({ "phone": phone, "code": outbox["code"] }),
+        None,
+    )
+    .await;
+    let body = json!({ "username": username, "password": "abcdefg1", "phone": phone, "gender": "남성", "birthdate": "19990101" });
+    let (_, cookie) = post(base, "/api/register", body, None).await;
+    let cookie = cookie.unwrap();
+    post(
+        base,
+        "/api/nickname/set-nickname",
+        json!({ "nickname": format!("닉{username}") }),
+        Some(&cookie),
+    )
+    .await;
+    cookie
+}
+
+/// The current round, once it has at least `seconds` left.
+pub async fn round_with(base: &str, seconds: i64) -> Value {
+    loop {
+        let round: Value = reqwest::get(format!("{base}/api/match/current-round"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if round["remaining"].as_i64().unwrap() >= seconds {
+            return round;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
+/// Seeds `n` users with sessions through `telepathy seed`; answers (user id, cookie).
+pub fn seed(database_url: &str, n: usize) -> Vec<(i64, String)> {
+    let out = std::env::temp_dir().join(format!("telepathy-seed-{}.json", rand::random::<u64>()));
+    let status = Command::new(env!("CARGO_BIN_EXE_telepathy"))
+        .args(["seed", "--users", &n.to_string(), "--out"])
+        .arg(&out)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("DATABASE_URL", database_url)
+        .env("TELEPATHY_DEMO", "true")
+        .env("TELEPATHY_STATIC_DIR", std::env::temp_dir())
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success(), "telepathy seed failed");
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let _ = std::fs::remove_file(&out);
+    file["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let id = match &s["userId"] {
+                Value::String(id) => id.parse().unwrap(),
+                other => other.as_i64().unwrap(),
+            };
+            (id, s["cookie"].as_str().unwrap().to_owned())
+        })
+        .collect()
+}
+
+/// A Redis server of the test's own, on a free port, keeping nothing on disk: stopping it
+/// is an outage, starting it again an empty Redis coming back (as after a restart).
+pub struct OwnRedis {
+    pub port: u16,
+    child: Option<Child>,
+}
+
+impl OwnRedis {
+    pub async fn start() -> Self {
+        let mut redis = Self {
+            port: free_port(),
+            child: None,
+        };
+        redis.restart().await;
+        redis
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Kills the server at once, as a crash would.
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts the server (again) on the same port and waits until it answers.
+    pub async fn restart(&mut self) {
+        self.stop();
+        let child = Command::new("redis-server")
+            .args(["--port", &self.port.to_string()])
+            .args(["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("redis-server is on PATH");
+        self.child = Some(child);
+        for _ in 0..100 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", self.port))
+                .await
+                .is_ok()
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("redis-server on port {} did not start", self.port);
+    }
+}
+
+impl Drop for OwnRedis {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// A PostgreSQL server of the test's own (a fresh cluster in a temporary folder, on a
+/// free port), which the test may stop and start again; its data survives a stop.
+pub struct OwnPostgres {
+    pub port: u16,
+    dir: PathBuf,
+    child: Option<Child>,
+}
+
+impl OwnPostgres {
+    pub async fn start() -> Self {
+        let dir = std::env::temp_dir().join(format!("telepathy-pg-{:016x}", rand::random::<u64>()));
+        std::fs::create_dir_all(&dir).unwrap();
+        as_postgres_owner(&dir);
+        let status = pg_command("initdb")
+            .args([
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "--no-sync",
+                "-E",
+                "UTF8",
+                "-D",
+            ])
+            .arg(dir.join("data"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "initdb failed");
+        let mut pg = Self {
+            port: free_port(),
+            dir,
+            child: None,
+        };
+        pg.restart().await;
+        pg
+    }
+
+    pub fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+
+    /// Stops the server with a fast shutdown (open connections are cut), as an operator
+    /// or a failing machine would.
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            // The server's own pid is in its folder (as root, the child is `runuser`).
+            let _ = pg_command("pg_ctl")
+                .args(["stop", "-m", "fast", "-w", "-D"])
+                .arg(self.dir.join("data"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts the server (again) on the same port and waits until it accepts queries.
+    pub async fn restart(&mut self) {
+        self.stop();
+        let child = pg_command("postgres")
+            .arg("-D")
+            .arg(self.dir.join("data"))
+            .args([
+                "-p",
+                &self.port.to_string(),
+                "-c",
+                "listen_addresses=127.0.0.1",
+            ])
+            .arg("-c")
+            .arg(format!("unix_socket_directories={}", self.dir.display()))
+            .args(["-c", "fsync=off", "-c", "full_page_writes=off"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        self.child = Some(child);
+        for _ in 0..200 {
+            let ready = Command::new(pg_bin("pg_isready"))
+                .args(["-q", "-h", "127.0.0.1", "-p", &self.port.to_string()])
+                .status()
+                .is_ok_and(|s| s.success());
+            if ready {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("postgres on port {} did not start", self.port);
+    }
+}
+
+impl Drop for OwnPostgres {
+    fn drop(&mut self) {
+        self.stop();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A PostgreSQL program of the newest version installed.
+fn pg_bin(name: &str) -> PathBuf {
+    let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    versions.sort_by_key(|p| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.parse::<u32>().ok())
+            .unwrap_or(0)
+    });
+    match versions.last() {
+        Some(v) => v.join("bin").join(name),
+        None => PathBuf::from(name),
+    }
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"))
+}
+
+/// PostgreSQL refuses to run as root: as root, its programs run as `postgres`.
+fn pg_command(name: &str) -> Command {
+    if is_root() {
+        let mut c = Command::new("runuser");
+        c.args(["-u", "postgres", "--"]).arg(pg_bin(name));
+        c
+    } else {
+        Command::new(pg_bin(name))
+    }
+}
+
+fn as_postgres_owner(dir: &Path) {
+    if is_root() {
+        let status = Command::new("chown")
+            .args(["-R", "postgres:postgres"])
+            .arg(dir)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
