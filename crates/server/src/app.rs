@@ -63,12 +63,10 @@ fn json_error(err: poem::Error) -> Response {
         s if s.is_client_error() => ErrorCode::InvalidRequest,
         _ => ErrorCode::Internal,
     };
+    // With the code's own status, so that every answer is one the API document lists
+    // (a body of another media type, say, is an unreadable request: 400, not 415).
     Json(ErrorBody::new(code).to_json())
-        .with_status(if code == ErrorCode::InvalidRequest {
-            status
-        } else {
-            status_of(code)
-        })
+        .with_status(status_of(code))
         .into_response()
 }
 

@@ -13,6 +13,7 @@ pub struct ProfileApi(pub AppState);
 /// The logged-in user. The id appears under three names because clients of the spec read
 /// any of them.
 #[derive(Debug, Object)]
+#[oai(skip_serializing_if_is_none)]
 pub struct Profile {
     pub success: bool,
     pub user_id: i64,

@@ -45,10 +45,11 @@ pub struct SendChatMessage {
 /// `typing`, `stopTyping`, `leaveRoom` (both directions for typing).
 #[derive(Debug, Clone, Object, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct RoomRef {
     pub room_id: String,
     /// Ignored on the way in; on the way out, who is typing.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub user_id: Option<i64>,
 }
 
@@ -76,7 +77,7 @@ pub struct RoundWord {
 /// `round`: pushed when a round starts and on connect; also the body of the round calls.
 #[derive(Debug, Clone, Object, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct RoundState {
     pub is_open: bool,
     pub round: i64,
@@ -86,16 +87,18 @@ pub struct RoundState {
     /// Milliseconds since the Unix epoch of the shared clock.
     pub server_time: i64,
     /// When the service next opens (RFC 3339), while closed.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_open_at: Option<String>,
 }
 
 /// `hello`: the first frame of every connection.
 #[derive(Debug, Clone, Object, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct Hello {
     pub user_id: i64,
     /// The room the user sits in, if any: a client that lost it can resume.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub room_id: Option<String>,
     pub round: RoundState,
 }
@@ -140,7 +143,7 @@ pub struct Matched {
 /// `chatMessage` to clients: the spec's fields plus the server-assigned id.
 #[derive(Debug, Clone, Object, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct ChatMessage {
     /// Server-assigned, increasing within the room; give it back in `resume`.
     pub id: String,
@@ -156,6 +159,7 @@ pub struct ChatMessage {
     /// Milliseconds since the Unix epoch.
     pub timestamp: i64,
     /// Echo of the sender's `clientId`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub client_id: Option<String>,
 }
 
@@ -175,11 +179,12 @@ pub enum EndReason {
 /// `chatEnded`.
 #[derive(Debug, Clone, Object, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct ChatEnded {
     pub room_id: String,
     pub reason: EndReason,
     /// Who ended it, when a member did.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub by_user_id: Option<i64>,
 }
 
@@ -214,7 +219,7 @@ impl SocketError {
 
 /// Every frame type, so one OpenAPI operation can carry them into the document.
 #[derive(Debug, Clone, Default, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct ProtocolTypes {
     pub join_match: Option<JoinMatch>,
     pub send_chat_message: Option<SendChatMessage>,

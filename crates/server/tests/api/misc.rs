@@ -47,6 +47,18 @@ async fn unreadable_requests_get_the_error_shape(mut app: TestApp) {
     app.get("/api/no-such-thing")
         .await
         .assert_error(404, "NOT_FOUND");
+    // A body that is not JSON at all: the documented 400, not an undocumented 415.
+    let resp = app
+        .client
+        .post("/api/auth/login")
+        .header("content-type", "text/plain")
+        .body("alice")
+        .send()
+        .await;
+    assert_eq!(resp.0.status(), 400);
+    let body: serde_json::Value =
+        serde_json::from_str(&resp.0.into_body().into_string().await.unwrap()).unwrap();
+    assert_eq!(body["code"], json!("INVALID_REQUEST"));
 }
 
 async fn health_and_readiness(mut app: TestApp) {
