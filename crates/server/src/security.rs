@@ -11,26 +11,43 @@ use telepathy_domain::ErrorCode;
 use crate::error::{ApiError, OrInternal};
 use crate::state::AppState;
 
-/// The client's address: the first X-Forwarded-For hop behind a trusted proxy, else the
-/// peer address.
-pub fn client_ip(req: &Request, trust_proxy: bool) -> String {
-    if trust_proxy {
-        if let Some(first) = req
-            .headers()
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(',').next())
-        {
-            let first = first.trim();
-            if !first.is_empty() {
-                return first.to_owned();
-            }
-        }
-    }
+/// The client's address behind `trusted` proxies: see [`client_of`].
+pub fn client_ip(req: &Request, trusted: usize) -> String {
+    let forwarded: Vec<&str> = if trusted == 0 {
+        Vec::new()
+    } else {
+        req.headers()
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .collect()
+    };
+    client_of(&forwarded, &peer_ip(req), trusted)
+}
+
+/// The address of the connection's other end (the last proxy, if any).
+pub fn peer_ip(req: &Request) -> String {
     req.remote_addr()
         .as_socket_addr()
         .map(|a| a.ip().to_string())
         .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// Which address is the client's. Each proxy appends the address it received the request
+/// from to X-Forwarded-For, so of the list `forwarded` followed by `peer`, the last
+/// `trusted` addresses are our proxies and the one before them is the client; anything
+/// further left was written by the client and proves nothing. When the list is shorter,
+/// the leftmost address.
+pub fn client_of(forwarded: &[&str], peer: &str, trusted: usize) -> String {
+    let chain: Vec<&str> = forwarded
+        .iter()
+        .map(|a| a.trim())
+        .filter(|a| !a.is_empty())
+        .chain(std::iter::once(peer))
+        .collect();
+    let at = chain.len().saturating_sub(1).saturating_sub(trusted);
+    chain.get(at).copied().unwrap_or(peer).to_owned()
 }
 
 /// Whether a request's Origin, when it has one, is ours. Browsers send Origin on every
@@ -66,7 +83,7 @@ impl AppState {
     /// Counts one account look-up (username check, find password) of the request's client
     /// address, so that usernames cannot be enumerated quickly.
     pub async fn limit_lookups(&self, req: &Request) -> Result<(), ApiError> {
-        let ip = client_ip(req, self.config.trust_proxy);
+        let ip = client_ip(req, self.config.trusted_proxies);
         self.limit(
             &format!("lookup:ip:{ip}"),
             LOOKUPS_PER_IP,
@@ -94,6 +111,39 @@ impl AppState {
         } else {
             tracing::info!(key, count = hit.count, "rate limit reached");
             Err(code.into())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::client_of;
+
+    #[test]
+    fn the_client_is_counted_from_the_right() {
+        let peer = "10.0.0.9";
+        // (X-Forwarded-For entries, trusted proxies, client)
+        let cases: &[(&[&str], usize, &str)] = &[
+            (&[], 0, peer),
+            (&["203.0.113.5"], 0, peer),
+            (&[], 1, peer),
+            (&["203.0.113.5"], 1, "203.0.113.5"),
+            (&["6.6.6.6", "203.0.113.5"], 1, "203.0.113.5"),
+            (&["6.6.6.6", " 203.0.113.5 "], 1, "203.0.113.5"),
+            (&["6.6.6.6", "203.0.113.5", "10.0.0.2"], 2, "203.0.113.5"),
+            (&["203.0.113.5", "10.0.0.2"], 2, "203.0.113.5"),
+            (&["203.0.113.5"], 2, "203.0.113.5"),
+            (&["203.0.113.5"], 5, "203.0.113.5"),
+            (&[], 3, peer),
+            (&["6.6.6.6", "", "203.0.113.5"], 1, "203.0.113.5"),
+            (&["6.6.6.6", "203.0.113.5", " "], 1, "203.0.113.5"),
+        ];
+        for (forwarded, trusted, client) in cases {
+            assert_eq!(
+                client_of(forwarded, peer, *trusted),
+                *client,
+                "{forwarded:?} behind {trusted}"
+            );
         }
     }
 }

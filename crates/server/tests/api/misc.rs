@@ -176,3 +176,52 @@ async fn metrics_are_scraped_locally_or_with_the_token() {
         .await;
     assert_eq!(scraped.0.status(), 200);
 }
+
+/// `n` look-ups (username checks) over a real socket, each with its own X-Forwarded-For;
+/// the status of each answer.
+async fn lookups_forwarded_for(app: &TestApp, chains: &[String]) -> Vec<u16> {
+    let client = reqwest::Client::new();
+    let mut statuses = Vec::new();
+    for chain in chains {
+        let resp = client
+            .post(format!("http://{}/api/auth/check-username", app.addr))
+            .header("x-forwarded-for", chain)
+            .json(&json!({ "username": "alice_1" }))
+            .send()
+            .await
+            .unwrap();
+        statuses.push(resp.status().as_u16());
+    }
+    statuses
+}
+
+/// Behind one trusted proxy the client is the last X-Forwarded-For entry (the one the
+/// proxy wrote): what a client writes there itself does not make it someone else.
+#[tokio::test]
+async fn a_forged_forwarded_hop_does_not_escape_rate_limits() {
+    let app = spawn_with(Backend::Sqlite, &[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    let limit = telepathy_domain::limits::LOOKUPS_PER_IP as usize;
+    let forged: Vec<String> = (0..=limit)
+        .map(|i| format!("198.18.{}.{}, 203.0.113.5", i / 250, i % 250))
+        .collect();
+    let statuses = lookups_forwarded_for(&app, &forged).await;
+    assert!(statuses[..limit].iter().all(|s| *s == 200), "{statuses:?}");
+    assert_eq!(statuses[limit], 429, "one client, whatever it forged");
+    let other = lookups_forwarded_for(&app, &["203.0.113.6".to_owned()]).await;
+    assert_eq!(other, [200], "another client behind the same proxy");
+}
+
+/// With two trusted proxies the client is the second address from the right.
+#[tokio::test]
+async fn the_client_is_counted_from_the_right_past_trusted_proxies() {
+    let app = spawn_with(Backend::Sqlite, &[("TELEPATHY_TRUSTED_PROXIES", "2")]).await;
+    let limit = telepathy_domain::limits::LOOKUPS_PER_IP as usize;
+    let chains: Vec<String> = (0..=limit)
+        .map(|i| format!("198.18.0.{i}, 203.0.113.5, 10.0.0.2"))
+        .collect();
+    let statuses = lookups_forwarded_for(&app, &chains).await;
+    assert!(statuses[..limit].iter().all(|s| *s == 200), "{statuses:?}");
+    assert_eq!(statuses[limit], 429);
+    let other = lookups_forwarded_for(&app, &["203.0.113.6, 10.0.0.2".to_owned()]).await;
+    assert_eq!(other, [200], "another client behind the same proxies");
+}
