@@ -3,7 +3,7 @@
 
 use poem::endpoint::StaticFilesEndpoint;
 use poem::http::{header, StatusCode};
-use poem::middleware::{CookieJarManager, SetHeader, Tracing};
+use poem::middleware::{CookieJarManager, SetHeader};
 use poem::web::Json;
 use poem::{get, handler, Endpoint, EndpointExt, IntoResponse, Request, Response, Route};
 use poem_openapi::types::ToJSON;
@@ -12,7 +12,9 @@ use sha2::{Digest, Sha256};
 use telepathy_domain::ErrorCode;
 
 use crate::error::{status_of, ErrorBody};
-use crate::security::check_origin;
+use tracing::Instrument;
+
+use crate::security::{check_origin, client_ip, peer_ip};
 use crate::state::AppState;
 use crate::{api, realtime};
 
@@ -41,7 +43,7 @@ pub fn build(state: AppState) -> impl Endpoint {
                 .overriding(header::X_FRAME_OPTIONS, "DENY")
                 .overriding(header::REFERRER_POLICY, "same-origin"),
         )
-        .with(Tracing)
+        .around(log_request)
         .data(state)
 }
 
@@ -98,6 +100,40 @@ async fn readyz(state: poem::web::Data<&AppState>) -> Response {
         tracing::warn!(error = %e, "engine not ready");
     }
     Json(body).with_status(status).into_response()
+}
+
+/// Logs every request when it is answered, within a span that the handler's own logs
+/// share: method, path (not the query, which may hold a phone number), status, duration,
+/// the peer (the connection's other end, perhaps our proxy) and the client as the trusted
+/// proxies tell it.
+async fn log_request<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
+    /// Paths are cut here in the log.
+    const PATH_LOGGED: usize = 200;
+    let started = std::time::Instant::now();
+    let path: String = req.uri().path().chars().take(PATH_LOGGED).collect();
+    let peer = peer_ip(&req);
+    let client = match req.data::<AppState>() {
+        Some(state) => client_ip(&req, state.config.trusted_proxies),
+        None => peer.clone(),
+    };
+    let span = tracing::info_span!(
+        "request",
+        method = %req.method(),
+        path = %path,
+        peer = %peer,
+        client = %client,
+    );
+    async move {
+        let resp = next.get_response(req).await;
+        tracing::info!(
+            status = resp.status().as_u16(),
+            duration_ms = started.elapsed().as_secs_f64() * 1000.0,
+            "answered"
+        );
+        Ok(resp)
+    }
+    .instrument(span)
+    .await
 }
 
 /// Counts every request by route: the API's operation id, or the kind of path.

@@ -225,3 +225,73 @@ async fn the_client_is_counted_from_the_right_past_trusted_proxies() {
     let other = lookups_forwarded_for(&app, &["203.0.113.6, 10.0.0.2".to_owned()]).await;
     assert_eq!(other, [200], "another client behind the same proxies");
 }
+
+/// A writer of log lines the test can read back.
+#[derive(Clone, Default)]
+struct LogLines(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogLines {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl LogLines {
+    /// The lines that logged a request to `path`.
+    fn requests_to(&self, path: &str) -> Vec<String> {
+        String::from_utf8_lossy(&self.0.lock().unwrap())
+            .lines()
+            .filter(|l| l.contains(path))
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+/// The access log names the connection's peer, never a forwarded address in its place,
+/// and the client as the trusted proxies tell it.
+#[tokio::test]
+async fn the_access_log_names_the_peer_and_the_client() {
+    let lines = LogLines::default();
+    let writer = lines.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::INFO)
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    for (proxies, path, client) in [
+        ("0", "/healthz", "127.0.0.1"),
+        ("1", "/readyz", "203.0.113.9"),
+    ] {
+        let app = spawn_with(Backend::Sqlite, &[("TELEPATHY_TRUSTED_PROXIES", proxies)]).await;
+        let resp = reqwest::Client::new()
+            .get(format!("http://{}{path}?secret=1", app.addr))
+            .header("x-forwarded-for", "203.0.113.9")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 200);
+        let logged = lines.requests_to(path);
+        assert!(
+            logged.iter().any(|l| l.contains("peer=127.0.0.1")
+                && l.contains(&format!("client={client}"))
+                && l.contains("status=200")
+                && l.contains("method=GET")),
+            "behind {proxies} proxies: {logged:#?}"
+        );
+        assert!(
+            logged.iter().all(|l| !l.contains("secret=1")),
+            "queries stay out of the log: {logged:#?}"
+        );
+        if proxies == "0" {
+            assert!(
+                logged.iter().all(|l| !l.contains("203.0.113.9")),
+                "{logged:#?}"
+            );
+        }
+    }
+}
