@@ -14,7 +14,7 @@ use telepathy_domain::ErrorCode;
 use crate::error::{status_of, ErrorBody};
 use tracing::Instrument;
 
-use crate::security::{check_origin, client_ip, peer_ip};
+use crate::security::{check_origin, client_ip, limit_body, limit_uri, peer_ip};
 use crate::state::AppState;
 use crate::{api, realtime};
 
@@ -22,6 +22,7 @@ use crate::{api, realtime};
 pub fn build(state: AppState) -> impl Endpoint {
     let api = api::service(&state)
         .around(check_origin)
+        .around(limit_body)
         .catch_all_error(|err: poem::Error| async move { json_error(err) });
     let static_dir = state.config.static_dir.clone();
     let web = StaticFilesEndpoint::new(&static_dir)
@@ -35,6 +36,7 @@ pub fn build(state: AppState) -> impl Endpoint {
         .at("/readyz", get(readyz))
         .at("/metrics", get(metrics))
         .nest("/", web)
+        .around(limit_uri)
         .around(count_request)
         .with(CookieJarManager::new())
         .with(
@@ -62,6 +64,8 @@ fn json_error(err: poem::Error) -> Response {
     }
     let code = match status {
         StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED => ErrorCode::NotFound,
+        StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::PayloadTooLarge,
+        StatusCode::URI_TOO_LONG => ErrorCode::UriTooLong,
         s if s.is_client_error() => ErrorCode::InvalidRequest,
         _ => ErrorCode::Internal,
     };

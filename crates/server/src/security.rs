@@ -3,8 +3,9 @@
 
 use std::time::Duration;
 
+use poem::error::ReadBodyError;
 use poem::http::{header, Method};
-use poem::{Endpoint, IntoResponse, Request, Response};
+use poem::{Body, Endpoint, IntoResponse, Request, Response};
 use telepathy_domain::limits::{LOOKUPS_PER_IP, LOOKUP_WINDOW};
 use telepathy_domain::ErrorCode;
 
@@ -62,6 +63,46 @@ pub fn origin_allowed(req: &Request, allowed: &[String]) -> bool {
         None => true,
         Some(origin) => allowed.iter().any(|a| a == origin.trim_end_matches('/')),
     }
+}
+
+/// The largest request body the API reads.
+pub const BODY_MAX: usize = 64 * 1024;
+
+/// The longest path and query a node reads.
+pub const URI_MAX: usize = 8 * 1024;
+
+/// Refuses a body larger than [`BODY_MAX`]: at once when its declared length says so,
+/// otherwise (a body sent in chunks) once that much has been read.
+pub async fn limit_body<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    match declared {
+        Some(n) if n > BODY_MAX as u64 => {
+            return Ok(ApiError::from(ErrorCode::PayloadTooLarge).into_response());
+        }
+        // The server reads no more than the declared length.
+        Some(_) => {}
+        None => match req.take_body().into_bytes_limit(BODY_MAX).await {
+            Ok(bytes) => req.set_body(Body::from_bytes(bytes)),
+            Err(ReadBodyError::PayloadTooLarge) => {
+                return Ok(ApiError::from(ErrorCode::PayloadTooLarge).into_response());
+            }
+            Err(_) => return Ok(ApiError::from(ErrorCode::InvalidRequest).into_response()),
+        },
+    }
+    next.call(req).await.map(IntoResponse::into_response)
+}
+
+/// Refuses a path and query longer than [`URI_MAX`] before anything reads them.
+pub async fn limit_uri<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
+    let length = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
+    if length > URI_MAX {
+        return Ok(ApiError::from(ErrorCode::UriTooLong).into_response());
+    }
+    next.call(req).await.map(IntoResponse::into_response)
 }
 
 /// Refuses state changes from foreign origins, before any handler runs.
