@@ -353,7 +353,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ends the caller's chat; both members get `chatEnded`. */
+        /**
+         * Ends the caller's chat; both members get `chatEnded`. Success again for a room the
+         *     caller was in that has ended already; `NOT_IN_ROOM` for a room never theirs.
+         */
         post: operations["endMatch"];
         delete?: never;
         options?: never;
