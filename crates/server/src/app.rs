@@ -14,7 +14,10 @@ use telepathy_domain::ErrorCode;
 use crate::error::{status_of, ErrorBody};
 use tracing::Instrument;
 
-use crate::security::{check_origin, client_ip, limit_body, limit_uri, peer_ip};
+use crate::security::{
+    check_origin, client_ip, content_security_policy, limit_body, limit_uri, peer_ip,
+    PERMISSIONS_POLICY, STRICT_TRANSPORT_SECURITY,
+};
 use crate::state::AppState;
 use crate::{api, realtime};
 
@@ -25,6 +28,19 @@ pub fn build(state: AppState) -> impl Endpoint {
         .around(limit_body)
         .catch_all_error(|err: poem::Error| async move { json_error(err) });
     let static_dir = state.config.static_dir.clone();
+    let mut headers = SetHeader::new()
+        .overriding(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
+        .overriding(header::X_FRAME_OPTIONS, "DENY")
+        .overriding(header::REFERRER_POLICY, "same-origin")
+        .overriding(
+            header::CONTENT_SECURITY_POLICY,
+            content_security_policy(&state.config.public_origins),
+        )
+        .overriding("permissions-policy", PERMISSIONS_POLICY);
+    // Only over https: a browser told so by a plain-http origin would refuse it later.
+    if state.config.secure_cookies() {
+        headers = headers.overriding(header::STRICT_TRANSPORT_SECURITY, STRICT_TRANSPORT_SECURITY);
+    }
     let web = StaticFilesEndpoint::new(&static_dir)
         .index_file("index.html")
         .fallback_to_index()
@@ -39,12 +55,7 @@ pub fn build(state: AppState) -> impl Endpoint {
         .around(limit_uri)
         .around(count_request)
         .with(CookieJarManager::new())
-        .with(
-            SetHeader::new()
-                .overriding(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
-                .overriding(header::X_FRAME_OPTIONS, "DENY")
-                .overriding(header::REFERRER_POLICY, "same-origin"),
-        )
+        .with(headers)
         .around(log_request)
         .data(state)
 }

@@ -65,6 +65,60 @@ pub fn origin_allowed(req: &Request, allowed: &[String]) -> bool {
     }
 }
 
+/// Where the web app's pages may load scripts from: PortOne's V2 browser SDK (identity
+/// verification) and the V1 iamport SDK (card payments). ARCHITECTURE.md lists why.
+const SCRIPT_HOSTS: &str = "https://cdn.portone.io https://cdn.iamport.kr";
+
+/// What the pages may call besides their own origin: PortOne's API, which the V2 SDK calls.
+const CONNECT_HOSTS: &str = "https://api.portone.io";
+
+/// What the pages may frame: PortOne's and iamport's payment and verification windows, and
+/// the windows of the payment gateways and identity services they open.
+const FRAME_HOSTS: &str = "https://*.portone.io https://service.iamport.kr https://*.iamport.kr \
+     https://*.inicis.com https://*.kcp.co.kr https://*.nicepay.co.kr https://*.danal.co.kr \
+     https://*.tosspayments.com https://*.kakaopay.com";
+
+/// The Content-Security-Policy of every answer. Scripts and styles come only from files
+/// (no inline code); sockets go to our own origins; nothing may frame the app.
+pub fn content_security_policy(public_origins: &[String]) -> String {
+    let mut sockets: Vec<String> = Vec::new();
+    for origin in public_origins {
+        let socket = origin
+            .strip_prefix("https://")
+            .map(|host| format!("wss://{host}"))
+            .or_else(|| {
+                origin
+                    .strip_prefix("http://")
+                    .map(|host| format!("ws://{host}"))
+            });
+        if let Some(socket) = socket.filter(|s| !sockets.contains(s)) {
+            sockets.push(socket);
+        }
+    }
+    [
+        "default-src 'self'".to_owned(),
+        format!("script-src 'self' {SCRIPT_HOSTS}"),
+        "style-src 'self'".to_owned(),
+        "img-src 'self' data:".to_owned(),
+        "font-src 'self'".to_owned(),
+        format!("connect-src 'self' {} {CONNECT_HOSTS}", sockets.join(" ")),
+        format!("frame-src {FRAME_HOSTS}"),
+        "form-action 'self' https://*.portone.io https://*.iamport.kr".to_owned(),
+        "object-src 'none'".to_owned(),
+        "base-uri 'self'".to_owned(),
+        "frame-ancestors 'none'".to_owned(),
+    ]
+    .join("; ")
+}
+
+/// Browser features the pages do not use are off; payment only for the app and iamport's
+/// payment window.
+pub const PERMISSIONS_POLICY: &str =
+    "camera=(), microphone=(), geolocation=(), payment=(self \"https://service.iamport.kr\")";
+
+/// HSTS, for a node whose public origin is https.
+pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000; includeSubDomains";
+
 /// The largest request body the API reads.
 pub const BODY_MAX: usize = 64 * 1024;
 
@@ -158,7 +212,21 @@ impl AppState {
 
 #[cfg(test)]
 mod tests {
-    use super::client_of;
+    use super::{client_of, content_security_policy};
+
+    #[test]
+    fn sockets_go_to_our_own_origins_in_kind() {
+        let csp = content_security_policy(&[
+            "https://telepathy.example".to_owned(),
+            "http://localhost:5173".to_owned(),
+            "https://telepathy.example".to_owned(),
+        ]);
+        assert!(
+            csp.contains("connect-src 'self' wss://telepathy.example ws://localhost:5173 "),
+            "{csp}"
+        );
+        assert!(!csp.contains('\n') && !csp.contains("  "), "{csp}");
+    }
 
     #[test]
     fn the_client_is_counted_from_the_right() {

@@ -11,6 +11,7 @@ crate::both!(
     app_config_tells_demo,
     oversized_bodies_are_refused_in_the_error_shape,
     overlong_addresses_are_refused_in_the_error_shape,
+    security_headers_cover_the_app_and_the_api,
 );
 
 async fn foreign_origins_cannot_change_state(mut app: TestApp) {
@@ -416,4 +417,97 @@ async fn raw_request(addr: &str, request: &[u8]) -> String {
     let mut answer = Vec::new();
     let _ = stream.read_to_end(&mut answer).await;
     String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// The headers of an answer to `GET path`.
+async fn headers_of(app: &TestApp, path: &str) -> poem::http::HeaderMap {
+    let resp = app.client.get(path).send().await;
+    resp.0.headers().clone()
+}
+
+fn header<'a>(headers: &'a poem::http::HeaderMap, name: &str) -> &'a str {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_else(|| panic!("no {name} in {headers:?}"))
+}
+
+/// Pages and API answers carry one Content-Security-Policy (no inline script, no framing,
+/// sockets to our own origin) and a Permissions-Policy; no HSTS over plain http.
+async fn security_headers_cover_the_app_and_the_api(app: TestApp) {
+    for path in ["/", "/login", "/api/server-time", "/api/no-such-thing"] {
+        let headers = headers_of(&app, path).await;
+        let csp = header(&headers, "content-security-policy");
+        let directives: Vec<&str> = csp.split(';').map(str::trim).collect();
+        for expected in [
+            "default-src 'self'",
+            "script-src 'self' https://cdn.portone.io https://cdn.iamport.kr",
+            "style-src 'self'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "frame-ancestors 'none'",
+        ] {
+            assert!(
+                directives.contains(&expected),
+                "{path}: {expected} in {csp}"
+            );
+        }
+        let connect = directives
+            .iter()
+            .find(|d| d.starts_with("connect-src "))
+            .unwrap_or_else(|| panic!("{path}: connect-src in {csp}"));
+        for source in ["'self'", "ws://127.0.0.1:8080", "https://api.portone.io"] {
+            assert!(
+                connect.split(' ').any(|s| s == source),
+                "{source} in {connect}"
+            );
+        }
+        let frames = directives
+            .iter()
+            .find(|d| d.starts_with("frame-src "))
+            .unwrap_or_else(|| panic!("{path}: frame-src in {csp}"));
+        assert!(frames.contains("https://service.iamport.kr"), "{frames}");
+        assert!(
+            !csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"),
+            "{csp}"
+        );
+        let permissions = header(&headers, "permissions-policy");
+        for feature in [
+            "camera=()",
+            "microphone=()",
+            "geolocation=()",
+            "payment=(self",
+        ] {
+            assert!(
+                permissions.contains(feature),
+                "{path}: {feature} in {permissions}"
+            );
+        }
+        assert_eq!(header(&headers, "x-frame-options"), "DENY");
+        assert!(
+            headers.get("strict-transport-security").is_none(),
+            "{path}: no HSTS for an http origin"
+        );
+    }
+}
+
+/// HSTS only when the public origin is https; sockets then go to wss://.
+#[tokio::test]
+async fn hsts_for_an_https_origin() {
+    let app = spawn_with(
+        Backend::Sqlite,
+        &[("TELEPATHY_PUBLIC_ORIGIN", "https://telepathy.example")],
+    )
+    .await;
+    for path in ["/", "/api/server-time"] {
+        let headers = headers_of(&app, path).await;
+        assert_eq!(
+            header(&headers, "strict-transport-security"),
+            "max-age=31536000; includeSubDomains",
+            "{path}"
+        );
+        let csp = header(&headers, "content-security-policy");
+        assert!(csp.contains("wss://telepathy.example"), "{csp}");
+        assert!(!csp.contains("ws://"), "{csp}");
+    }
 }
