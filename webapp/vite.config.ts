@@ -1,6 +1,6 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import type { ProxyOptions } from 'vite';
+import type { Plugin, ProxyOptions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const backend = process.env.TELEPATHY_DEV_BACKEND ?? 'http://127.0.0.1:8080';
@@ -26,8 +26,26 @@ function toBackend(ws: boolean): ProxyOptions {
 
 const proxy = { '/api': toBackend(false), '/ws': toBackend(true) };
 
+/**
+ * sonner adds its stylesheet to the page as an inline <style> element, which the server's
+ * Content-Security-Policy (style-src 'self') refuses. The build drops that call; src/main.tsx
+ * imports the same rules from sonner's own CSS file instead. Fails the build if sonner changes.
+ */
+function sonnerStylesheetAsFile(): Plugin {
+  return {
+    name: 'sonner-stylesheet-as-file',
+    apply: 'build',
+    transform(code, id) {
+      if (!/[\\/]node_modules[\\/]sonner[\\/]dist[\\/]index\.m?js$/.test(id)) return null;
+      const dropped = code.replace(/^__insertCSS\(".*"\);$/m, '');
+      if (dropped === code) this.error('sonner no longer injects its stylesheet as __insertCSS("…")');
+      return { code: dropped, map: null };
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), sonnerStylesheetAsFile()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -29,7 +29,7 @@ accounts options:
   --login-budget N      logins per client address per run (default 50, the server's limit
                         per 10 minutes); further logins are skipped and counted
   --forwarded-for       give each user its own client address in X-Forwarded-For, as a load
-                        balancer would; the server must run with TELEPATHY_TRUST_PROXY=true
+                        balancer would; the server must run with TELEPATHY_TRUSTED_PROXIES=1
 
 WebSocket scenario options (connections, match-storm, chat-relay):
   --urls URL,URL...     nodes, loopback only; user i goes to urls[i % n]
@@ -247,7 +247,7 @@ fn parse_accounts(args: &[String]) -> anyhow::Result<Options> {
         bail!(
             "the server sends at most {SMS_PER_ADDRESS} SMS codes a day to one client address, so \
              --users {} cannot all sign up from this one address. Use --users {SMS_PER_ADDRESS} or \
-             fewer, or start the server with TELEPATHY_TRUST_PROXY=true and pass --forwarded-for \
+             fewer, or start the server with TELEPATHY_TRUSTED_PROXIES=1 and pass --forwarded-for \
              to give each user its own address.",
             o.users
         );

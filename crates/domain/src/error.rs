@@ -95,6 +95,10 @@ pub enum ErrorCode {
     FeedbackNoRoom,
     /// The request body or parameters could not be read.
     InvalidRequest,
+    /// The request body is larger than the API reads.
+    PayloadTooLarge,
+    /// The request's path and query are longer than a node reads.
+    UriTooLong,
     /// Nothing is here.
     NotFound,
     /// A shared part (the database or Redis) does not answer in time; it heals by itself.
@@ -150,6 +154,8 @@ impl ErrorCode {
         Self::EmotionRequired,
         Self::FeedbackNoRoom,
         Self::InvalidRequest,
+        Self::PayloadTooLarge,
+        Self::UriTooLong,
         Self::NotFound,
         Self::Unavailable,
         Self::Internal,
@@ -212,6 +218,8 @@ impl ErrorCode {
             Self::EmotionRequired => "기분을 선택해주세요.",
             Self::FeedbackNoRoom => "함께 대화한 기록이 없어 기분을 남길 수 없어요.",
             Self::InvalidRequest => "요청 형식이 올바르지 않습니다.",
+            Self::PayloadTooLarge => "요청 내용이 너무 큽니다.",
+            Self::UriTooLong => "요청 주소가 너무 깁니다.",
             Self::NotFound => "요청한 정보를 찾을 수 없습니다.",
             Self::Unavailable => "지금은 서비스 연결이 원활하지 않아요. 잠시 후 다시 시도해주세요.",
             Self::Internal => "서버 오류가 발생했습니다. 잠시 후 다시 시도해주세요.",

@@ -3,7 +3,7 @@
 
 use poem::endpoint::StaticFilesEndpoint;
 use poem::http::{header, StatusCode};
-use poem::middleware::{CookieJarManager, SetHeader, Tracing};
+use poem::middleware::{CookieJarManager, SetHeader};
 use poem::web::Json;
 use poem::{get, handler, Endpoint, EndpointExt, IntoResponse, Request, Response, Route};
 use poem_openapi::types::ToJSON;
@@ -12,7 +12,12 @@ use sha2::{Digest, Sha256};
 use telepathy_domain::ErrorCode;
 
 use crate::error::{status_of, ErrorBody};
-use crate::security::check_origin;
+use tracing::Instrument;
+
+use crate::security::{
+    check_origin, client_ip, content_security_policy, limit_body, limit_uri, peer_ip,
+    PERMISSIONS_POLICY, STRICT_TRANSPORT_SECURITY,
+};
 use crate::state::AppState;
 use crate::{api, realtime};
 
@@ -20,8 +25,22 @@ use crate::{api, realtime};
 pub fn build(state: AppState) -> impl Endpoint {
     let api = api::service(&state)
         .around(check_origin)
+        .around(limit_body)
         .catch_all_error(|err: poem::Error| async move { json_error(err) });
     let static_dir = state.config.static_dir.clone();
+    let mut headers = SetHeader::new()
+        .overriding(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
+        .overriding(header::X_FRAME_OPTIONS, "DENY")
+        .overriding(header::REFERRER_POLICY, "same-origin")
+        .overriding(
+            header::CONTENT_SECURITY_POLICY,
+            content_security_policy(&state.config.public_origins),
+        )
+        .overriding("permissions-policy", PERMISSIONS_POLICY);
+    // Only over https: a browser told so by a plain-http origin would refuse it later.
+    if state.config.secure_cookies() {
+        headers = headers.overriding(header::STRICT_TRANSPORT_SECURITY, STRICT_TRANSPORT_SECURITY);
+    }
     let web = StaticFilesEndpoint::new(&static_dir)
         .index_file("index.html")
         .fallback_to_index()
@@ -33,15 +52,11 @@ pub fn build(state: AppState) -> impl Endpoint {
         .at("/readyz", get(readyz))
         .at("/metrics", get(metrics))
         .nest("/", web)
+        .around(limit_uri)
         .around(count_request)
         .with(CookieJarManager::new())
-        .with(
-            SetHeader::new()
-                .overriding(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
-                .overriding(header::X_FRAME_OPTIONS, "DENY")
-                .overriding(header::REFERRER_POLICY, "same-origin"),
-        )
-        .with(Tracing)
+        .with(headers)
+        .around(log_request)
         .data(state)
 }
 
@@ -60,6 +75,8 @@ fn json_error(err: poem::Error) -> Response {
     }
     let code = match status {
         StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED => ErrorCode::NotFound,
+        StatusCode::PAYLOAD_TOO_LARGE => ErrorCode::PayloadTooLarge,
+        StatusCode::URI_TOO_LONG => ErrorCode::UriTooLong,
         s if s.is_client_error() => ErrorCode::InvalidRequest,
         _ => ErrorCode::Internal,
     };
@@ -111,6 +128,40 @@ async fn within<E: std::fmt::Display>(
         Ok(Err(e)) => Err(e.to_string()),
         Err(_) => Err("no answer in time".to_owned()),
     }
+}
+
+/// Logs every request when it is answered, within a span that the handler's own logs
+/// share: method, path (not the query, which may hold a phone number), status, duration,
+/// the peer (the connection's other end, perhaps our proxy) and the client as the trusted
+/// proxies tell it.
+async fn log_request<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
+    /// Paths are cut here in the log.
+    const PATH_LOGGED: usize = 200;
+    let started = std::time::Instant::now();
+    let path: String = req.uri().path().chars().take(PATH_LOGGED).collect();
+    let peer = peer_ip(&req);
+    let client = match req.data::<AppState>() {
+        Some(state) => client_ip(&req, state.config.trusted_proxies),
+        None => peer.clone(),
+    };
+    let span = tracing::info_span!(
+        "request",
+        method = %req.method(),
+        path = %path,
+        peer = %peer,
+        client = %client,
+    );
+    async move {
+        let resp = next.get_response(req).await;
+        tracing::info!(
+            status = resp.status().as_u16(),
+            duration_ms = started.elapsed().as_secs_f64() * 1000.0,
+            "answered"
+        );
+        Ok(resp)
+    }
+    .instrument(span)
+    .await
 }
 
 /// Counts every request by route: the API's operation id, or the kind of path.

@@ -27,7 +27,8 @@ pub const VARS: &[VarDoc] = &[
     VarDoc { name: "TELEPATHY_DEMO", example: "true", doc: "Demo providers (SMS outbox, identity, payments) and an always-open service. Default: true in the embedded mode, false in a cluster." },
     VarDoc { name: "TELEPATHY_SINGLE_NODE", example: "false", doc: "Allow Redis with a node-local SQLite file; only correct when exactly one node runs." },
     VarDoc { name: "TELEPATHY_STATIC_DIR", example: "webapp/dist", doc: "Folder of the built web app." },
-    VarDoc { name: "TELEPATHY_TRUST_PROXY", example: "false", doc: "Take the client address from X-Forwarded-For (set it behind a load balancer)." },
+    VarDoc { name: "TELEPATHY_TRUSTED_PROXIES", example: "0", doc: "How many proxies (load balancers) of ours stand before a node; each appends to X-Forwarded-For, and the client is the address this many entries from its right end. 0: the connection's address, X-Forwarded-For ignored." },
+    VarDoc { name: "TELEPATHY_TRUST_PROXY", example: "", doc: "Former name: true means TELEPATHY_TRUSTED_PROXIES=1, false 0." },
     VarDoc { name: "TELEPATHY_REDIS_PREFIX", example: "tp:", doc: "Prefix of every Redis key of this deployment." },
     VarDoc { name: "TELEPATHY_SERVICE_HOURS", example: "20:00-02:00", doc: "When matching is open, Asia/Seoul: HH:MM-HH:MM (may wrap midnight) or always. Default: 20:00-02:00; always in demo mode." },
     VarDoc { name: "TELEPATHY_GRACE_SECONDS", example: "30", doc: "How long a disconnected chat member may take to come back before the partner is told the chat ended." },
@@ -57,7 +58,9 @@ pub struct Config {
     pub demo: bool,
     pub public_origins: Vec<String>,
     pub static_dir: PathBuf,
-    pub trust_proxy: bool,
+    /// Proxies of ours before a node: the client is this many X-Forwarded-For entries
+    /// from the right.
+    pub trusted_proxies: usize,
     pub json_logs: bool,
     pub solapi: Option<SolapiConfig>,
     pub portone: Option<PortOneConfig>,
@@ -208,6 +211,18 @@ impl Config {
         let node_id = get("TELEPATHY_NODE_ID")
             .unwrap_or_else(|| format!("node-{:016x}", rand::random::<u64>()));
         let metrics_token = get("TELEPATHY_METRICS_TOKEN").map(Secret::new);
+        let trusted_proxies = match (
+            get("TELEPATHY_TRUSTED_PROXIES"),
+            get("TELEPATHY_TRUST_PROXY"),
+        ) {
+            (Some(_), Some(_)) => {
+                errors.push("TELEPATHY_TRUST_PROXY: replaced by TELEPATHY_TRUSTED_PROXIES; set only that one".into());
+                0
+            }
+            (Some(_), None) => number(&get, "TELEPATHY_TRUSTED_PROXIES", 0, &mut errors),
+            (None, Some(_)) => i64::from(flag(&get, "TELEPATHY_TRUST_PROXY", false, &mut errors)),
+            (None, None) => 0,
+        };
 
         if !errors.is_empty() {
             return Err(ConfigErrors(errors));
@@ -223,7 +238,7 @@ impl Config {
             static_dir: PathBuf::from(
                 get("TELEPATHY_STATIC_DIR").unwrap_or_else(|| "webapp/dist".into()),
             ),
-            trust_proxy: flag(&get, "TELEPATHY_TRUST_PROXY", false, &mut Vec::new()),
+            trusted_proxies: usize::try_from(trusted_proxies).unwrap_or(0),
             json_logs,
             solapi,
             portone,
@@ -414,6 +429,27 @@ mod tests {
             c.public_origins,
             ["https://telepathy.example", "http://localhost:5173"]
         );
+    }
+
+    #[test]
+    fn trusted_proxies_are_counted_and_the_former_flag_still_reads() {
+        let proxies = |vars: &[(&str, &str)]| config(vars).map(|c| c.trusted_proxies);
+        assert_eq!(proxies(&[]).unwrap(), 0);
+        assert_eq!(proxies(&[("TELEPATHY_TRUSTED_PROXIES", "2")]).unwrap(), 2);
+        assert_eq!(proxies(&[("TELEPATHY_TRUST_PROXY", "true")]).unwrap(), 1);
+        assert_eq!(proxies(&[("TELEPATHY_TRUST_PROXY", "false")]).unwrap(), 0);
+        for bad in [
+            &[("TELEPATHY_TRUSTED_PROXIES", "-1")][..],
+            &[("TELEPATHY_TRUSTED_PROXIES", "one")],
+            &[("TELEPATHY_TRUST_PROXY", "maybe")],
+            &[
+                ("TELEPATHY_TRUSTED_PROXIES", "1"),
+                ("TELEPATHY_TRUST_PROXY", "true"),
+            ],
+        ] {
+            let err = config(bad).unwrap_err().to_string();
+            assert!(err.contains(bad[0].0), "{bad:?}: {err}");
+        }
     }
 
     #[test]

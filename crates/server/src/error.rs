@@ -46,6 +46,12 @@ pub enum ApiError {
     /// Taken by someone else.
     #[oai(status = 409)]
     Conflict(Json<ErrorBody>),
+    /// The body is larger than the API reads.
+    #[oai(status = 413)]
+    PayloadTooLarge(Json<ErrorBody>),
+    /// The path and query are longer than a node reads.
+    #[oai(status = 414)]
+    UriTooLong(Json<ErrorBody>),
     /// Too many requests; try again later.
     #[oai(status = 429)]
     TooManyRequests(Json<ErrorBody>),
@@ -69,6 +75,8 @@ impl From<ErrorCode> for ApiError {
             E::ForbiddenOrigin => Self::Forbidden(body),
             E::NotFound => Self::NotFound(body),
             E::UsernameTaken | E::PhoneInUse | E::AlreadyInRoom => Self::Conflict(body),
+            E::PayloadTooLarge => Self::PayloadTooLarge(body),
+            E::UriTooLong => Self::UriTooLong(body),
             E::RateLimited | E::SmsCooldown | E::SmsDailyLimit => Self::TooManyRequests(body),
             E::Internal => Self::Internal(body),
             E::SmsSendFailed | E::IdentityFailed => Self::BadGateway(body),

@@ -3,34 +3,52 @@
 
 use std::time::Duration;
 
+use poem::error::ReadBodyError;
 use poem::http::{header, Method};
-use poem::{Endpoint, IntoResponse, Request, Response};
+use poem::{Body, Endpoint, IntoResponse, Request, Response};
 use telepathy_domain::limits::{LOOKUPS_PER_IP, LOOKUP_WINDOW};
 use telepathy_domain::ErrorCode;
 
 use crate::error::{ApiError, OrInternal};
 use crate::state::AppState;
 
-/// The client's address: the first X-Forwarded-For hop behind a trusted proxy, else the
-/// peer address.
-pub fn client_ip(req: &Request, trust_proxy: bool) -> String {
-    if trust_proxy {
-        if let Some(first) = req
-            .headers()
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(',').next())
-        {
-            let first = first.trim();
-            if !first.is_empty() {
-                return first.to_owned();
-            }
-        }
-    }
+/// The client's address behind `trusted` proxies: see [`client_of`].
+pub fn client_ip(req: &Request, trusted: usize) -> String {
+    let forwarded: Vec<&str> = if trusted == 0 {
+        Vec::new()
+    } else {
+        req.headers()
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .collect()
+    };
+    client_of(&forwarded, &peer_ip(req), trusted)
+}
+
+/// The address of the connection's other end (the last proxy, if any).
+pub fn peer_ip(req: &Request) -> String {
     req.remote_addr()
         .as_socket_addr()
         .map(|a| a.ip().to_string())
         .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// Which address is the client's. Each proxy appends the address it received the request
+/// from to X-Forwarded-For, so of the list `forwarded` followed by `peer`, the last
+/// `trusted` addresses are our proxies and the one before them is the client; anything
+/// further left was written by the client and proves nothing. When the list is shorter,
+/// the leftmost address.
+pub fn client_of(forwarded: &[&str], peer: &str, trusted: usize) -> String {
+    let chain: Vec<&str> = forwarded
+        .iter()
+        .map(|a| a.trim())
+        .filter(|a| !a.is_empty())
+        .chain(std::iter::once(peer))
+        .collect();
+    let at = chain.len().saturating_sub(1).saturating_sub(trusted);
+    chain.get(at).copied().unwrap_or(peer).to_owned()
 }
 
 /// Whether a request's Origin, when it has one, is ours. Browsers send Origin on every
@@ -45,6 +63,100 @@ pub fn origin_allowed(req: &Request, allowed: &[String]) -> bool {
         None => true,
         Some(origin) => allowed.iter().any(|a| a == origin.trim_end_matches('/')),
     }
+}
+
+/// Where the web app's pages may load scripts from: PortOne's V2 browser SDK (identity
+/// verification) and the V1 iamport SDK (card payments). ARCHITECTURE.md lists why.
+const SCRIPT_HOSTS: &str = "https://cdn.portone.io https://cdn.iamport.kr";
+
+/// What the pages may call besides their own origin: PortOne's API, which the V2 SDK calls.
+const CONNECT_HOSTS: &str = "https://api.portone.io";
+
+/// What the pages may frame: PortOne's and iamport's payment and verification windows, and
+/// the windows of the payment gateways and identity services they open.
+const FRAME_HOSTS: &str = "https://*.portone.io https://service.iamport.kr https://*.iamport.kr \
+     https://*.inicis.com https://*.kcp.co.kr https://*.nicepay.co.kr https://*.danal.co.kr \
+     https://*.tosspayments.com https://*.kakaopay.com";
+
+/// The Content-Security-Policy of every answer. Scripts and styles come only from files
+/// (no inline code); sockets go to our own origins; nothing may frame the app.
+pub fn content_security_policy(public_origins: &[String]) -> String {
+    let mut sockets: Vec<String> = Vec::new();
+    for origin in public_origins {
+        let socket = origin
+            .strip_prefix("https://")
+            .map(|host| format!("wss://{host}"))
+            .or_else(|| {
+                origin
+                    .strip_prefix("http://")
+                    .map(|host| format!("ws://{host}"))
+            });
+        if let Some(socket) = socket.filter(|s| !sockets.contains(s)) {
+            sockets.push(socket);
+        }
+    }
+    [
+        "default-src 'self'".to_owned(),
+        format!("script-src 'self' {SCRIPT_HOSTS}"),
+        "style-src 'self'".to_owned(),
+        "img-src 'self' data:".to_owned(),
+        "font-src 'self'".to_owned(),
+        format!("connect-src 'self' {} {CONNECT_HOSTS}", sockets.join(" ")),
+        format!("frame-src {FRAME_HOSTS}"),
+        "form-action 'self' https://*.portone.io https://*.iamport.kr".to_owned(),
+        "object-src 'none'".to_owned(),
+        "base-uri 'self'".to_owned(),
+        "frame-ancestors 'none'".to_owned(),
+    ]
+    .join("; ")
+}
+
+/// Browser features the pages do not use are off; payment only for the app and iamport's
+/// payment window.
+pub const PERMISSIONS_POLICY: &str =
+    "camera=(), microphone=(), geolocation=(), payment=(self \"https://service.iamport.kr\")";
+
+/// HSTS, for a node whose public origin is https.
+pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000; includeSubDomains";
+
+/// The largest request body the API reads.
+pub const BODY_MAX: usize = 64 * 1024;
+
+/// The longest path and query a node reads.
+pub const URI_MAX: usize = 8 * 1024;
+
+/// Refuses a body larger than [`BODY_MAX`]: at once when its declared length says so,
+/// otherwise (a body sent in chunks) once that much has been read.
+pub async fn limit_body<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    match declared {
+        Some(n) if n > BODY_MAX as u64 => {
+            return Ok(ApiError::from(ErrorCode::PayloadTooLarge).into_response());
+        }
+        // The server reads no more than the declared length.
+        Some(_) => {}
+        None => match req.take_body().into_bytes_limit(BODY_MAX).await {
+            Ok(bytes) => req.set_body(Body::from_bytes(bytes)),
+            Err(ReadBodyError::PayloadTooLarge) => {
+                return Ok(ApiError::from(ErrorCode::PayloadTooLarge).into_response());
+            }
+            Err(_) => return Ok(ApiError::from(ErrorCode::InvalidRequest).into_response()),
+        },
+    }
+    next.call(req).await.map(IntoResponse::into_response)
+}
+
+/// Refuses a path and query longer than [`URI_MAX`] before anything reads them.
+pub async fn limit_uri<E: Endpoint>(next: E, req: Request) -> poem::Result<Response> {
+    let length = req.uri().path_and_query().map_or(0, |p| p.as_str().len());
+    if length > URI_MAX {
+        return Ok(ApiError::from(ErrorCode::UriTooLong).into_response());
+    }
+    next.call(req).await.map(IntoResponse::into_response)
 }
 
 /// Refuses state changes from foreign origins, before any handler runs.
@@ -66,7 +178,7 @@ impl AppState {
     /// Counts one account look-up (username check, find password) of the request's client
     /// address, so that usernames cannot be enumerated quickly.
     pub async fn limit_lookups(&self, req: &Request) -> Result<(), ApiError> {
-        let ip = client_ip(req, self.config.trust_proxy);
+        let ip = client_ip(req, self.config.trusted_proxies);
         self.limit(
             &format!("lookup:ip:{ip}"),
             LOOKUPS_PER_IP,
@@ -94,6 +206,53 @@ impl AppState {
         } else {
             tracing::info!(key, count = hit.count, "rate limit reached");
             Err(code.into())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{client_of, content_security_policy};
+
+    #[test]
+    fn sockets_go_to_our_own_origins_in_kind() {
+        let csp = content_security_policy(&[
+            "https://telepathy.example".to_owned(),
+            "http://localhost:5173".to_owned(),
+            "https://telepathy.example".to_owned(),
+        ]);
+        assert!(
+            csp.contains("connect-src 'self' wss://telepathy.example ws://localhost:5173 "),
+            "{csp}"
+        );
+        assert!(!csp.contains('\n') && !csp.contains("  "), "{csp}");
+    }
+
+    #[test]
+    fn the_client_is_counted_from_the_right() {
+        let peer = "10.0.0.9";
+        // (X-Forwarded-For entries, trusted proxies, client)
+        let cases: &[(&[&str], usize, &str)] = &[
+            (&[], 0, peer),
+            (&["203.0.113.5"], 0, peer),
+            (&[], 1, peer),
+            (&["203.0.113.5"], 1, "203.0.113.5"),
+            (&["6.6.6.6", "203.0.113.5"], 1, "203.0.113.5"),
+            (&["6.6.6.6", " 203.0.113.5 "], 1, "203.0.113.5"),
+            (&["6.6.6.6", "203.0.113.5", "10.0.0.2"], 2, "203.0.113.5"),
+            (&["203.0.113.5", "10.0.0.2"], 2, "203.0.113.5"),
+            (&["203.0.113.5"], 2, "203.0.113.5"),
+            (&["203.0.113.5"], 5, "203.0.113.5"),
+            (&[], 3, peer),
+            (&["6.6.6.6", "", "203.0.113.5"], 1, "203.0.113.5"),
+            (&["6.6.6.6", "203.0.113.5", " "], 1, "203.0.113.5"),
+        ];
+        for (forwarded, trusted, client) in cases {
+            assert_eq!(
+                client_of(forwarded, peer, *trusted),
+                *client,
+                "{forwarded:?} behind {trusted}"
+            );
         }
     }
 }

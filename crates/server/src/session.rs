@@ -78,7 +78,7 @@ impl AppState {
                 user_id,
                 now,
                 expires_at: now.saturating_add(ttl_ms),
-                ip: &client_ip(req, self.config.trust_proxy),
+                ip: &client_ip(req, self.config.trusted_proxies),
                 user_agent: &user_agent,
             })
             .await

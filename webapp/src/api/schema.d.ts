@@ -353,7 +353,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ends the caller's chat; both members get `chatEnded`. */
+        /**
+         * Ends the caller's chat; both members get `chatEnded`. Success again for a room the
+         *     caller was in that has ended already; `NOT_IN_ROOM` for a room never theirs.
+         */
         post: operations["endMatch"];
         delete?: never;
         options?: never;
@@ -551,7 +554,7 @@ export interface components {
          *     The HTTP status of each code is decided in one place, in the server crate.
          * @enum {string}
          */
-        ErrorCode: "USERNAME_REQUIRED" | "USERNAME_INVALID" | "FIELDS_REQUIRED" | "PASSWORD_WEAK" | "PASSWORD_TOO_LONG" | "RESET_PASSWORD_MISMATCH" | "NEW_PASSWORD_MISMATCH" | "PHONE_REQUIRED" | "PHONE_INVALID" | "CODE_REQUIRED" | "BIRTHDATE_INVALID" | "GENDER_INVALID" | "NICKNAME_REQUIRED" | "NICKNAME_INVALID" | "USERNAME_TAKEN" | "LOGIN_FAILED" | "UNDER_AGE" | "PHONE_NOT_VERIFIED" | "PHONE_IN_USE" | "CODE_INVALID" | "CODE_EXPIRED" | "CODE_ATTEMPTS_EXCEEDED" | "SMS_COOLDOWN" | "SMS_DAILY_LIMIT" | "SMS_SEND_FAILED" | "RATE_LIMITED" | "UNAUTHORIZED" | "FORBIDDEN_ORIGIN" | "NICKNAME_LOCKED" | "CURRENT_PASSWORD_WRONG" | "IDENTITY_ID_INVALID" | "IDENTITY_NOT_VERIFIED" | "IDENTITY_FAILED" | "SERVICE_CLOSED" | "ROUND_OVER" | "WORD_NOT_IN_ROUND" | "ALREADY_IN_ROOM" | "NOT_IN_ROOM" | "MESSAGE_EMPTY" | "MESSAGE_TOO_LONG" | "NICKNAME_NEEDED" | "EMOTION_REQUIRED" | "FEEDBACK_NO_ROOM" | "INVALID_REQUEST" | "NOT_FOUND" | "UNAVAILABLE" | "INTERNAL";
+        ErrorCode: "USERNAME_REQUIRED" | "USERNAME_INVALID" | "FIELDS_REQUIRED" | "PASSWORD_WEAK" | "PASSWORD_TOO_LONG" | "RESET_PASSWORD_MISMATCH" | "NEW_PASSWORD_MISMATCH" | "PHONE_REQUIRED" | "PHONE_INVALID" | "CODE_REQUIRED" | "BIRTHDATE_INVALID" | "GENDER_INVALID" | "NICKNAME_REQUIRED" | "NICKNAME_INVALID" | "USERNAME_TAKEN" | "LOGIN_FAILED" | "UNDER_AGE" | "PHONE_NOT_VERIFIED" | "PHONE_IN_USE" | "CODE_INVALID" | "CODE_EXPIRED" | "CODE_ATTEMPTS_EXCEEDED" | "SMS_COOLDOWN" | "SMS_DAILY_LIMIT" | "SMS_SEND_FAILED" | "RATE_LIMITED" | "UNAUTHORIZED" | "FORBIDDEN_ORIGIN" | "NICKNAME_LOCKED" | "CURRENT_PASSWORD_WRONG" | "IDENTITY_ID_INVALID" | "IDENTITY_NOT_VERIFIED" | "IDENTITY_FAILED" | "SERVICE_CLOSED" | "ROUND_OVER" | "WORD_NOT_IN_ROUND" | "ALREADY_IN_ROOM" | "NOT_IN_ROOM" | "MESSAGE_EMPTY" | "MESSAGE_TOO_LONG" | "NICKNAME_NEEDED" | "EMOTION_REQUIRED" | "FEEDBACK_NO_ROOM" | "INVALID_REQUEST" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "NOT_FOUND" | "UNAVAILABLE" | "INTERNAL";
         /**
          * FeedbackBody
          * @description The spec's feedback payload. Identity fields are ignored (the session says who), the
@@ -960,6 +963,24 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests; try again later. */
             429: {
                 headers: {
@@ -1053,6 +1074,24 @@ export interface operations {
             };
             /** @description Taken by someone else. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1160,6 +1199,24 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests; try again later. */
             429: {
                 headers: {
@@ -1253,6 +1310,24 @@ export interface operations {
             };
             /** @description Taken by someone else. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1364,6 +1439,24 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests; try again later. */
             429: {
                 headers: {
@@ -1461,6 +1554,24 @@ export interface operations {
             };
             /** @description Taken by someone else. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1572,6 +1683,24 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests; try again later. */
             429: {
                 headers: {
@@ -1676,6 +1805,24 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests; try again later. */
             429: {
                 headers: {
@@ -1769,6 +1916,24 @@ export interface operations {
             };
             /** @description Taken by someone else. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1880,6 +2045,24 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests; try again later. */
             429: {
                 headers: {
@@ -1977,6 +2160,24 @@ export interface operations {
             };
             /** @description Taken by someone else. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2088,6 +2289,24 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests; try again later. */
             429: {
                 headers: {
@@ -2185,6 +2404,24 @@ export interface operations {
             };
             /** @description Taken by someone else. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2296,6 +2533,24 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests; try again later. */
             429: {
                 headers: {
@@ -2389,6 +2644,24 @@ export interface operations {
             };
             /** @description Taken by someone else. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2500,6 +2773,24 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests; try again later. */
             429: {
                 headers: {
@@ -2593,6 +2884,24 @@ export interface operations {
             };
             /** @description Taken by someone else. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2702,6 +3011,24 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests; try again later. */
             429: {
                 headers: {
@@ -2802,6 +3129,24 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests; try again later. */
             429: {
                 headers: {
@@ -2895,6 +3240,24 @@ export interface operations {
             };
             /** @description Taken by someone else. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3006,6 +3369,24 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests; try again later. */
             429: {
                 headers: {
@@ -3099,6 +3480,24 @@ export interface operations {
             };
             /** @description Taken by someone else. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3210,6 +3609,24 @@ export interface operations {
                     "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many requests; try again later. */
             429: {
                 headers: {
@@ -3303,6 +3720,24 @@ export interface operations {
             };
             /** @description Taken by someone else. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -49,7 +49,7 @@ impl AccountsApi {
         ) else {
             return Err(ErrorCode::LoginFailed.into());
         };
-        let ip = client_ip(req, s.config.trust_proxy);
+        let ip = client_ip(req, s.config.trusted_proxies);
         s.limit(
             &format!("login:ip:{ip}"),
             LOGIN_PER_IP,

@@ -62,7 +62,7 @@ impl AppState {
             ErrorCode::SmsDailyLimit,
         )
         .await?;
-        let ip = client_ip(req, self.config.trust_proxy);
+        let ip = client_ip(req, self.config.trusted_proxies);
         self.limit(
             &format!("sms:ip:{ip}"),
             SMS_DAILY_PER_IP,

@@ -92,7 +92,8 @@ impl GameApi {
         }))
     }
 
-    /// Ends the caller's chat; both members get `chatEnded`.
+    /// Ends the caller's chat; both members get `chatEnded`. Success again for a room the
+    /// caller was in that has ended already; `NOT_IN_ROOM` for a room never theirs.
     #[oai(
         path = "/match/end",
         method = "post",
@@ -102,10 +103,13 @@ impl GameApi {
     async fn end(&self, req: &Request, body: Json<EndBody>) -> ApiResult<Ack> {
         let user = self.0.require_user(req).await?.user;
         match self.0.leave_room(user.id, &body.room_id).await {
-            // Already ended (by the partner, or a second tab): the caller's wish holds.
-            Ok(()) | Err(ErrorCode::NotInRoom) => Ok(Json(Ack::ok("대화가 종료되었습니다."))),
-            Err(code) => Err(code.into()),
+            Ok(()) => {}
+            // Already ended (by the partner, or a second tab): the caller's wish holds, if
+            // the room was theirs.
+            Err(ErrorCode::NotInRoom) if self.0.was_in_room(user.id, &body.room_id).await? => {}
+            Err(code) => return Err(code.into()),
         }
+        Ok(Json(Ack::ok("대화가 종료되었습니다.")))
     }
 
     /// Words the caller shared with partners, newest first.

@@ -231,6 +231,24 @@ impl AppState {
         Ok(room.filter(|r| r.partner_of(user_id).is_some()))
     }
 
+    /// Whether `user_id` is or was a member of the room, open or ended. The engine knows
+    /// a room from its match on (until a while after it ends); the store from when the
+    /// recorder writes it, a moment later, for as long as it is kept.
+    pub async fn was_in_room(&self, user_id: i64, room_id: &str) -> Result<bool, ErrorCode> {
+        if room_id.is_empty() {
+            return Ok(false);
+        }
+        if self.room_for(user_id, room_id).await?.is_some() {
+            return Ok(true);
+        }
+        let stored = self
+            .metrics
+            .store("room_record", self.store.room_record(room_id))
+            .await
+            .map_err(|e| internal("reading a room", e))?;
+        Ok(stored.is_some_and(|r| r.has_member(user_id)))
+    }
+
     /// `chatMessage`: in one engine step, appended to the room stream (the
     /// acknowledgement) and routed to both members. `room` is the sender's room as the
     /// socket knows it (members never change); the engine checks it is still open.

@@ -10,6 +10,9 @@ crate::both!(
     web_app_routes_fall_back_to_index,
     app_config_tells_demo,
     a_locked_database_answers_503_and_recovers,
+    oversized_bodies_are_refused_in_the_error_shape,
+    overlong_addresses_are_refused_in_the_error_shape,
+    security_headers_cover_the_app_and_the_api,
 );
 
 async fn foreign_origins_cannot_change_state(mut app: TestApp) {
@@ -211,4 +214,336 @@ async fn a_locked_database_answers_503_and_recovers(mut app: TestApp) {
     );
     drop(lock);
     app.login("alice", "abcdefg1").await.assert_ok();
+}
+
+/// `n` look-ups (username checks) over a real socket, each with its own X-Forwarded-For;
+/// the status of each answer.
+async fn lookups_forwarded_for(app: &TestApp, chains: &[String]) -> Vec<u16> {
+    let client = reqwest::Client::new();
+    let mut statuses = Vec::new();
+    for chain in chains {
+        let resp = client
+            .post(format!("http://{}/api/auth/check-username", app.addr))
+            .header("x-forwarded-for", chain)
+            .json(&json!({ "username": "alice_1" }))
+            .send()
+            .await
+            .unwrap();
+        statuses.push(resp.status().as_u16());
+    }
+    statuses
+}
+
+/// Behind one trusted proxy the client is the last X-Forwarded-For entry (the one the
+/// proxy wrote): what a client writes there itself does not make it someone else.
+#[tokio::test]
+async fn a_forged_forwarded_hop_does_not_escape_rate_limits() {
+    let app = spawn_with(Backend::Sqlite, &[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    let limit = telepathy_domain::limits::LOOKUPS_PER_IP as usize;
+    let forged: Vec<String> = (0..=limit)
+        .map(|i| format!("198.18.{}.{}, 203.0.113.5", i / 250, i % 250))
+        .collect();
+    let statuses = lookups_forwarded_for(&app, &forged).await;
+    assert!(statuses[..limit].iter().all(|s| *s == 200), "{statuses:?}");
+    assert_eq!(statuses[limit], 429, "one client, whatever it forged");
+    let other = lookups_forwarded_for(&app, &["203.0.113.6".to_owned()]).await;
+    assert_eq!(other, [200], "another client behind the same proxy");
+}
+
+/// With two trusted proxies the client is the second address from the right.
+#[tokio::test]
+async fn the_client_is_counted_from_the_right_past_trusted_proxies() {
+    let app = spawn_with(Backend::Sqlite, &[("TELEPATHY_TRUSTED_PROXIES", "2")]).await;
+    let limit = telepathy_domain::limits::LOOKUPS_PER_IP as usize;
+    let chains: Vec<String> = (0..=limit)
+        .map(|i| format!("198.18.0.{i}, 203.0.113.5, 10.0.0.2"))
+        .collect();
+    let statuses = lookups_forwarded_for(&app, &chains).await;
+    assert!(statuses[..limit].iter().all(|s| *s == 200), "{statuses:?}");
+    assert_eq!(statuses[limit], 429);
+    let other = lookups_forwarded_for(&app, &["203.0.113.6, 10.0.0.2".to_owned()]).await;
+    assert_eq!(other, [200], "another client behind the same proxies");
+}
+
+/// A writer of log lines the test can read back.
+#[derive(Clone, Default)]
+struct LogLines(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogLines {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl LogLines {
+    /// The lines that logged a request to `path`.
+    fn requests_to(&self, path: &str) -> Vec<String> {
+        String::from_utf8_lossy(&self.0.lock().unwrap())
+            .lines()
+            .filter(|l| l.contains(path))
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+/// The access log names the connection's peer, never a forwarded address in its place,
+/// and the client as the trusted proxies tell it.
+#[tokio::test]
+async fn the_access_log_names_the_peer_and_the_client() {
+    let lines = LogLines::default();
+    let writer = lines.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::INFO)
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    for (proxies, path, client) in [
+        ("0", "/healthz", "127.0.0.1"),
+        ("1", "/readyz", "203.0.113.9"),
+    ] {
+        let app = spawn_with(Backend::Sqlite, &[("TELEPATHY_TRUSTED_PROXIES", proxies)]).await;
+        let resp = reqwest::Client::new()
+            .get(format!("http://{}{path}?secret=1", app.addr))
+            .header("x-forwarded-for", "203.0.113.9")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), 200);
+        let logged = lines.requests_to(path);
+        assert!(
+            logged.iter().any(|l| l.contains("peer=127.0.0.1")
+                && l.contains(&format!("client={client}"))
+                && l.contains("status=200")
+                && l.contains("method=GET")),
+            "behind {proxies} proxies: {logged:#?}"
+        );
+        assert!(
+            logged.iter().all(|l| !l.contains("secret=1")),
+            "queries stay out of the log: {logged:#?}"
+        );
+        if proxies == "0" {
+            assert!(
+                logged.iter().all(|l| !l.contains("203.0.113.9")),
+                "{logged:#?}"
+            );
+        }
+    }
+}
+
+/// The body of an answer, as JSON.
+async fn json_of(resp: poem::test::TestResponse) -> (u16, serde_json::Value) {
+    let status = resp.0.status().as_u16();
+    let text = resp.0.into_body().into_string().await.unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text)),
+    )
+}
+
+/// API bodies are read up to 64 KiB, whether their length is declared or not; beyond, the
+/// answer is 413 in the error shape.
+async fn oversized_bodies_are_refused_in_the_error_shape(mut app: TestApp) {
+    let huge = json!({ "username": "alice_1", "password": "x".repeat(1 << 20) }).to_string();
+    let declared = app
+        .client
+        .post("/api/auth/login")
+        .header("origin", crate::helpers::ORIGIN)
+        .header("content-type", "application/json")
+        .header("content-length", huge.len())
+        .body(huge.clone())
+        .send()
+        .await;
+    let (status, body) = json_of(declared).await;
+    assert_eq!(status, 413, "{body}");
+    assert_eq!(body["code"], json!("PAYLOAD_TOO_LARGE"));
+    assert_eq!(body["success"], json!(false));
+    assert_eq!(body["message"], json!("요청 내용이 너무 큽니다."));
+    // Streamed without a declared length: counted as it is read.
+    let a = app
+        .post("/api/auth/login", serde_json::from_str(&huge).unwrap())
+        .await;
+    a.assert_error(413, "PAYLOAD_TOO_LARGE");
+    // Within the limit, the handler reads it as ever.
+    let a = app
+        .post(
+            "/api/auth/login",
+            json!({ "username": "alice_1", "password": "x".repeat(60_000) }),
+        )
+        .await;
+    a.assert_error(401, "LOGIN_FAILED");
+}
+
+/// A 20 KB path or query is answered in the error shape (414), not read.
+async fn overlong_addresses_are_refused_in_the_error_shape(mut app: TestApp) {
+    let long = "a".repeat(20_000);
+    app.get(&format!("/api/server-time?x={long}"))
+        .await
+        .assert_error(414, "URI_TOO_LONG");
+    app.get(&format!("/api/{long}"))
+        .await
+        .assert_error(414, "URI_TOO_LONG");
+    app.get(&format!("/{long}"))
+        .await
+        .assert_error(414, "URI_TOO_LONG");
+    app.get("/api/server-time").await.assert_ok();
+}
+
+/// Over a real socket: what a client gets for a 1 MB body and for long addresses.
+#[tokio::test]
+async fn oversized_requests_over_a_socket() {
+    let app = crate::helpers::spawn_app(Backend::Sqlite).await;
+    let client = reqwest::Client::new();
+    let resp = client
+        .post(format!("http://{}/api/auth/login", app.addr))
+        .header("origin", crate::helpers::ORIGIN)
+        .json(&json!({ "username": "alice_1", "password": "x".repeat(1 << 20) }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 413);
+    let body: serde_json::Value = resp.json().await.unwrap();
+    assert_eq!(body["code"], json!("PAYLOAD_TOO_LARGE"));
+    let resp = client
+        .get(format!(
+            "http://{}/api/server-time?x={}",
+            app.addr,
+            "a".repeat(20_000)
+        ))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 414);
+    let body: serde_json::Value = resp.json().await.unwrap();
+    assert_eq!(body["code"], json!("URI_TOO_LONG"));
+    // Beyond 64 KiB the HTTP layer under poem refuses the request line itself (414 with
+    // no body; clients refuse to send such addresses anyway); beyond its 400 KB read
+    // buffer, 431. The node lives on either way.
+    for (length, status) in [(70_000, "414"), (500_000, "431")] {
+        let head = format!(
+            "GET /api/server-time?x={} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
+            "a".repeat(length)
+        );
+        let answer = raw_request(&app.addr, head.as_bytes()).await;
+        assert!(
+            answer.starts_with(&format!("HTTP/1.1 {status} ")),
+            "{length}: {}",
+            answer.lines().next().unwrap_or_default()
+        );
+    }
+    // The node still serves after all that.
+    let resp = client
+        .get(format!("http://{}/api/server-time", app.addr))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+}
+
+/// Writes `request` to a fresh connection and reads the answer until the server closes it.
+async fn raw_request(addr: &str, request: &[u8]) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    // The server may answer and close before it has read everything.
+    let _ = stream.write_all(request).await;
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer).await;
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+/// The headers of an answer to `GET path`.
+async fn headers_of(app: &TestApp, path: &str) -> poem::http::HeaderMap {
+    let resp = app.client.get(path).send().await;
+    resp.0.headers().clone()
+}
+
+fn header<'a>(headers: &'a poem::http::HeaderMap, name: &str) -> &'a str {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_else(|| panic!("no {name} in {headers:?}"))
+}
+
+/// Pages and API answers carry one Content-Security-Policy (no inline script, no framing,
+/// sockets to our own origin) and a Permissions-Policy; no HSTS over plain http.
+async fn security_headers_cover_the_app_and_the_api(app: TestApp) {
+    for path in ["/", "/login", "/api/server-time", "/api/no-such-thing"] {
+        let headers = headers_of(&app, path).await;
+        let csp = header(&headers, "content-security-policy");
+        let directives: Vec<&str> = csp.split(';').map(str::trim).collect();
+        for expected in [
+            "default-src 'self'",
+            "script-src 'self' https://cdn.portone.io https://cdn.iamport.kr",
+            "style-src 'self'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "frame-ancestors 'none'",
+        ] {
+            assert!(
+                directives.contains(&expected),
+                "{path}: {expected} in {csp}"
+            );
+        }
+        let connect = directives
+            .iter()
+            .find(|d| d.starts_with("connect-src "))
+            .unwrap_or_else(|| panic!("{path}: connect-src in {csp}"));
+        for source in ["'self'", "ws://127.0.0.1:8080", "https://api.portone.io"] {
+            assert!(
+                connect.split(' ').any(|s| s == source),
+                "{source} in {connect}"
+            );
+        }
+        let frames = directives
+            .iter()
+            .find(|d| d.starts_with("frame-src "))
+            .unwrap_or_else(|| panic!("{path}: frame-src in {csp}"));
+        assert!(frames.contains("https://service.iamport.kr"), "{frames}");
+        assert!(
+            !csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"),
+            "{csp}"
+        );
+        let permissions = header(&headers, "permissions-policy");
+        for feature in [
+            "camera=()",
+            "microphone=()",
+            "geolocation=()",
+            "payment=(self",
+        ] {
+            assert!(
+                permissions.contains(feature),
+                "{path}: {feature} in {permissions}"
+            );
+        }
+        assert_eq!(header(&headers, "x-frame-options"), "DENY");
+        assert!(
+            headers.get("strict-transport-security").is_none(),
+            "{path}: no HSTS for an http origin"
+        );
+    }
+}
+
+/// HSTS only when the public origin is https; sockets then go to wss://.
+#[tokio::test]
+async fn hsts_for_an_https_origin() {
+    let app = spawn_with(
+        Backend::Sqlite,
+        &[("TELEPATHY_PUBLIC_ORIGIN", "https://telepathy.example")],
+    )
+    .await;
+    for path in ["/", "/api/server-time"] {
+        let headers = headers_of(&app, path).await;
+        assert_eq!(
+            header(&headers, "strict-transport-security"),
+            "max-age=31536000; includeSubDomains",
+            "{path}"
+        );
+        let csp = header(&headers, "content-security-policy");
+        assert!(csp.contains("wss://telepathy.example"), "{csp}");
+        assert!(!csp.contains("ws://"), "{csp}");
+    }
 }

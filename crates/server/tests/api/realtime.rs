@@ -17,6 +17,7 @@ crate::both!(
     identity_fields_of_any_type_are_ignored,
     unreadable_frames_count_toward_the_frame_limit,
     a_draining_node_is_not_ready_and_refuses_sockets,
+    only_members_end_a_chat,
 );
 
 /// Signs up a user with a nickname and opens a socket for them.
@@ -509,4 +510,80 @@ async fn a_draining_node_is_not_ready_and_refuses_sockets(mut app: TestApp) {
             .err(),
         Some(503)
     );
+}
+
+/// `POST /api/match/end` ends only the caller's own room; for a room the caller was in
+/// that has ended already it answers success again, for any other room NOT_IN_ROOM.
+async fn only_members_end_a_chat(mut app: TestApp) {
+    let (mut a, cookie_a) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, cookie_b) = user(&mut app, "bobby", "01033334444").await;
+    let (_, cookie_c) = user(&mut app, "carol", "01055556666").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+
+    // A stranger, by the room's id or by nonsense: refused, and the chat goes on.
+    app.cookie = Some(cookie_c.clone());
+    for id in [room.as_str(), "no-such-room", ""] {
+        app.post("/api/match/end", json!({ "roomId": id }))
+            .await
+            .assert_error(400, "NOT_IN_ROOM");
+    }
+    a.send(
+        "chatMessage",
+        json!({ "roomId": room, "message": "아직 있어?" }),
+    )
+    .await;
+    assert_eq!(
+        b.expect("chatMessage").await["message"],
+        json!("아직 있어?")
+    );
+
+    // A member ends it; ending it again, or by the partner, is still a success.
+    app.cookie = Some(cookie_a.clone());
+    app.post("/api/match/end", json!({ "roomId": room }))
+        .await
+        .assert_ok();
+    assert_eq!(b.expect("chatEnded").await["reason"], json!("left"));
+    app.post("/api/match/end", json!({ "roomId": room }))
+        .await
+        .assert_ok();
+    app.cookie = Some(cookie_b);
+    app.post("/api/match/end", json!({ "roomId": room }))
+        .await
+        .assert_ok();
+    app.cookie = Some(cookie_c.clone());
+    app.post("/api/match/end", json!({ "roomId": room }))
+        .await
+        .assert_error(400, "NOT_IN_ROOM");
+
+    // A room only the store still knows (the engine forgets ended rooms): the same.
+    let stored = telepathy_store::RoomRecord {
+        id: "f".repeat(32),
+        word: "바다".into(),
+        round: 1,
+        user_a: ma["senderId"].as_i64().unwrap(),
+        user_b: ma["receiverId"].as_i64().unwrap(),
+        created_at: 0,
+        ended_at: Some(1),
+    };
+    let sides = [
+        telepathy_store::MatchSide {
+            user_id: stored.user_a,
+            nickname: "닉alice",
+        },
+        telepathy_store::MatchSide {
+            user_id: stored.user_b,
+            nickname: "닉bobby",
+        },
+    ];
+    app.state.store.record_match(&stored, sides).await.unwrap();
+    app.post("/api/match/end", json!({ "roomId": stored.id }))
+        .await
+        .assert_error(400, "NOT_IN_ROOM");
+    app.cookie = Some(cookie_a);
+    app.post("/api/match/end", json!({ "roomId": stored.id }))
+        .await
+        .assert_ok();
+    a.close().await;
+    b.close().await;
 }
