@@ -74,7 +74,8 @@ pub struct Hit {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Member {
     pub user_id: i64,
-    pub username: String,
+    /// The only name a partner ever learns: never the login ID, so a stranger cannot aim
+    /// login attempts or password-reset messages at the account.
     pub nickname: String,
 }
 

@@ -67,7 +67,6 @@ both!(
 fn member(id: i64) -> Member {
     Member {
         user_id: id,
-        username: format!("user{id}"),
         nickname: format!("닉{id}"),
     }
 }

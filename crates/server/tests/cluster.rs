@@ -58,10 +58,10 @@ async fn nodes_share_matching_and_chat_and_survive_a_killed_node() {
         cb.send("join_match", join).await;
         let got = tokio::time::timeout(Duration::from_secs(5), ca.expect("matched")).await;
         if let Ok(matched) = got {
-            assert_eq!(matched["receiverUsername"], json!("bobby"));
+            assert_eq!(matched["receiverNickname"], json!("닉bobby"));
             assert_eq!(
-                cb.expect("matched").await["receiverUsername"],
-                json!("alice")
+                cb.expect("matched").await["receiverNickname"],
+                json!("닉alice")
             );
             room = Some(matched["roomId"].as_str().unwrap().to_owned());
             break;

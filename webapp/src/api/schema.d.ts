@@ -477,10 +477,18 @@ export interface components {
             roomId: string;
             /** Format: int64 */
             senderId: number;
+            /**
+             * @description The spec's field, kept for its clients; it carries the nickname: no frame ever
+             *     tells a user another user's login ID.
+             */
             senderUsername: string;
             senderNickname: string;
             /** Format: int64 */
             receiverId: number;
+            /**
+             * @description The spec's field, kept for its clients; it carries the nickname: no frame ever
+             *     tells a user another user's login ID.
+             */
             receiverUsername: string;
             receiverNickname: string;
             word: string;
@@ -663,10 +671,18 @@ export interface components {
             round: number;
             /** Format: int64 */
             senderId: number;
+            /**
+             * @description The spec's field, kept for its clients; it carries the nickname: no frame ever
+             *     tells a user another user's login ID.
+             */
             senderUsername: string;
             senderNickname: string;
             /** Format: int64 */
             receiverId: number;
+            /**
+             * @description The spec's field, kept for its clients; it carries the nickname: no frame ever
+             *     tells a user another user's login ID.
+             */
             receiverUsername: string;
             receiverNickname: string;
         };

@@ -121,7 +121,6 @@ impl AppState {
         let nickname = user.nickname.clone().ok_or(ErrorCode::NicknameNeeded)?;
         let me = Member {
             user_id: user.id,
-            username: user.username.clone(),
             nickname,
         };
         let now = self.shared_now_ms();
@@ -162,10 +161,10 @@ impl AppState {
                         word: room.word.clone(),
                         round: room.round,
                         sender_id: me.user_id,
-                        sender_username: me.username.clone(),
+                        sender_username: me.nickname.clone(),
                         sender_nickname: me.nickname.clone(),
                         receiver_id: partner.user_id,
-                        receiver_username: partner.username.clone(),
+                        receiver_username: partner.nickname.clone(),
                         receiver_nickname: partner.nickname.clone(),
                     };
                     (me.user_id, frame("matched", &matched))
@@ -435,10 +434,10 @@ fn chat_message(room: &Room, id: &str, stored: &StoredMessage) -> Option<ChatMes
         id: id.to_owned(),
         room_id: room.id.clone(),
         sender_id: sender.user_id,
-        sender_username: sender.username.clone(),
+        sender_username: sender.nickname.clone(),
         sender_nickname: sender.nickname.clone(),
         receiver_id: receiver.user_id,
-        receiver_username: receiver.username.clone(),
+        receiver_username: receiver.nickname.clone(),
         receiver_nickname: receiver.nickname.clone(),
         word: room.word.clone(),
         message: stored.text.clone(),
@@ -474,7 +473,6 @@ mod tests {
             round: 1,
             members: [1, 2].map(|id| Member {
                 user_id: id,
-                username: format!("u{id}"),
                 nickname: format!("n{id}"),
             }),
             created_ms: 0,

@@ -133,9 +133,13 @@ pub struct Matched {
     pub word: String,
     pub round: i64,
     pub sender_id: i64,
+    /// The spec's field, kept for its clients; it carries the nickname: no frame ever
+    /// tells a user another user's login ID.
     pub sender_username: String,
     pub sender_nickname: String,
     pub receiver_id: i64,
+    /// The spec's field, kept for its clients; it carries the nickname: no frame ever
+    /// tells a user another user's login ID.
     pub receiver_username: String,
     pub receiver_nickname: String,
 }
@@ -149,9 +153,13 @@ pub struct ChatMessage {
     pub id: String,
     pub room_id: String,
     pub sender_id: i64,
+    /// The spec's field, kept for its clients; it carries the nickname: no frame ever
+    /// tells a user another user's login ID.
     pub sender_username: String,
     pub sender_nickname: String,
     pub receiver_id: i64,
+    /// The spec's field, kept for its clients; it carries the nickname: no frame ever
+    /// tells a user another user's login ID.
     pub receiver_username: String,
     pub receiver_nickname: String,
     pub word: String,

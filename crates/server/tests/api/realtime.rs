@@ -73,14 +73,23 @@ async fn two_users_match_chat_and_leave(mut app: TestApp) {
     let (ma, mb) = pair(&app, &mut a, &mut b).await;
     assert_eq!(ma["roomId"], mb["roomId"]);
     assert_eq!(ma["roomId"].as_str().unwrap().len(), 32, "128 random bits");
-    assert_eq!(ma["senderUsername"], json!("alice"));
-    assert_eq!(ma["receiverUsername"], json!("bobby"));
+    // Partners know each other by nickname only: no frame carries a login ID, not even
+    // in the spec's *Username fields.
     assert_eq!(ma["receiverNickname"], json!("닉bobby"));
+    assert_eq!(ma["receiverUsername"], json!("닉bobby"));
+    assert_eq!(ma["senderUsername"], json!("닉alice"));
     assert_eq!(
-        mb["senderUsername"],
-        json!("bobby"),
+        mb["senderNickname"],
+        json!("닉bobby"),
         "identity comes from the session, not userId"
     );
+    for frame in [&ma, &mb] {
+        let text = frame.to_string();
+        assert!(
+            !text.contains("\"alice\"") && !text.contains("\"bobby\""),
+            "{text}"
+        );
+    }
     let room = ma["roomId"].as_str().unwrap().to_owned();
     let word = ma["word"].as_str().unwrap().to_owned();
 
@@ -92,8 +101,16 @@ async fn two_users_match_chat_and_leave(mut app: TestApp) {
     let echo = a.expect("chatMessage").await;
     let got = b.expect("chatMessage").await;
     assert_eq!(got["message"], json!("안녕!"));
-    assert_eq!(got["senderUsername"], json!("alice"));
-    assert_eq!(got["receiverUsername"], json!("bobby"));
+    assert_eq!(got["senderNickname"], json!("닉alice"));
+    assert_eq!(got["senderUsername"], json!("닉alice"));
+    assert_eq!(got["receiverUsername"], json!("닉bobby"));
+    for frame in [&got, &echo] {
+        let text = frame.to_string();
+        assert!(
+            !text.contains("\"alice\"") && !text.contains("\"bobby\""),
+            "{text}"
+        );
+    }
     assert_eq!(got["id"], echo["id"]);
     assert_eq!(echo["clientId"], json!("c1"));
 
