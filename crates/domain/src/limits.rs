@@ -24,6 +24,14 @@ pub const LOGIN_WINDOW: Duration = Duration::from_secs(10 * 60);
 pub const LOOKUPS_PER_IP: u32 = 60;
 /// Window of the look-up limits.
 pub const LOOKUP_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// Reads of one phone's code from the demo SMS outbox in `OUTBOX_WINDOW`: a code is read
+/// once or a few times.
+pub const OUTBOX_READS_PER_PHONE: u32 = 10;
+/// Reads of the demo SMS outbox per client address in `OUTBOX_WINDOW`: enough for the load
+/// generator's largest sign-up run (1,000 users) from this machine.
+pub const OUTBOX_READS_PER_IP: u32 = 3000;
+/// Window of the outbox limits.
+pub const OUTBOX_WINDOW: Duration = Duration::from_secs(10 * 60);
 /// Youngest age allowed to join.
 pub const MIN_AGE: u32 = 14;
 /// How long a nickname is kept before it may change (spec: 1 month).

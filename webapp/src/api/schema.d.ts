@@ -300,7 +300,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Demo mode only: the latest SMS code sent to `phone`. Outside demo mode: 404. */
+        /**
+         * Demo mode only: the latest sign-up code sent to `phone`, for this machine (a loopback
+         *     peer that came through no proxy) or with `Authorization: Bearer
+         *     $TELEPATHY_OUTBOX_TOKEN`; otherwise 404. Password-reset codes are never shown: they
+         *     prove the phone of an existing account.
+         */
         get: operations["getSmsOutbox"];
         put?: never;
         post?: never;
@@ -682,7 +687,7 @@ export interface components {
         };
         /**
          * OutboxEntry
-         * @description The latest code the demo SMS provider "sent" to a phone.
+         * @description The latest sign-up code the demo SMS provider "sent" to a phone.
          */
         OutboxEntry: {
             phone: string;

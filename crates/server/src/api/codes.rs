@@ -10,6 +10,7 @@ use telepathy_domain::limits::{
     CODE_MAX_ATTEMPTS, CODE_TTL, SMS_COOLDOWN, SMS_DAILY_PER_IP, SMS_DAILY_PER_PHONE,
 };
 use telepathy_domain::{ErrorCode, Phone};
+use telepathy_providers::CodePurpose;
 use telepathy_store::PhoneCode;
 
 use crate::error::{ApiError, OrInternal};
@@ -19,23 +20,7 @@ use crate::state::AppState;
 
 const DAY: Duration = Duration::from_secs(24 * 60 * 60);
 
-/// What a code is for; codes of one purpose never serve another.
-#[derive(Debug, Clone, Copy)]
-pub enum Purpose {
-    Register,
-    Reset,
-}
-
-impl Purpose {
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Register => "register",
-            Self::Reset => "reset",
-        }
-    }
-}
-
-fn code_hash(purpose: Purpose, phone: &Phone, code: &str) -> String {
+fn code_hash(purpose: CodePurpose, phone: &Phone, code: &str) -> String {
     digest(&format!("{}:{}:{}", purpose.as_str(), phone.as_ref(), code))
 }
 
@@ -45,7 +30,7 @@ impl AppState {
         &self,
         req: &Request,
         phone: &Phone,
-        purpose: Purpose,
+        purpose: CodePurpose,
     ) -> Result<(), ApiError> {
         let p = phone.as_ref();
         self.limit(
@@ -84,7 +69,7 @@ impl AppState {
             )
             .await
             .or_internal("storing a verification code")?;
-        self.sms.send_code(p, &code).await.map_err(|e| {
+        self.sms.send_code(p, &code, purpose).await.map_err(|e| {
             tracing::warn!(error = %e, "the SMS provider failed");
             ApiError::from(ErrorCode::SmsSendFailed)
         })
@@ -95,7 +80,7 @@ impl AppState {
     pub async fn check_code(
         &self,
         phone: &Phone,
-        purpose: Purpose,
+        purpose: CodePurpose,
         code: &str,
     ) -> Result<PhoneCode, ApiError> {
         let code = code.trim();

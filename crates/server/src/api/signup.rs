@@ -5,9 +5,9 @@ use poem_openapi::{Object, OpenApi};
 use telepathy_domain::limits::{MIN_AGE, VERIFIED_PHONE_TTL};
 use telepathy_domain::time::seoul_date;
 use telepathy_domain::{Birthdate, ErrorCode, Gender, Password, Phone, Username};
+use telepathy_providers::CodePurpose;
 use telepathy_store::{NewUser, StoreError};
 
-use super::codes::Purpose;
 use super::{Ack, Tag};
 use crate::error::{internal, ApiResult, OrInternal};
 use crate::passwords;
@@ -108,7 +108,7 @@ impl SignupApi {
         {
             return Err(ErrorCode::PhoneInUse.into());
         }
-        s.send_code(req, &phone, Purpose::Register).await?;
+        s.send_code(req, &phone, CodePurpose::Register).await?;
         Ok(Json(Ack::ok("인증번호가 전송되었습니다.")))
     }
 
@@ -121,7 +121,9 @@ impl SignupApi {
     async fn check(&self, body: Json<PhoneCodeBody>) -> ApiResult<Ack> {
         let s = &self.0;
         let phone = Phone::parse(&body.phone)?;
-        let code = s.check_code(&phone, Purpose::Register, &body.code).await?;
+        let code = s
+            .check_code(&phone, CodePurpose::Register, &body.code)
+            .await?;
         s.store
             .mark_code_verified(code.id, s.clock.now_ms())
             .await

@@ -12,6 +12,7 @@ use poem::test::TestClient;
 use poem::{EndpointExt, Server};
 use serde_json::{json, Value};
 use telepathy_engine::{Engine, RedisEngine};
+use telepathy_providers::CodePurpose;
 use telepathy_server::clock::ManualClock;
 use telepathy_server::config::Config;
 use telepathy_server::state::{AppState, Overrides};
@@ -19,6 +20,9 @@ use telepathy_store::testing::fresh_url;
 use telepathy_store::Backend;
 
 pub const ORIGIN: &str = "http://127.0.0.1:8080";
+/// The bearer token that lets the in-process client (which has no peer address) read the
+/// demo SMS outbox.
+pub const OUTBOX_TOKEN: &str = "test-outbox-token";
 
 pub struct TestApp {
     pub client: TestClient<BoxEndpoint<'static, poem::Response>>,
@@ -85,6 +89,7 @@ pub async fn spawn_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp {
         ("DATABASE_URL".into(), database_url),
         ("TELEPATHY_DEMO".into(), "true".into()),
         ("TELEPATHY_STATIC_DIR".into(), static_dir),
+        ("TELEPATHY_OUTBOX_TOKEN".into(), OUTBOX_TOKEN.into()),
     ];
     for (k, v) in extra {
         vars.retain(|(name, _)| name != k);
@@ -191,10 +196,28 @@ impl TestApp {
 
     /// The latest code the demo SMS outbox holds for `phone`.
     pub async fn outbox_code(&mut self, phone: &str) -> String {
-        let a = self
-            .get(&format!("/api/dev/sms-outbox?phone={phone}"))
-            .await;
+        let a = self.read_outbox(phone, Some(OUTBOX_TOKEN)).await;
         a.assert_ok()["code"].as_str().unwrap().to_owned()
+    }
+
+    /// The latest password-reset code the demo SMS provider "sent" to `phone`; the outbox
+    /// never shows these, so tests read them from the provider itself.
+    pub fn reset_code(&self, phone: &str) -> String {
+        let demo = self.state.demo_sms.as_ref().expect("demo mode");
+        demo.latest(phone, CodePurpose::Reset)
+            .expect("a reset code")
+            .code
+    }
+
+    /// Reads the demo SMS outbox through the in-process client, with `token` as bearer.
+    pub async fn read_outbox(&mut self, phone: &str, token: Option<&str>) -> Answer {
+        let mut req = self
+            .client
+            .get(format!("/api/dev/sms-outbox?phone={phone}"));
+        if let Some(token) = token {
+            req = req.header("authorization", format!("Bearer {token}"));
+        }
+        self.finish(req.send().await).await
     }
 
     /// Lets the per-phone SMS cooldown pass (engine windows run on real time).
