@@ -75,8 +75,8 @@ impl AppState {
         })
     }
 
-    /// Checks `code` against the latest live code of `phone` for `purpose`, counting a
-    /// wrong try. The caller then marks the code verified or spends it.
+    /// Checks `code` against the latest live code of `phone` for `purpose`, within its five
+    /// tries. The caller then marks the code verified or spends it.
     pub async fn check_code(
         &self,
         phone: &Phone,
@@ -96,15 +96,17 @@ impl AppState {
         let Some(stored) = latest.filter(|c| c.expires_at > now && c.verified_at.is_none()) else {
             return Err(ErrorCode::CodeExpired.into());
         };
-        if stored.attempts >= CODE_MAX_ATTEMPTS {
+        // The try is taken before the code is compared, in one step with the check of the
+        // limit: tries sent at once cannot all read "fewer than five" and all be compared.
+        let Some(attempts) = self
+            .store
+            .take_code_attempt(stored.id, CODE_MAX_ATTEMPTS)
+            .await
+            .or_internal("counting a code try")?
+        else {
             return Err(ErrorCode::CodeAttemptsExceeded.into());
-        }
+        };
         if stored.code_hash != code_hash(purpose, phone, code) {
-            let attempts = self
-                .store
-                .add_code_attempt(stored.id)
-                .await
-                .or_internal("counting a wrong code")?;
             return Err(if attempts >= CODE_MAX_ATTEMPTS {
                 ErrorCode::CodeAttemptsExceeded
             } else {

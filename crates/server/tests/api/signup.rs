@@ -2,7 +2,10 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::helpers::{register_body, TestApp};
+use futures_util::future::join_all;
+use telepathy_domain::limits::CODE_MAX_ATTEMPTS;
+
+use crate::helpers::{register_body, TestApp, ORIGIN};
 
 crate::both!(
     username_check_messages,
@@ -11,6 +14,7 @@ crate::both!(
     register_validation_messages,
     codes_expire_and_are_single_use,
     wrong_codes_are_limited,
+    parallel_wrong_codes_are_limited,
     codes_are_bound_to_their_phone,
     verified_phone_goes_stale,
     sms_cooldown_and_daily_cap,
@@ -247,6 +251,56 @@ async fn wrong_codes_are_limited(mut app: TestApp) {
         )
         .await;
     a.assert_error(400, "PHONE_NOT_VERIFIED");
+}
+
+/// Wrong tries sent all at once are held to the same five as tries one after another: no
+/// more than five are ever compared with the code.
+async fn parallel_wrong_codes_are_limited(mut app: TestApp) {
+    app.post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
+        .await
+        .assert_ok();
+    let code = app.outbox_code("01011112222").await;
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let body = json!({ "phone": "01011112222", "code": wrong });
+    let tries = (0..50).map(|_| {
+        app.client
+            .post("/api/verify-mvp/check")
+            .header("origin", ORIGIN)
+            .body_json(&body)
+            .send()
+    });
+    let mut invalid = 0;
+    for resp in join_all(tries).await {
+        let text = resp.0.into_body().into_string().await.unwrap();
+        let body: serde_json::Value = serde_json::from_str(&text).unwrap();
+        match body["code"].as_str().unwrap() {
+            "CODE_INVALID" => invalid += 1,
+            "CODE_ATTEMPTS_EXCEEDED" => {}
+            other => panic!("unexpected answer {other}"),
+        }
+    }
+    assert_eq!(
+        invalid,
+        CODE_MAX_ATTEMPTS - 1,
+        "four wrong tries are told so"
+    );
+    let stored = app
+        .state
+        .store
+        .latest_phone_code("01011112222", "register")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        stored.attempts, CODE_MAX_ATTEMPTS,
+        "no try beyond the fifth was counted"
+    );
+    app.post(
+        "/api/verify-mvp/check",
+        json!({ "phone": "01011112222", "code": code }),
+    )
+    .await
+    .assert_error(400, "CODE_ATTEMPTS_EXCEEDED");
 }
 
 async fn codes_are_bound_to_their_phone(mut app: TestApp) {
