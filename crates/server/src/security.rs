@@ -93,8 +93,9 @@ pub async fn check_origin<E: Endpoint>(next: E, req: Request) -> poem::Result<Re
 }
 
 impl AppState {
-    /// Counts one account look-up (username check, find password) of the request's client
-    /// address, so that usernames cannot be enumerated quickly.
+    /// Counts one account look-up (username check, find password, whether a phone or
+    /// username is taken at sign-up) of the request's client address, so that usernames and
+    /// phone numbers cannot be enumerated quickly.
     pub async fn limit_lookups(&self, req: &Request) -> Result<(), ApiError> {
         let ip = client_ip(req, self.config.trust_proxy);
         self.limit(
@@ -104,6 +105,16 @@ impl AppState {
             ErrorCode::RateLimited,
         )
         .await
+    }
+
+    /// Takes back one count of each of `keys`, for an event that did not happen. A failure
+    /// is only logged: the count then errs on the safe side until its window ends.
+    pub async fn refund(&self, keys: &[&str]) {
+        for key in keys {
+            if let Err(e) = self.engine.refund(key).await {
+                tracing::warn!(key, error = %e, "a rate-limit count could not be taken back");
+            }
+        }
     }
 
     /// Counts one event against a limit shared by all nodes; refuses with `code` beyond it.

@@ -25,7 +25,9 @@ fn code_hash(purpose: CodePurpose, phone: &Phone, code: &str) -> String {
 }
 
 impl AppState {
-    /// Sends a fresh code to `phone`, within the limits against SMS pumping.
+    /// Sends a fresh code to `phone`, within the limits against SMS pumping: the client
+    /// address's daily cap first, so that a capped address charges nothing to the phone it
+    /// names; then the phone's cooldown and daily cap, charged for an SMS that goes out only.
     pub async fn send_code(
         &self,
         req: &Request,
@@ -33,20 +35,6 @@ impl AppState {
         purpose: CodePurpose,
     ) -> Result<(), ApiError> {
         let p = phone.as_ref();
-        self.limit(
-            &format!("sms:cool:{p}"),
-            1,
-            SMS_COOLDOWN,
-            ErrorCode::SmsCooldown,
-        )
-        .await?;
-        self.limit(
-            &format!("sms:day:{p}"),
-            SMS_DAILY_PER_PHONE,
-            DAY,
-            ErrorCode::SmsDailyLimit,
-        )
-        .await?;
         let ip = client_ip(req, self.config.trust_proxy);
         self.limit(
             &format!("sms:ip:{ip}"),
@@ -55,7 +43,33 @@ impl AppState {
             ErrorCode::SmsDailyLimit,
         )
         .await?;
+        // Counted before the send, so that sends at once on several nodes cannot all pass,
+        // and taken back when no SMS went out.
+        let cool = format!("sms:cool:{p}");
+        let day = format!("sms:day:{p}");
+        if let Err(e) = self
+            .limit(&cool, 1, SMS_COOLDOWN, ErrorCode::SmsCooldown)
+            .await
+        {
+            self.refund(&[&cool]).await;
+            return Err(e);
+        }
+        let sent = match self
+            .limit(&day, SMS_DAILY_PER_PHONE, DAY, ErrorCode::SmsDailyLimit)
+            .await
+        {
+            Ok(()) => self.deliver_code(phone, purpose).await,
+            Err(e) => Err(e),
+        };
+        if sent.is_err() {
+            self.refund(&[&cool, &day]).await;
+        }
+        sent
+    }
 
+    /// Stores a fresh code's hash and sends the code.
+    async fn deliver_code(&self, phone: &Phone, purpose: CodePurpose) -> Result<(), ApiError> {
+        let p = phone.as_ref();
         let code = format!("{:06}", rand::rngs::OsRng.gen_range(0..1_000_000u32));
         let now = self.clock.now_ms();
         let ttl = i64::try_from(CODE_TTL.as_millis()).unwrap_or(i64::MAX);

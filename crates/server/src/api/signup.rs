@@ -101,6 +101,9 @@ impl SignupApi {
     async fn send(&self, req: &Request, body: Json<PhoneBody>) -> ApiResult<Ack> {
         let s = &self.0;
         let phone = Phone::parse(&body.phone)?;
+        // Whether a phone has an account is a look-up: limited, so numbers cannot be
+        // enumerated.
+        s.limit_lookups(req).await?;
         if s.store
             .phone_in_use(phone.as_ref())
             .await
@@ -153,6 +156,8 @@ impl SignupApi {
         if birthdate.age_on(seoul_date(now)) < MIN_AGE {
             return Err(ErrorCode::UnderAge.into());
         }
+        // The answers below tell whether a username or phone has an account: look-ups.
+        s.limit_lookups(req).await?;
         if s.store
             .username_taken(username.as_ref())
             .await

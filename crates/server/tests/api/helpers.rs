@@ -161,6 +161,18 @@ impl TestApp {
         self.post_with(path, body, &[("origin", ORIGIN)]).await
     }
 
+    /// A fresh app on the same backend, with these variables set too.
+    pub async fn with_vars(self, extra: &[(&str, &str)]) -> TestApp {
+        spawn_with(self.state.config.backend, extra).await
+    }
+
+    /// A POST from the client address `ip` (the app must trust X-Forwarded-For). One
+    /// address only, so it is the client's however many proxies the app trusts.
+    pub async fn post_from(&mut self, ip: &str, path: &str, body: Value) -> Answer {
+        self.post_with(path, body, &[("origin", ORIGIN), ("x-forwarded-for", ip)])
+            .await
+    }
+
     pub async fn post_with(&mut self, path: &str, body: Value, headers: &[(&str, &str)]) -> Answer {
         let mut req = self.client.post(path).body_json(&body);
         for (k, v) in headers {

@@ -3,7 +3,9 @@ use std::time::Duration;
 use serde_json::json;
 
 use futures_util::future::join_all;
-use telepathy_domain::limits::CODE_MAX_ATTEMPTS;
+use telepathy_domain::limits::{
+    CODE_MAX_ATTEMPTS, LOOKUPS_PER_IP, SMS_DAILY_PER_IP, SMS_DAILY_PER_PHONE,
+};
 
 use crate::helpers::{register_body, TestApp, ORIGIN};
 
@@ -18,6 +20,9 @@ crate::both!(
     codes_are_bound_to_their_phone,
     verified_phone_goes_stale,
     sms_cooldown_and_daily_cap,
+    a_capped_address_charges_no_phone,
+    failed_sends_charge_no_phone,
+    phone_in_use_is_behind_the_lookup_limit,
     one_active_account_per_phone,
     phone_validation_messages,
 );
@@ -360,6 +365,86 @@ async fn sms_cooldown_and_daily_cap(mut app: TestApp) {
     app.post("/api/verify-mvp/send", json!({ "phone": "01033334444" }))
         .await
         .assert_ok();
+}
+
+/// An address past its daily cap is refused before the phone it names is charged, so it
+/// cannot hold a stranger's phone in its cooldown or use up its daily codes.
+async fn a_capped_address_charges_no_phone(app: TestApp) {
+    let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    let attacker = "203.0.113.66";
+    for i in 0..SMS_DAILY_PER_IP {
+        app.post_from(
+            attacker,
+            "/api/verify-mvp/send",
+            json!({ "phone": format!("0105555{i:04}") }),
+        )
+        .await
+        .assert_ok();
+    }
+    for _ in 0..SMS_DAILY_PER_PHONE + 1 {
+        app.post_from(
+            attacker,
+            "/api/verify-mvp/send",
+            json!({ "phone": "01011112222" }),
+        )
+        .await
+        .assert_error(429, "SMS_DAILY_LIMIT");
+    }
+    app.post_from(
+        "198.51.100.7",
+        "/api/verify-mvp/send",
+        json!({ "phone": "01011112222" }),
+    )
+    .await
+    .assert_ok();
+}
+
+/// A phone's cooldown and daily codes are charged only for an SMS that went out.
+async fn failed_sends_charge_no_phone(app: TestApp) {
+    let mut app = app
+        .with_vars(&[
+            ("TELEPATHY_DEMO", "false"),
+            ("TELEPATHY_SOLAPI_API_KEY", "key"),
+            ("TELEPATHY_SOLAPI_API_SECRET", "secret"),
+            ("TELEPATHY_SOLAPI_SENDER", "0212345678"),
+            // Nobody listens there: every send fails.
+            ("TELEPATHY_SOLAPI_BASE_URL", "http://127.0.0.1:9"),
+            ("TELEPATHY_PORTONE_API_SECRET", "secret"),
+            ("TELEPATHY_PORTONE_STORE_ID", "store-x"),
+            ("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", "channel-x"),
+        ])
+        .await;
+    for _ in 0..SMS_DAILY_PER_PHONE + 2 {
+        app.post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
+            .await
+            .assert_error(502, "SMS_SEND_FAILED");
+    }
+}
+
+/// Whether a phone has an account is told only within the look-up limit of the address.
+async fn phone_in_use_is_behind_the_lookup_limit(mut app: TestApp) {
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    app.cookie = None;
+    let mut refused = false;
+    for _ in 0..=LOOKUPS_PER_IP {
+        let a = app
+            .post("/api/auth/check-username", json!({ "username": "bob12" }))
+            .await;
+        if a.status == 429 {
+            refused = true;
+            break;
+        }
+    }
+    assert!(refused, "look-ups are limited");
+    app.post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
+        .await
+        .assert_error(429, "RATE_LIMITED");
+    app.post(
+        "/api/register",
+        register_body("bob12", "abcdefg1", "01011112222"),
+    )
+    .await
+    .assert_error(429, "RATE_LIMITED");
 }
 
 async fn one_active_account_per_phone(mut app: TestApp) {
