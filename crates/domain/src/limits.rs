@@ -14,12 +14,21 @@ pub const SMS_COOLDOWN: Duration = Duration::from_secs(60);
 pub const SMS_DAILY_PER_PHONE: u32 = 5;
 /// Codes one client address may request per day.
 pub const SMS_DAILY_PER_IP: u32 = 30;
-/// Login attempts per username in `LOGIN_WINDOW`.
+/// Password changes tried per account in `LOGIN_WINDOW`.
 pub const LOGIN_PER_USERNAME: u32 = 10;
-/// Login attempts per client address in `LOGIN_WINDOW`.
+/// Failed logins per client address, whatever the username, in `LOGIN_WINDOW`.
 pub const LOGIN_PER_IP: u32 = 50;
 /// Window of the login limits.
 pub const LOGIN_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// The back-off of one client address for one username: at most this many failed logins
+/// in each window, so the address waits longer the more it fails (5 minutes after 5
+/// failures, the hour after 10, the day after 20). Other addresses, the owner's among
+/// them, are not held back.
+pub const LOGIN_BACKOFF: [(u32, Duration); 3] = [
+    (5, Duration::from_secs(5 * 60)),
+    (10, Duration::from_secs(60 * 60)),
+    (20, Duration::from_secs(24 * 60 * 60)),
+];
 /// Account look-ups (check-user, check-username) per address in `LOOKUP_WINDOW`.
 pub const LOOKUPS_PER_IP: u32 = 60;
 /// Window of the look-up limits.

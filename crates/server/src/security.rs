@@ -107,6 +107,24 @@ impl AppState {
         .await
     }
 
+    /// Counts one event under each `(key, limit, window)`, all shared by all nodes. When
+    /// any is past its limit the event is refused with `code` and every count taken back:
+    /// a refused event counts nowhere.
+    pub async fn limit_all(
+        &self,
+        limits: &[(&str, u32, Duration)],
+        code: ErrorCode,
+    ) -> Result<(), ApiError> {
+        for (i, (key, limit, window)) in limits.iter().enumerate() {
+            if let Err(e) = self.limit(key, *limit, *window, code).await {
+                let counted: Vec<&str> = limits[..=i].iter().map(|(k, _, _)| *k).collect();
+                self.refund(&counted).await;
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
     /// Takes back one count of each of `keys`, for an event that did not happen. A failure
     /// is only logged: the count then errs on the safe side until its window ends.
     pub async fn refund(&self, keys: &[&str]) {

@@ -273,6 +273,16 @@ impl TestApp {
         .await
     }
 
+    /// Logs in from the client address `ip` (the app must trust X-Forwarded-For).
+    pub async fn login_from(&mut self, ip: &str, username: &str, password: &str) -> Answer {
+        self.post_from(
+            ip,
+            "/api/auth/login",
+            json!({ "username": username, "password": password }),
+        )
+        .await
+    }
+
     pub async fn logged_in(&mut self) -> bool {
         self.get("/api/auth/check").await.assert_ok()["loggedIn"]
             .as_bool()
