@@ -41,6 +41,10 @@ pub const OUTBOX_READS_PER_PHONE: u32 = 10;
 pub const OUTBOX_READS_PER_IP: u32 = 3000;
 /// Window of the outbox limits.
 pub const OUTBOX_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// Identity verifications one account may start in `IDENTITY_WINDOW`.
+pub const IDENTITY_PREPARES_PER_USER: u32 = 10;
+/// Window of the identity verification limit.
+pub const IDENTITY_WINDOW: Duration = Duration::from_secs(60 * 60);
 /// Youngest age allowed to join.
 pub const MIN_AGE: u32 = 14;
 /// How long a nickname is kept before it may change (spec: 1 month).

@@ -251,7 +251,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Issues an identity verification id for the provider's widget. */
+        /**
+         * Issues an identity verification id for the provider's widget, to the logged-in
+         *     account (a few an hour: each is stored).
+         */
         post: operations["prepareIdentity"];
         delete?: never;
         options?: never;

@@ -1,6 +1,7 @@
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
+use telepathy_domain::limits::{IDENTITY_PREPARES_PER_USER, IDENTITY_WINDOW};
 use telepathy_domain::ErrorCode;
 use telepathy_providers::IdentityOutcome;
 
@@ -43,7 +44,8 @@ pub struct Confirmed {
 
 #[OpenApi(tag = "Tag::Identity")]
 impl IdentityApi {
-    /// Issues an identity verification id for the provider's widget.
+    /// Issues an identity verification id for the provider's widget, to the logged-in
+    /// account (a few an hour: each is stored).
     #[oai(
         path = "/verify/prepare",
         method = "post",
@@ -51,10 +53,17 @@ impl IdentityApi {
     )]
     async fn prepare(&self, req: &Request) -> ApiResult<Prepared> {
         let s = &self.0;
-        let user = s.current_user(req).await?.map(|c| c.user.id);
+        let user = s.require_user(req).await?.user.id;
+        s.limit(
+            &format!("identity:user:{user}"),
+            IDENTITY_PREPARES_PER_USER,
+            IDENTITY_WINDOW,
+            ErrorCode::RateLimited,
+        )
+        .await?;
         let id = s.identity.new_verification_id();
         s.store
-            .create_identity_check(&id, user, s.clock.now_ms())
+            .create_identity_check(&id, Some(user), s.clock.now_ms())
             .await
             .or_internal("starting an identity check")?;
         let client = s.identity.client_config();

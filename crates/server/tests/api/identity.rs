@@ -1,8 +1,13 @@
 use serde_json::json;
+use telepathy_domain::limits::IDENTITY_PREPARES_PER_USER;
 
 use crate::helpers::TestApp;
 
-crate::both!(demo_identity_verification, identity_id_messages);
+crate::both!(
+    demo_identity_verification,
+    identity_id_messages,
+    prepare_needs_a_login_and_is_limited,
+);
 
 async fn demo_identity_verification(mut app: TestApp) {
     app.sign_up("alice", "abcdefg1", "01011112222").await;
@@ -47,4 +52,19 @@ async fn identity_id_messages(mut app: TestApp) {
     )
     .await
     .assert_error(400, "IDENTITY_ID_INVALID");
+}
+
+/// Only an account verifies its identity (the web app starts it from a logged-in page), and
+/// each start stores a row: strangers start none, an account a few an hour.
+async fn prepare_needs_a_login_and_is_limited(mut app: TestApp) {
+    app.post("/api/verify/prepare", json!({}))
+        .await
+        .assert_error(401, "UNAUTHORIZED");
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    for _ in 0..IDENTITY_PREPARES_PER_USER {
+        app.post("/api/verify/prepare", json!({})).await.assert_ok();
+    }
+    app.post("/api/verify/prepare", json!({}))
+        .await
+        .assert_error(429, "RATE_LIMITED");
 }
