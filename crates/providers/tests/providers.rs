@@ -513,7 +513,12 @@ async fn demo_identity_verifies_its_own_ids_only() {
     assert_ne!(id, identity.new_verification_id());
 
     match identity.fetch(&id).await.expect("fetched") {
-        IdentityOutcome::Verified(person) => assert_eq!(person.name, "데모사용자"),
+        IdentityOutcome::Verified(person) => {
+            assert_eq!(person.name, "데모사용자");
+            // It vouches for nobody in particular: no birthdate or phone to hold against
+            // an account.
+            assert_eq!((person.birth_date, person.phone), (None, None));
+        }
         other => panic!("expected Verified, got {other:?}"),
     }
     assert_eq!(DEMO_PERSON_NAME, "데모사용자");

@@ -12,7 +12,7 @@ use poem::test::TestClient;
 use poem::{EndpointExt, Server};
 use serde_json::{json, Value};
 use telepathy_engine::{Engine, RedisEngine};
-use telepathy_providers::CodePurpose;
+use telepathy_providers::{CodePurpose, IdentityVerifier};
 use telepathy_server::clock::ManualClock;
 use telepathy_server::config::Config;
 use telepathy_server::state::{AppState, Overrides};
@@ -72,6 +72,16 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 }
 
 pub async fn spawn_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp {
+    spawn_full(backend, extra, None).await
+}
+
+/// A whole node with these variables set too, and `identity` in place of the configured
+/// identity provider when given.
+pub async fn spawn_full(
+    backend: Backend,
+    extra: &[(&str, &str)],
+    identity: Option<Arc<dyn IdentityVerifier>>,
+) -> TestApp {
     let database_url = fresh_url(backend).await;
     // A folder per app: tests run in parallel, and a shared index.html being rewritten by
     // one would be read half-written by another.
@@ -109,6 +119,7 @@ pub async fn spawn_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp {
             clock: Some(clock.clone()),
             engine,
             sms: None,
+            identity,
         },
     )
     .await
@@ -164,6 +175,11 @@ impl TestApp {
     /// A fresh app on the same backend, with these variables set too.
     pub async fn with_vars(self, extra: &[(&str, &str)]) -> TestApp {
         spawn_with(self.state.config.backend, extra).await
+    }
+
+    /// A fresh app on the same backend whose identity provider is `identity`.
+    pub async fn with_identity(self, identity: Arc<dyn IdentityVerifier>) -> TestApp {
+        spawn_full(self.state.config.backend, &[], Some(identity)).await
     }
 
     /// A POST from the client address `ip` (the app must trust X-Forwarded-For). One
