@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
+import { serverLogPath } from './e2e/server-log';
 
 const webappDir = path.dirname(fileURLToPath(import.meta.url));
 const port = 18080;
@@ -52,7 +53,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: serverBinary,
+    // Through the shell, to keep the log: the tests read password-reset codes from it.
+    command: `exec "${serverBinary}" > "${serverLogPath}"`,
     cwd: webappDir,
     url: `${origin}/api/app-config`,
     reuseExistingServer: false,
@@ -65,6 +67,7 @@ export default defineConfig({
       TELEPATHY_DEMO: 'true',
       TELEPATHY_STATIC_DIR: path.join(webappDir, 'dist'),
       TELEPATHY_PUBLIC_ORIGIN: origin,
+      TELEPATHY_LOG_FORMAT: 'json',
     },
   },
 });

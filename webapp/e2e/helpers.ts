@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { serverLogPath } from './server-log';
 
 export function uniqueUsername(prefix = 'e2e'): string {
   return `${prefix}_${Date.now().toString(36)}${Math.floor(Math.random() * 1000)}`.slice(0, 20);
@@ -14,6 +16,25 @@ export async function latestCode(request: APIRequestContext, phone: string): Pro
   expect(response.ok()).toBe(true);
   const body = (await response.json()) as { code: string };
   return body.code;
+}
+
+/** The password-reset code last "sent" to `phone`, from the server's log: the outbox shows sign-up codes only. */
+export async function latestResetCode(phone: string): Promise<string> {
+  const masked = `${phone.slice(0, 3)}${'*'.repeat(phone.length - 7)}${phone.slice(-4)}`;
+  await expect.poll(() => resetCodeInLog(masked)).not.toBeNull();
+  return resetCodeInLog(masked) ?? '';
+}
+
+function resetCodeInLog(maskedPhone: string): string | null {
+  const lines = fs.readFileSync(serverLogPath, 'utf8').split('\n').reverse();
+  for (const line of lines) {
+    if (!line.startsWith('{')) continue;
+    const fields = (JSON.parse(line) as { fields?: Record<string, unknown> }).fields;
+    if (fields?.purpose === 'reset' && fields.phone === maskedPhone && typeof fields.code === 'string') {
+      return fields.code;
+    }
+  }
+  return null;
 }
 
 export async function login(page: Page, username: string, password: string) {

@@ -73,6 +73,9 @@ pub enum ErrorCode {
     IdentityNotVerified,
     /// The identity provider could not be asked.
     IdentityFailed,
+    /// The person the provider verified is not the account holder (another birthdate or
+    /// phone).
+    IdentityMismatch,
     /// The service is outside its hours.
     ServiceClosed,
     /// The join names a round that is not the current one.
@@ -143,6 +146,7 @@ impl ErrorCode {
         Self::IdentityIdInvalid,
         Self::IdentityNotVerified,
         Self::IdentityFailed,
+        Self::IdentityMismatch,
         Self::ServiceClosed,
         Self::RoundOver,
         Self::WordNotInRound,
@@ -205,6 +209,7 @@ impl ErrorCode {
             Self::IdentityIdInvalid => "인증 ID가 유효하지 않습니다.",
             Self::IdentityNotVerified => "본인인증이 완료되지 않았습니다.",
             Self::IdentityFailed => "본인인증 중 오류가 발생했습니다.",
+            Self::IdentityMismatch => "본인인증 정보가 가입 정보와 일치하지 않습니다.",
             Self::ServiceClosed => {
                 "지금은 운영 시간이 아니에요. 매일 오후 8시부터 새벽 2시까지 만날 수 있어요."
             }

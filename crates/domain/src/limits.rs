@@ -14,16 +14,37 @@ pub const SMS_COOLDOWN: Duration = Duration::from_secs(60);
 pub const SMS_DAILY_PER_PHONE: u32 = 5;
 /// Codes one client address may request per day.
 pub const SMS_DAILY_PER_IP: u32 = 30;
-/// Login attempts per username in `LOGIN_WINDOW`.
+/// Password changes tried per account in `LOGIN_WINDOW`.
 pub const LOGIN_PER_USERNAME: u32 = 10;
-/// Login attempts per client address in `LOGIN_WINDOW`.
+/// Failed logins per client address, whatever the username, in `LOGIN_WINDOW`.
 pub const LOGIN_PER_IP: u32 = 50;
 /// Window of the login limits.
 pub const LOGIN_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// The back-off of one client address for one username: at most this many failed logins
+/// in each window, so the address waits longer the more it fails (5 minutes after 5
+/// failures, the hour after 10, the day after 20). Other addresses, the owner's among
+/// them, are not held back.
+pub const LOGIN_BACKOFF: [(u32, Duration); 3] = [
+    (5, Duration::from_secs(5 * 60)),
+    (10, Duration::from_secs(60 * 60)),
+    (20, Duration::from_secs(24 * 60 * 60)),
+];
 /// Account look-ups (check-user, check-username) per address in `LOOKUP_WINDOW`.
 pub const LOOKUPS_PER_IP: u32 = 60;
 /// Window of the look-up limits.
 pub const LOOKUP_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// Reads of one phone's code from the demo SMS outbox in `OUTBOX_WINDOW`: a code is read
+/// once or a few times.
+pub const OUTBOX_READS_PER_PHONE: u32 = 10;
+/// Reads of the demo SMS outbox per client address in `OUTBOX_WINDOW`: enough for the load
+/// generator's largest sign-up run (1,000 users) from this machine.
+pub const OUTBOX_READS_PER_IP: u32 = 3000;
+/// Window of the outbox limits.
+pub const OUTBOX_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// Identity verifications one account may start in `IDENTITY_WINDOW`.
+pub const IDENTITY_PREPARES_PER_USER: u32 = 10;
+/// Window of the identity verification limit.
+pub const IDENTITY_WINDOW: Duration = Duration::from_secs(60 * 60);
 /// Youngest age allowed to join.
 pub const MIN_AGE: u32 = 14;
 /// How long a nickname is kept before it may change (spec: 1 month).

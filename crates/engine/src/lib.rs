@@ -199,6 +199,12 @@ pub trait Engine: Send + Sync + 'static {
     /// key's first event. Allowed while the count is at most `limit`.
     async fn hit(&self, key: &str, limit: u32, window: Duration) -> Result<Hit, EngineError>;
 
+    /// Takes back one event counted under `key` by [`Engine::hit`], for an event that did
+    /// not happen after all (a refused request, a failed send). Does nothing when nothing
+    /// is counted; a count taken back to zero ends its window, so the next hit starts a
+    /// fresh one.
+    async fn refund(&self, key: &str) -> Result<(), EngineError>;
+
     /// Forgets the counter under `key`.
     async fn clear(&self, key: &str) -> Result<(), EngineError>;
 

@@ -181,6 +181,19 @@ impl Engine for MemoryEngine {
         })
     }
 
+    async fn refund(&self, key: &str) -> Result<(), EngineError> {
+        let now = Instant::now();
+        let mut state = self.state();
+        if let Some(entry) = state.counters.get_mut(key) {
+            if entry.0 <= 1 || entry.1 <= now {
+                state.counters.remove(key);
+            } else {
+                entry.0 -= 1;
+            }
+        }
+        Ok(())
+    }
+
     async fn clear(&self, key: &str) -> Result<(), EngineError> {
         self.state().counters.remove(key);
         Ok(())

@@ -84,6 +84,20 @@ end
 return {n, ttl}
 ";
 
+/// Takes back one counted event; a count taken back to zero ends its window. A window that
+/// ended has expired with its key, so nothing reaches into the next one.
+/// ARGV: prefix, key.
+const REFUND: &str = r"
+local key = P .. ARGV[2]
+local n = tonumber(redis.call('GET', key) or '0')
+if n > 1 then
+  redis.call('DECR', key)
+elseif n == 1 then
+  redis.call('DEL', key)
+end
+return 0
+";
+
 /// ARGV: prefix, user id, member JSON, room id, now ms, round, word, frame for a waiter.
 /// The match and both users' states change in one step; a new room is also put on the
 /// archive list, so that it is archived (and its end recorded) even without messages.
@@ -274,6 +288,7 @@ const TIME: &str = "return redis.call('TIME')";
 /// Every script, loaded once and run by SHA (`EVALSHA`, reloaded after a Redis restart).
 struct Scripts {
     hit: Script,
+    refund: Script,
     join: Script,
     cancel: Script,
     expire_round: Script,
@@ -296,6 +311,7 @@ impl Scripts {
         let s = |body: &str| Script::from_lua(format!("{PRELUDE}{body}"));
         Self {
             hit: s(HIT),
+            refund: s(REFUND),
             join: s(JOIN),
             cancel: s(CANCEL),
             expire_round: s(EXPIRE_ROUND),
@@ -314,9 +330,10 @@ impl Scripts {
         }
     }
 
-    fn all(&self) -> [&Script; 16] {
+    fn all(&self) -> [&Script; 17] {
         [
             &self.hit,
+            &self.refund,
             &self.join,
             &self.cancel,
             &self.expire_round,
@@ -520,6 +537,11 @@ impl Engine for RedisEngine {
             count,
             retry_after: Duration::from_millis(u64::try_from(ttl).unwrap_or(0)),
         })
+    }
+
+    async fn refund(&self, key: &str) -> Result<(), EngineError> {
+        let _: i64 = self.run(&self.scripts.refund, vec![key.to_owned()]).await?;
+        Ok(())
     }
 
     async fn clear(&self, key: &str) -> Result<(), EngineError> {

@@ -45,6 +45,8 @@ both!(
     window_expires,
     clear_forgets,
     concurrent_hits_count_each_once,
+    refund_takes_back_one_hit,
+    concurrent_refunds_take_back_each_once,
     clock_is_close_to_now,
     same_word_same_round_matches,
     other_words_and_rounds_do_not_match,
@@ -155,6 +157,55 @@ async fn concurrent_hits_count_each_once(engine: Arc<dyn Engine>) {
         "every hit got its own count"
     );
     assert_eq!(allowed, 50);
+}
+
+async fn refund_takes_back_one_hit(engine: Arc<dyn Engine>) {
+    let w = Duration::from_secs(60);
+    assert_eq!(engine.hit("r", 2, w).await.unwrap().count, 1);
+    assert_eq!(engine.hit("r", 2, w).await.unwrap().count, 2);
+    engine.refund("r").await.unwrap();
+    let hit = engine.hit("r", 2, w).await.unwrap();
+    assert!(hit.allowed, "the refunded event no longer counts");
+    assert_eq!(hit.count, 2);
+    engine.refund("nothing").await.unwrap();
+    assert_eq!(
+        engine.hit("nothing", 1, w).await.unwrap().count,
+        1,
+        "a refund of nothing counted stays nothing"
+    );
+
+    // A count taken back to zero ends its window: the next hit starts a fresh one.
+    let short = Duration::from_millis(400);
+    engine.hit("z", 1, short).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(250)).await;
+    engine.refund("z").await.unwrap();
+    let hit = engine.hit("z", 1, short).await.unwrap();
+    assert_eq!(hit.count, 1);
+    assert!(hit.retry_after > Duration::from_millis(250), "{hit:?}");
+
+    // After its window ended, a refund does not reach into the next one.
+    engine.hit("e", 5, short).await.unwrap();
+    engine.hit("e", 5, short).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(550)).await;
+    engine.refund("e").await.unwrap();
+    assert_eq!(engine.hit("e", 5, short).await.unwrap().count, 1);
+}
+
+async fn concurrent_refunds_take_back_each_once(engine: Arc<dyn Engine>) {
+    let w = Duration::from_secs(60);
+    for _ in 0..60 {
+        engine.hit("back", 100, w).await.unwrap();
+    }
+    let tasks: Vec<_> = (0..50)
+        .map(|_| {
+            let engine = engine.clone();
+            tokio::spawn(async move { engine.refund("back").await.unwrap() })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap();
+    }
+    assert_eq!(engine.hit("back", 100, w).await.unwrap().count, 11);
 }
 
 async fn clock_is_close_to_now(engine: Arc<dyn Engine>) {

@@ -23,5 +23,5 @@ pub use identity::{
 };
 pub use portone::{PortOneConfig, PortOneIdentity};
 pub use secret::Secret;
-pub use sms::{verification_text, DemoSms, SentCode, SmsSender, DEMO_SMS_CAPACITY};
+pub use sms::{verification_text, CodePurpose, DemoSms, SentCode, SmsSender, DEMO_SMS_CAPACITY};
 pub use solapi::{SolapiConfig, SolapiSms};

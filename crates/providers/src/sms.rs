@@ -7,11 +7,36 @@ use chrono::{DateTime, Utc};
 use crate::util::mask_phone;
 use crate::ProviderError;
 
+/// What a verification code is for; a code of one purpose never serves another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodePurpose {
+    /// Proving a phone to sign up with it.
+    Register,
+    /// Proving an account's own phone to set a new password.
+    Reset,
+}
+
+impl CodePurpose {
+    /// A stable name, for storage.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Register => "register",
+            Self::Reset => "reset",
+        }
+    }
+}
+
 /// Sends phone-verification codes by SMS.
 #[async_trait]
 pub trait SmsSender: Send + Sync {
-    /// Sends the phone-verification code to `phone` (digits only, e.g. "01012345678").
-    async fn send_code(&self, phone: &str, code: &str) -> Result<(), ProviderError>;
+    /// Sends the phone-verification code for `purpose` to `phone` (digits only, e.g.
+    /// "01012345678").
+    async fn send_code(
+        &self,
+        phone: &str,
+        code: &str,
+        purpose: CodePurpose,
+    ) -> Result<(), ProviderError>;
 }
 
 /// The SMS body for a verification code; the only place this wording lives.
@@ -26,6 +51,8 @@ pub struct SentCode {
     pub phone: String,
     /// The verification code.
     pub code: String,
+    /// What the code is for.
+    pub purpose: CodePurpose,
     /// The full SMS text that would have been sent.
     pub text: String,
     /// When it was "sent".
@@ -48,9 +75,13 @@ impl DemoSms {
         Self::default()
     }
 
-    /// The most recent message sent to `phone`, if it is still remembered.
-    pub fn latest(&self, phone: &str) -> Option<SentCode> {
-        self.lock().iter().rev().find(|m| m.phone == phone).cloned()
+    /// The most recent code for `purpose` sent to `phone`, if it is still remembered.
+    pub fn latest(&self, phone: &str, purpose: CodePurpose) -> Option<SentCode> {
+        self.lock()
+            .iter()
+            .rev()
+            .find(|m| m.phone == phone && m.purpose == purpose)
+            .cloned()
     }
 
     /// How many messages are currently remembered (at most [`DEMO_SMS_CAPACITY`]).
@@ -74,10 +105,16 @@ impl DemoSms {
 
 #[async_trait]
 impl SmsSender for DemoSms {
-    async fn send_code(&self, phone: &str, code: &str) -> Result<(), ProviderError> {
+    async fn send_code(
+        &self,
+        phone: &str,
+        code: &str,
+        purpose: CodePurpose,
+    ) -> Result<(), ProviderError> {
         let message = SentCode {
             phone: phone.to_owned(),
             code: code.to_owned(),
+            purpose,
             text: verification_text(code),
             sent_at: Utc::now(),
         };
@@ -92,6 +129,7 @@ impl SmsSender for DemoSms {
         // gets past the verification step.
         tracing::info!(
             phone = %mask_phone(phone),
+            purpose = purpose.as_str(),
             code,
             "demo SMS \"sent\" (not delivered)"
         );

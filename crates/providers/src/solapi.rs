@@ -5,7 +5,7 @@ use reqwest::header::{HeaderValue, AUTHORIZATION};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
-use crate::sms::{verification_text, SmsSender};
+use crate::sms::{verification_text, CodePurpose, SmsSender};
 use crate::util::{http_client, join_url, mask_phone, random_hex, truncate, validate_base_url};
 use crate::{ProviderError, Secret};
 
@@ -107,7 +107,12 @@ fn sign(secret: &Secret, date: &str, salt: &str) -> Result<String, ProviderError
 
 #[async_trait]
 impl SmsSender for SolapiSms {
-    async fn send_code(&self, phone: &str, code: &str) -> Result<(), ProviderError> {
+    async fn send_code(
+        &self,
+        phone: &str,
+        code: &str,
+        _purpose: CodePurpose,
+    ) -> Result<(), ProviderError> {
         let text = verification_text(code);
         let body = SendRequest {
             message: OutgoingMessage {

@@ -12,9 +12,9 @@ use chrono::{DateTime, Utc};
 use serde_json::{json, Value};
 use stand_in::{hmac_hex, parse_solapi_auth, SolapiMode, PORTONE_SECRET};
 use telepathy_providers::{
-    verification_text, DemoIdentity, DemoSms, IdentityOutcome, IdentityVerifier, PortOneConfig,
-    PortOneIdentity, ProviderError, Secret, SmsSender, SolapiConfig, SolapiSms, VerifiedPerson,
-    DEMO_PERSON_NAME, DEMO_SMS_CAPACITY,
+    verification_text, CodePurpose, DemoIdentity, DemoSms, IdentityOutcome, IdentityVerifier,
+    PortOneConfig, PortOneIdentity, ProviderError, Secret, SmsSender, SolapiConfig, SolapiSms,
+    VerifiedPerson, DEMO_PERSON_NAME, DEMO_SMS_CAPACITY,
 };
 
 const API_KEY: &str = "NCSTESTAPIKEY0001";
@@ -48,7 +48,7 @@ async fn solapi_sends_signed_json_request() {
     let (base_url, log) = stand_in::solapi(API_KEY, API_SECRET, SolapiMode::Accept).await;
     let sms = solapi_sms(&base_url, API_SECRET);
 
-    sms.send_code("01012345678", "482913")
+    sms.send_code("01012345678", "482913", CodePurpose::Register)
         .await
         .expect("accepted");
 
@@ -101,8 +101,10 @@ async fn solapi_sends_signed_json_request() {
 async fn solapi_uses_a_fresh_salt_per_request() {
     let (base_url, log) = stand_in::solapi(API_KEY, API_SECRET, SolapiMode::Accept).await;
     let sms = solapi_sms(&base_url, API_SECRET);
-    sms.send_code("01011112222", "111111").await.expect("first");
-    sms.send_code("01011112222", "222222")
+    sms.send_code("01011112222", "111111", CodePurpose::Register)
+        .await
+        .expect("first");
+    sms.send_code("01011112222", "222222", CodePurpose::Register)
         .await
         .expect("second");
 
@@ -121,7 +123,10 @@ async fn solapi_uses_a_fresh_salt_per_request() {
 async fn solapi_signature_with_wrong_secret_is_rejected() {
     let (base_url, _log) = stand_in::solapi(API_KEY, API_SECRET, SolapiMode::Accept).await;
     let sms = solapi_sms(&base_url, "some-other-secret");
-    let err = sms.send_code("01012345678", "123456").await.unwrap_err();
+    let err = sms
+        .send_code("01012345678", "123456", CodePurpose::Register)
+        .await
+        .unwrap_err();
     match err {
         ProviderError::Rejected { status, code, .. } => {
             assert_eq!(status, 403);
@@ -136,7 +141,10 @@ async fn solapi_validation_error_maps_to_rejected() {
     let (base_url, _log) =
         stand_in::solapi(API_KEY, API_SECRET, SolapiMode::RejectValidation).await;
     let sms = solapi_sms(&base_url, API_SECRET);
-    let err = sms.send_code("01012345678", "123456").await.unwrap_err();
+    let err = sms
+        .send_code("01012345678", "123456", CodePurpose::Register)
+        .await
+        .unwrap_err();
     assert_eq!(
         err,
         ProviderError::Rejected {
@@ -151,7 +159,11 @@ async fn solapi_validation_error_maps_to_rejected() {
 async fn solapi_non_json_error_still_maps_to_rejected() {
     let (base_url, _log) = stand_in::solapi(API_KEY, API_SECRET, SolapiMode::BadGateway).await;
     let sms = solapi_sms(&base_url, API_SECRET);
-    match sms.send_code("01012345678", "123456").await.unwrap_err() {
+    match sms
+        .send_code("01012345678", "123456", CodePurpose::Register)
+        .await
+        .unwrap_err()
+    {
         ProviderError::Rejected {
             status,
             code,
@@ -168,7 +180,10 @@ async fn solapi_non_json_error_still_maps_to_rejected() {
 #[tokio::test]
 async fn solapi_unreachable_is_transport_error() {
     let sms = solapi_sms(&stand_in::closed_port_url(), API_SECRET);
-    let err = sms.send_code("01012345678", "123456").await.unwrap_err();
+    let err = sms
+        .send_code("01012345678", "123456", CodePurpose::Register)
+        .await
+        .unwrap_err();
     assert!(matches!(err, ProviderError::Transport(_)), "{err:?}");
 }
 
@@ -176,7 +191,7 @@ async fn solapi_unreachable_is_transport_error() {
 async fn solapi_accepts_base_url_with_trailing_slash() {
     let (base_url, log) = stand_in::solapi(API_KEY, API_SECRET, SolapiMode::Accept).await;
     let sms = solapi_sms(&format!("{base_url}/"), API_SECRET);
-    sms.send_code("01012345678", "123456")
+    sms.send_code("01012345678", "123456", CodePurpose::Register)
         .await
         .expect("accepted");
     assert_eq!(
@@ -404,24 +419,60 @@ fn portone_config_defaults_to_production() {
 #[tokio::test]
 async fn demo_sms_keeps_latest_code_per_phone() {
     let sms = DemoSms::new();
-    assert!(sms.latest("01012345678").is_none());
+    assert!(sms.latest("01012345678", CodePurpose::Register).is_none());
     let before = Utc::now();
 
-    sms.send_code("01012345678", "111111").await.expect("sent");
-    sms.send_code("01099998888", "333333").await.expect("sent");
-    sms.send_code("01012345678", "222222").await.expect("sent");
+    sms.send_code("01012345678", "111111", CodePurpose::Register)
+        .await
+        .expect("sent");
+    sms.send_code("01099998888", "333333", CodePurpose::Register)
+        .await
+        .expect("sent");
+    sms.send_code("01012345678", "222222", CodePurpose::Register)
+        .await
+        .expect("sent");
 
-    let latest = sms.latest("01012345678").expect("remembered");
+    let latest = sms
+        .latest("01012345678", CodePurpose::Register)
+        .expect("remembered");
     assert_eq!(latest.phone, "01012345678");
     assert_eq!(latest.code, "222222");
     assert_eq!(latest.text, verification_text("222222"));
     assert!(latest.sent_at >= before && latest.sent_at <= Utc::now());
     assert_eq!(
-        sms.latest("01099998888").expect("remembered").code,
+        sms.latest("01099998888", CodePurpose::Register)
+            .expect("remembered")
+            .code,
         "333333"
     );
-    assert!(sms.latest("01000000000").is_none());
+    assert!(sms.latest("01000000000", CodePurpose::Register).is_none());
     assert_eq!(sms.len(), 3);
+}
+
+#[tokio::test]
+async fn demo_sms_keeps_purposes_apart() {
+    let sms = DemoSms::new();
+    sms.send_code("01012345678", "111111", CodePurpose::Register)
+        .await
+        .expect("sent");
+    sms.send_code("01012345678", "222222", CodePurpose::Reset)
+        .await
+        .expect("sent");
+    let register = sms
+        .latest("01012345678", CodePurpose::Register)
+        .expect("remembered");
+    assert_eq!(
+        register.code, "111111",
+        "a later reset code does not hide it"
+    );
+    assert_eq!(register.purpose, CodePurpose::Register);
+    assert_eq!(
+        sms.latest("01012345678", CodePurpose::Reset)
+            .expect("remembered")
+            .code,
+        "222222"
+    );
+    assert!(sms.latest("01099998888", CodePurpose::Reset).is_none());
 }
 
 #[tokio::test]
@@ -429,17 +480,29 @@ async fn demo_sms_is_bounded() {
     let sms = DemoSms::new();
     let total = DEMO_SMS_CAPACITY + 5;
     for i in 0..total {
-        sms.send_code(&format!("010{i:08}"), &format!("{:06}", i % 1_000_000))
-            .await
-            .expect("sent");
+        sms.send_code(
+            &format!("010{i:08}"),
+            &format!("{:06}", i % 1_000_000),
+            CodePurpose::Register,
+        )
+        .await
+        .expect("sent");
     }
     assert_eq!(sms.len(), DEMO_SMS_CAPACITY);
     const { assert!(DEMO_SMS_CAPACITY <= 1000) };
     for i in 0..5 {
-        assert!(sms.latest(&format!("010{i:08}")).is_none(), "{i} evicted");
+        assert!(
+            sms.latest(&format!("010{i:08}"), CodePurpose::Register)
+                .is_none(),
+            "{i} evicted"
+        );
     }
-    assert!(sms.latest(&format!("010{:08}", 5)).is_some());
-    assert!(sms.latest(&format!("010{:08}", total - 1)).is_some());
+    assert!(sms
+        .latest(&format!("010{:08}", 5), CodePurpose::Register)
+        .is_some());
+    assert!(sms
+        .latest(&format!("010{:08}", total - 1), CodePurpose::Register)
+        .is_some());
 }
 
 #[tokio::test]
@@ -450,7 +513,12 @@ async fn demo_identity_verifies_its_own_ids_only() {
     assert_ne!(id, identity.new_verification_id());
 
     match identity.fetch(&id).await.expect("fetched") {
-        IdentityOutcome::Verified(person) => assert_eq!(person.name, "데모사용자"),
+        IdentityOutcome::Verified(person) => {
+            assert_eq!(person.name, "데모사용자");
+            // It vouches for nobody in particular: no birthdate or phone to hold against
+            // an account.
+            assert_eq!((person.birth_date, person.phone), (None, None));
+        }
         other => panic!("expected Verified, got {other:?}"),
     }
     assert_eq!(DEMO_PERSON_NAME, "데모사용자");
@@ -472,8 +540,16 @@ async fn demo_identity_verifies_its_own_ids_only() {
 async fn providers_work_as_trait_objects() {
     let demo_sms = Arc::new(DemoSms::new());
     let sms: Arc<dyn SmsSender> = demo_sms.clone();
-    sms.send_code("01012345678", "654321").await.expect("sent");
-    assert_eq!(demo_sms.latest("01012345678").expect("sent").code, "654321");
+    sms.send_code("01012345678", "654321", CodePurpose::Register)
+        .await
+        .expect("sent");
+    assert_eq!(
+        demo_sms
+            .latest("01012345678", CodePurpose::Register)
+            .expect("sent")
+            .code,
+        "654321"
+    );
 
     let verifiers: Vec<Arc<dyn IdentityVerifier>> = vec![
         Arc::new(DemoIdentity::new()),

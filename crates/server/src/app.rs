@@ -8,15 +8,14 @@ use poem::web::Json;
 use poem::{get, handler, Endpoint, EndpointExt, IntoResponse, Request, Response, Route};
 use poem_openapi::types::ToJSON;
 use poem_openapi::OperationId;
-use sha2::{Digest, Sha256};
 use telepathy_domain::ErrorCode;
 
 use crate::error::{status_of, ErrorBody};
 use tracing::Instrument;
 
 use crate::security::{
-    check_origin, client_ip, content_security_policy, limit_body, limit_uri, peer_ip,
-    PERMISSIONS_POLICY, STRICT_TRANSPORT_SECURITY,
+    check_origin, client_ip, content_security_policy, limit_body, limit_uri, local_or_bearer,
+    peer_ip, PERMISSIONS_POLICY, STRICT_TRANSPORT_SECURITY,
 };
 use crate::state::AppState;
 use crate::{api, realtime};
@@ -193,24 +192,7 @@ async fn count_request<E: Endpoint>(next: E, req: Request) -> poem::Result<Respo
 /// came through no proxy) or a scraper with the configured bearer token.
 #[handler]
 fn metrics(req: &Request, state: poem::web::Data<&AppState>) -> Response {
-    let local = req.headers().get("x-forwarded-for").is_none()
-        && req
-            .remote_addr()
-            .as_socket_addr()
-            .is_some_and(|a| a.ip().is_loopback());
-    let bearer = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    let token_ok = match (&state.config.metrics_token, bearer) {
-        // Compared as digests, so the time taken says nothing about the token.
-        (Some(token), Some(given)) => {
-            Sha256::digest(token.expose().as_bytes()) == Sha256::digest(given.as_bytes())
-        }
-        _ => false,
-    };
-    if !(local || token_ok) {
+    if !local_or_bearer(req, state.config.metrics_token.as_ref()) {
         return json_error(poem::Error::from_status(StatusCode::NOT_FOUND));
     }
     state

@@ -37,6 +37,7 @@ pub const VARS: &[VarDoc] = &[
     VarDoc { name: "TELEPATHY_NODE_ID", example: "", doc: "This node's name in presence records. Default: a random id per start." },
     VarDoc { name: "TELEPATHY_LOG_FORMAT", example: "text", doc: "text or json." },
     VarDoc { name: "TELEPATHY_METRICS_TOKEN", example: "", doc: "Bearer token that lets a scraper from another host read /metrics. Unset: /metrics answers only to this machine (loopback)." },
+    VarDoc { name: "TELEPATHY_OUTBOX_TOKEN", example: "", doc: "Demo mode: bearer token that lets a client on another host read sign-up codes from /api/dev/sms-outbox. Unset: the outbox answers only to this machine (loopback)." },
     VarDoc { name: "TELEPATHY_SOLAPI_API_KEY", example: "", doc: "Solapi API key (real SMS; required outside demo mode)." },
     VarDoc { name: "TELEPATHY_SOLAPI_API_SECRET", example: "", doc: "Solapi API secret." },
     VarDoc { name: "TELEPATHY_SOLAPI_SENDER", example: "", doc: "Registered sender number for SMS." },
@@ -72,6 +73,8 @@ pub struct Config {
     pub node_id: String,
     /// Lets scrapers from other hosts read `/metrics` (`Authorization: Bearer …`).
     pub metrics_token: Option<Secret>,
+    /// Lets clients on other hosts read the demo SMS outbox (`Authorization: Bearer …`).
+    pub outbox_token: Option<Secret>,
 }
 
 impl Config {
@@ -223,6 +226,7 @@ impl Config {
             (None, Some(_)) => i64::from(flag(&get, "TELEPATHY_TRUST_PROXY", false, &mut errors)),
             (None, None) => 0,
         };
+        let outbox_token = get("TELEPATHY_OUTBOX_TOKEN").map(Secret::new);
 
         if !errors.is_empty() {
             return Err(ConfigErrors(errors));
@@ -248,6 +252,7 @@ impl Config {
             retention_days,
             node_id,
             metrics_token,
+            outbox_token,
         })
     }
 }

@@ -72,7 +72,7 @@ impl From<ErrorCode> for ApiError {
         let body = Json(ErrorBody::new(code));
         match code {
             E::Unauthorized | E::LoginFailed => Self::Unauthorized(body),
-            E::ForbiddenOrigin => Self::Forbidden(body),
+            E::ForbiddenOrigin | E::IdentityMismatch => Self::Forbidden(body),
             E::NotFound => Self::NotFound(body),
             E::UsernameTaken | E::PhoneInUse | E::AlreadyInRoom => Self::Conflict(body),
             E::PayloadTooLarge => Self::PayloadTooLarge(body),

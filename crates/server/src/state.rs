@@ -60,6 +60,7 @@ pub struct Overrides {
     pub clock: Option<Arc<dyn Clock>>,
     pub engine: Option<Arc<dyn Engine>>,
     pub sms: Option<Arc<dyn SmsSender>>,
+    pub identity: Option<Arc<dyn IdentityVerifier>>,
 }
 
 impl AppState {
@@ -85,6 +86,7 @@ impl AppState {
                 clock: None,
                 engine: None,
                 sms: None,
+                identity: None,
             },
         )
         .await
@@ -111,11 +113,13 @@ impl AppState {
             (None, None, Some(solapi)) => Arc::new(SolapiSms::new(solapi.clone())?),
             (None, None, None) => anyhow::bail!("no SMS provider is configured"),
         };
-        let identity: Arc<dyn IdentityVerifier> = match (&config.portone, config.demo) {
-            (_, true) => Arc::new(DemoIdentity::new()),
-            (Some(portone), false) => Arc::new(PortOneIdentity::new(portone.clone())?),
-            (None, false) => anyhow::bail!("no identity provider is configured"),
-        };
+        let identity: Arc<dyn IdentityVerifier> =
+            match (overrides.identity, &config.portone, config.demo) {
+                (Some(identity), _, _) => identity,
+                (None, _, true) => Arc::new(DemoIdentity::new()),
+                (None, Some(portone), false) => Arc::new(PortOneIdentity::new(portone.clone())?),
+                (None, None, false) => anyhow::bail!("no identity provider is configured"),
+            };
         let metrics = Arc::new(Metrics::new());
         let (match_records, match_records_rx) = tokio::sync::mpsc::channel(MATCH_RECORDS_QUEUE);
         let (next_inbox, next_inbox_rx) = tokio::sync::mpsc::channel(1);

@@ -66,14 +66,17 @@ impl Store {
         .await?)
     }
 
-    /// Counts one try against a code and answers the count so far. Counting in the
-    /// database keeps the limit when tries land on different nodes.
-    pub async fn add_code_attempt(&self, id: i64) -> Result<i64, StoreError> {
+    /// Takes one of the `max` tries of a code and answers how many are taken now, this one
+    /// included; `None` when none was left. Counting and checking are one conditional
+    /// UPDATE, so tries that arrive at once, on any nodes, never take more than `max`.
+    pub async fn take_code_attempt(&self, id: i64, max: i64) -> Result<Option<i64>, StoreError> {
         Ok(sqlx::query_scalar(
-            "UPDATE phone_codes SET attempts = attempts + 1 WHERE id = $1 RETURNING attempts",
+            "UPDATE phone_codes SET attempts = attempts + 1
+             WHERE id = $1 AND attempts < $2 RETURNING attempts",
         )
         .bind(id)
-        .fetch_one(&self.pool)
+        .bind(max)
+        .fetch_optional(&self.pool)
         .await?)
     }
 

@@ -29,6 +29,7 @@ both!(
     withdrawal_frees_username_and_ends_sessions,
     sessions_expire_and_revoke,
     code_attempts_are_counted,
+    concurrent_code_attempts_stop_at_the_limit,
     identity_checks_complete,
     nickname_and_password_change,
     matches_write_history_for_both,
@@ -238,8 +239,22 @@ async fn code_attempts_are_counted(store: Store) {
         .unwrap()
         .unwrap();
     assert_eq!(code.code_hash, "h2", "the latest code counts");
-    assert_eq!(store.add_code_attempt(code.id).await.unwrap(), 1);
-    assert_eq!(store.add_code_attempt(code.id).await.unwrap(), 2);
+    assert_eq!(store.take_code_attempt(code.id, 2).await.unwrap(), Some(1));
+    assert_eq!(store.take_code_attempt(code.id, 2).await.unwrap(), Some(2));
+    assert_eq!(
+        store.take_code_attempt(code.id, 2).await.unwrap(),
+        None,
+        "no try is left"
+    );
+    assert_eq!(
+        store
+            .latest_phone_code("01011112222", "reset")
+            .await
+            .unwrap()
+            .unwrap()
+            .attempts,
+        2
+    );
     assert!(store.consume_code(code.id, 3000).await.unwrap());
     assert!(
         !store.consume_code(code.id, 3001).await.unwrap(),
@@ -250,6 +265,32 @@ async fn code_attempts_are_counted(store: Store) {
         .await
         .unwrap()
         .is_none());
+}
+
+async fn concurrent_code_attempts_stop_at_the_limit(store: Store) {
+    store
+        .insert_phone_code("01011112222", "register", "h", 1000, 181_000)
+        .await
+        .unwrap();
+    let code = store
+        .latest_phone_code("01011112222", "register")
+        .await
+        .unwrap()
+        .unwrap();
+    let tries: Vec<_> = (0..50)
+        .map(|_| {
+            let store = store.clone();
+            tokio::spawn(async move { store.take_code_attempt(code.id, 5).await.unwrap() })
+        })
+        .collect();
+    let mut taken = Vec::new();
+    for t in tries {
+        if let Some(n) = t.await.unwrap() {
+            taken.push(n);
+        }
+    }
+    taken.sort_unstable();
+    assert_eq!(taken, [1, 2, 3, 4, 5], "each of the five tries taken once");
 }
 
 async fn identity_checks_complete(store: Store) {

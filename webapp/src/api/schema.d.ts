@@ -251,7 +251,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Issues an identity verification id for the provider's widget. */
+        /**
+         * Issues an identity verification id for the provider's widget, to the logged-in
+         *     account (a few an hour: each is stored).
+         */
         post: operations["prepareIdentity"];
         delete?: never;
         options?: never;
@@ -268,7 +271,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Asks the provider how a verification ended; keeps the verified name. */
+        /**
+         * Asks the provider how a verification ended; when the verified person is the account
+         *     holder (same birthdate, and same phone when the provider gives one), marks the
+         *     account verified and keeps the real name.
+         */
         post: operations["confirmIdentity"];
         delete?: never;
         options?: never;
@@ -300,7 +307,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Demo mode only: the latest SMS code sent to `phone`. Outside demo mode: 404. */
+        /**
+         * Demo mode only: the latest sign-up code sent to `phone`, for this machine (a loopback
+         *     peer that came through no proxy) or with `Authorization: Bearer
+         *     $TELEPATHY_OUTBOX_TOKEN`; otherwise 404. Password-reset codes are never shown: they
+         *     prove the phone of an existing account.
+         */
         get: operations["getSmsOutbox"];
         put?: never;
         post?: never;
@@ -562,7 +574,7 @@ export interface components {
          *     The HTTP status of each code is decided in one place, in the server crate.
          * @enum {string}
          */
-        ErrorCode: "USERNAME_REQUIRED" | "USERNAME_INVALID" | "FIELDS_REQUIRED" | "PASSWORD_WEAK" | "PASSWORD_TOO_LONG" | "RESET_PASSWORD_MISMATCH" | "NEW_PASSWORD_MISMATCH" | "PHONE_REQUIRED" | "PHONE_INVALID" | "CODE_REQUIRED" | "BIRTHDATE_INVALID" | "GENDER_INVALID" | "NICKNAME_REQUIRED" | "NICKNAME_INVALID" | "USERNAME_TAKEN" | "LOGIN_FAILED" | "UNDER_AGE" | "PHONE_NOT_VERIFIED" | "PHONE_IN_USE" | "CODE_INVALID" | "CODE_EXPIRED" | "CODE_ATTEMPTS_EXCEEDED" | "SMS_COOLDOWN" | "SMS_DAILY_LIMIT" | "SMS_SEND_FAILED" | "RATE_LIMITED" | "UNAUTHORIZED" | "FORBIDDEN_ORIGIN" | "NICKNAME_LOCKED" | "CURRENT_PASSWORD_WRONG" | "IDENTITY_ID_INVALID" | "IDENTITY_NOT_VERIFIED" | "IDENTITY_FAILED" | "SERVICE_CLOSED" | "ROUND_OVER" | "WORD_NOT_IN_ROUND" | "ALREADY_IN_ROOM" | "NOT_IN_ROOM" | "MESSAGE_EMPTY" | "MESSAGE_TOO_LONG" | "NICKNAME_NEEDED" | "EMOTION_REQUIRED" | "FEEDBACK_NO_ROOM" | "INVALID_REQUEST" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "NOT_FOUND" | "UNAVAILABLE" | "INTERNAL";
+        ErrorCode: "USERNAME_REQUIRED" | "USERNAME_INVALID" | "FIELDS_REQUIRED" | "PASSWORD_WEAK" | "PASSWORD_TOO_LONG" | "RESET_PASSWORD_MISMATCH" | "NEW_PASSWORD_MISMATCH" | "PHONE_REQUIRED" | "PHONE_INVALID" | "CODE_REQUIRED" | "BIRTHDATE_INVALID" | "GENDER_INVALID" | "NICKNAME_REQUIRED" | "NICKNAME_INVALID" | "USERNAME_TAKEN" | "LOGIN_FAILED" | "UNDER_AGE" | "PHONE_NOT_VERIFIED" | "PHONE_IN_USE" | "CODE_INVALID" | "CODE_EXPIRED" | "CODE_ATTEMPTS_EXCEEDED" | "SMS_COOLDOWN" | "SMS_DAILY_LIMIT" | "SMS_SEND_FAILED" | "RATE_LIMITED" | "UNAUTHORIZED" | "FORBIDDEN_ORIGIN" | "NICKNAME_LOCKED" | "CURRENT_PASSWORD_WRONG" | "IDENTITY_ID_INVALID" | "IDENTITY_NOT_VERIFIED" | "IDENTITY_FAILED" | "IDENTITY_MISMATCH" | "SERVICE_CLOSED" | "ROUND_OVER" | "WORD_NOT_IN_ROUND" | "ALREADY_IN_ROOM" | "NOT_IN_ROOM" | "MESSAGE_EMPTY" | "MESSAGE_TOO_LONG" | "NICKNAME_NEEDED" | "EMOTION_REQUIRED" | "FEEDBACK_NO_ROOM" | "INVALID_REQUEST" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "NOT_FOUND" | "UNAVAILABLE" | "INTERNAL";
         /**
          * FeedbackBody
          * @description The spec's feedback payload. Identity fields are ignored (the session says who), the
@@ -701,7 +713,7 @@ export interface components {
         };
         /**
          * OutboxEntry
-         * @description The latest code the demo SMS provider "sent" to a phone.
+         * @description The latest sign-up code the demo SMS provider "sent" to a phone.
          */
         OutboxEntry: {
             phone: string;

@@ -21,6 +21,9 @@ describe('authRedirect', () => {
     ['/changepassword', false, null],
     ['/terms/service', false, null],
     ['/verify-mvp', true, null],
+    ['/verify', false, '/login'],
+    ['/verify/callback', false, '/login'],
+    ['/verify', true, null],
   ] as const)('%s, logged in %s → %s', (path, loggedIn, target) => {
     expect(authRedirect(path, loggedIn)).toBe(target);
   });

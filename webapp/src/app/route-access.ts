@@ -1,5 +1,14 @@
 /** Routes only for logged-in users; guests are sent to /login. */
-const memberOnly = ['/main', '/mypage', '/mywords', '/likes', '/chatpage'];
+const memberOnly = [
+  '/main',
+  '/mypage',
+  '/mywords',
+  '/likes',
+  '/chatpage',
+  // Identity verification belongs to an account: the server refuses to start one for a guest.
+  '/verify',
+  '/verify/callback',
+];
 /** Routes only for guests; members are sent to /main. */
 const guestOnly = ['/login', '/register'];
 

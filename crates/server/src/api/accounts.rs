@@ -2,7 +2,7 @@ use poem::web::cookie::CookieJar;
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
-use telepathy_domain::limits::{LOGIN_PER_IP, LOGIN_PER_USERNAME, LOGIN_WINDOW};
+use telepathy_domain::limits::{LOGIN_BACKOFF, LOGIN_PER_IP, LOGIN_WINDOW};
 use telepathy_domain::{ErrorCode, Password, Username};
 
 use super::{Ack, Tag};
@@ -49,22 +49,24 @@ impl AccountsApi {
         ) else {
             return Err(ErrorCode::LoginFailed.into());
         };
+        // Failures count per address, and per username from that address with a back-off:
+        // a stranger who fails for a username holds back only their own address, never the
+        // owner's. Every try is counted before the password is checked, so tries at once on
+        // several nodes cannot pass together; a try that succeeds is taken back.
         let ip = client_ip(req, s.config.trusted_proxies);
-        s.limit(
-            &format!("login:ip:{ip}"),
-            LOGIN_PER_IP,
-            LOGIN_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
-        let user_key = format!("login:user:{}", username.as_ref());
-        s.limit(
-            &user_key,
-            LOGIN_PER_USERNAME,
-            LOGIN_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
+        let ip_key = format!("login:ip:{ip}");
+        let backoff_keys = LOGIN_BACKOFF.map(|(_, window)| {
+            format!(
+                "login:fail:{}s:{}:{ip}",
+                window.as_secs(),
+                username.as_ref()
+            )
+        });
+        let mut limits = vec![(ip_key.as_str(), LOGIN_PER_IP, LOGIN_WINDOW)];
+        for (key, (limit, window)) in backoff_keys.iter().zip(LOGIN_BACKOFF) {
+            limits.push((key.as_str(), limit, window));
+        }
+        s.limit_all(&limits, ErrorCode::RateLimited).await?;
 
         let user = s
             .store
@@ -79,10 +81,15 @@ impl AccountsApi {
         let Some(user) = user.filter(|_| ok) else {
             return Err(ErrorCode::LoginFailed.into());
         };
-        s.engine
-            .clear(&user_key)
-            .await
-            .or_internal("clearing a login counter")?;
+        // The address's own count keeps its failures; this username's back-off from this
+        // address starts over.
+        s.refund(&[&ip_key]).await;
+        for key in &backoff_keys {
+            s.engine
+                .clear(key)
+                .await
+                .or_internal("clearing a login counter")?;
+        }
         s.start_session(req, cookies, user.id).await?;
         Ok(Json(Ack::ok("로그인되었습니다.")))
     }

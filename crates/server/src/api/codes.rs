@@ -10,6 +10,7 @@ use telepathy_domain::limits::{
     CODE_MAX_ATTEMPTS, CODE_TTL, SMS_COOLDOWN, SMS_DAILY_PER_IP, SMS_DAILY_PER_PHONE,
 };
 use telepathy_domain::{ErrorCode, Phone};
+use telepathy_providers::CodePurpose;
 use telepathy_store::PhoneCode;
 
 use crate::error::{ApiError, OrInternal};
@@ -19,49 +20,21 @@ use crate::state::AppState;
 
 const DAY: Duration = Duration::from_secs(24 * 60 * 60);
 
-/// What a code is for; codes of one purpose never serve another.
-#[derive(Debug, Clone, Copy)]
-pub enum Purpose {
-    Register,
-    Reset,
-}
-
-impl Purpose {
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Register => "register",
-            Self::Reset => "reset",
-        }
-    }
-}
-
-fn code_hash(purpose: Purpose, phone: &Phone, code: &str) -> String {
+fn code_hash(purpose: CodePurpose, phone: &Phone, code: &str) -> String {
     digest(&format!("{}:{}:{}", purpose.as_str(), phone.as_ref(), code))
 }
 
 impl AppState {
-    /// Sends a fresh code to `phone`, within the limits against SMS pumping.
+    /// Sends a fresh code to `phone`, within the limits against SMS pumping: the client
+    /// address's daily cap first, so that a capped address charges nothing to the phone it
+    /// names; then the phone's cooldown and daily cap, charged for an SMS that goes out only.
     pub async fn send_code(
         &self,
         req: &Request,
         phone: &Phone,
-        purpose: Purpose,
+        purpose: CodePurpose,
     ) -> Result<(), ApiError> {
         let p = phone.as_ref();
-        self.limit(
-            &format!("sms:cool:{p}"),
-            1,
-            SMS_COOLDOWN,
-            ErrorCode::SmsCooldown,
-        )
-        .await?;
-        self.limit(
-            &format!("sms:day:{p}"),
-            SMS_DAILY_PER_PHONE,
-            DAY,
-            ErrorCode::SmsDailyLimit,
-        )
-        .await?;
         let ip = client_ip(req, self.config.trusted_proxies);
         self.limit(
             &format!("sms:ip:{ip}"),
@@ -70,7 +43,33 @@ impl AppState {
             ErrorCode::SmsDailyLimit,
         )
         .await?;
+        // Counted before the send, so that sends at once on several nodes cannot all pass,
+        // and taken back when no SMS went out.
+        let cool = format!("sms:cool:{p}");
+        let day = format!("sms:day:{p}");
+        if let Err(e) = self
+            .limit(&cool, 1, SMS_COOLDOWN, ErrorCode::SmsCooldown)
+            .await
+        {
+            self.refund(&[&cool]).await;
+            return Err(e);
+        }
+        let sent = match self
+            .limit(&day, SMS_DAILY_PER_PHONE, DAY, ErrorCode::SmsDailyLimit)
+            .await
+        {
+            Ok(()) => self.deliver_code(phone, purpose).await,
+            Err(e) => Err(e),
+        };
+        if sent.is_err() {
+            self.refund(&[&cool, &day]).await;
+        }
+        sent
+    }
 
+    /// Stores a fresh code's hash and sends the code.
+    async fn deliver_code(&self, phone: &Phone, purpose: CodePurpose) -> Result<(), ApiError> {
+        let p = phone.as_ref();
         let code = format!("{:06}", rand::rngs::OsRng.gen_range(0..1_000_000u32));
         let now = self.clock.now_ms();
         let ttl = i64::try_from(CODE_TTL.as_millis()).unwrap_or(i64::MAX);
@@ -84,18 +83,18 @@ impl AppState {
             )
             .await
             .or_internal("storing a verification code")?;
-        self.sms.send_code(p, &code).await.map_err(|e| {
+        self.sms.send_code(p, &code, purpose).await.map_err(|e| {
             tracing::warn!(error = %e, "the SMS provider failed");
             ApiError::from(ErrorCode::SmsSendFailed)
         })
     }
 
-    /// Checks `code` against the latest live code of `phone` for `purpose`, counting a
-    /// wrong try. The caller then marks the code verified or spends it.
+    /// Checks `code` against the latest live code of `phone` for `purpose`, within its five
+    /// tries. The caller then marks the code verified or spends it.
     pub async fn check_code(
         &self,
         phone: &Phone,
-        purpose: Purpose,
+        purpose: CodePurpose,
         code: &str,
     ) -> Result<PhoneCode, ApiError> {
         let code = code.trim();
@@ -111,15 +110,17 @@ impl AppState {
         let Some(stored) = latest.filter(|c| c.expires_at > now && c.verified_at.is_none()) else {
             return Err(ErrorCode::CodeExpired.into());
         };
-        if stored.attempts >= CODE_MAX_ATTEMPTS {
+        // The try is taken before the code is compared, in one step with the check of the
+        // limit: tries sent at once cannot all read "fewer than five" and all be compared.
+        let Some(attempts) = self
+            .store
+            .take_code_attempt(stored.id, CODE_MAX_ATTEMPTS)
+            .await
+            .or_internal("counting a code try")?
+        else {
             return Err(ErrorCode::CodeAttemptsExceeded.into());
-        }
+        };
         if stored.code_hash != code_hash(purpose, phone, code) {
-            let attempts = self
-                .store
-                .add_code_attempt(stored.id)
-                .await
-                .or_internal("counting a wrong code")?;
             return Err(if attempts >= CODE_MAX_ATTEMPTS {
                 ErrorCode::CodeAttemptsExceeded
             } else {

@@ -1,8 +1,10 @@
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
-use telepathy_domain::ErrorCode;
-use telepathy_providers::IdentityOutcome;
+use telepathy_domain::limits::{IDENTITY_PREPARES_PER_USER, IDENTITY_WINDOW};
+use telepathy_domain::{Birthdate, ErrorCode, Phone};
+use telepathy_providers::{IdentityOutcome, VerifiedPerson};
+use telepathy_store::User;
 
 use super::Tag;
 use crate::error::{ApiResult, OrInternal};
@@ -43,7 +45,8 @@ pub struct Confirmed {
 
 #[OpenApi(tag = "Tag::Identity")]
 impl IdentityApi {
-    /// Issues an identity verification id for the provider's widget.
+    /// Issues an identity verification id for the provider's widget, to the logged-in
+    /// account (a few an hour: each is stored).
     #[oai(
         path = "/verify/prepare",
         method = "post",
@@ -51,10 +54,17 @@ impl IdentityApi {
     )]
     async fn prepare(&self, req: &Request) -> ApiResult<Prepared> {
         let s = &self.0;
-        let user = s.current_user(req).await?.map(|c| c.user.id);
+        let user = s.require_user(req).await?.user.id;
+        s.limit(
+            &format!("identity:user:{user}"),
+            IDENTITY_PREPARES_PER_USER,
+            IDENTITY_WINDOW,
+            ErrorCode::RateLimited,
+        )
+        .await?;
         let id = s.identity.new_verification_id();
         s.store
-            .create_identity_check(&id, user, s.clock.now_ms())
+            .create_identity_check(&id, Some(user), s.clock.now_ms())
             .await
             .or_internal("starting an identity check")?;
         let client = s.identity.client_config();
@@ -66,7 +76,9 @@ impl IdentityApi {
         }))
     }
 
-    /// Asks the provider how a verification ended; keeps the verified name.
+    /// Asks the provider how a verification ended; when the verified person is the account
+    /// holder (same birthdate, and same phone when the provider gives one), marks the
+    /// account verified and keeps the real name.
     #[oai(
         path = "/verify/confirm",
         method = "post",
@@ -96,20 +108,48 @@ impl IdentityApi {
             }
             IdentityOutcome::NotFound => return Err(ErrorCode::IdentityIdInvalid.into()),
         };
+        // A verification started by no account proves nothing here.
+        let user = match check.user_id {
+            Some(user_id) => s
+                .store
+                .user_by_id(user_id)
+                .await
+                .or_internal("finding a user")?,
+            None => None,
+        }
+        .ok_or(ErrorCode::IdentityIdInvalid)?;
+        if !is_holder(&person, &user, s.identity.client_config().demo) {
+            tracing::info!(user_id = user.id, "identity verified for another person");
+            return Err(ErrorCode::IdentityMismatch.into());
+        }
         s.store
             .complete_identity_check(id, &person.name, s.clock.now_ms())
             .await
             .or_internal("completing an identity check")?;
-        if let Some(user_id) = check.user_id {
-            s.store
-                .set_real_name(user_id, &person.name)
-                .await
-                .or_internal("saving a real name")?;
-        }
+        s.store
+            .set_real_name(user.id, &person.name)
+            .await
+            .or_internal("saving a real name")?;
         Ok(Json(Confirmed {
             success: true,
             message: "본인인증이 완료되었습니다.".to_owned(),
             user: VerifiedUser { name: person.name },
         }))
     }
+}
+
+/// Whether the verified person is the account holder: the same birthdate, and the same
+/// phone when the provider gives one. A real provider always gives the birthdate (PortOne
+/// requires it of a verified customer), so one without it is no proof; the demo provider
+/// vouches for nobody in particular and gives none.
+fn is_holder(person: &VerifiedPerson, user: &User, demo: bool) -> bool {
+    let birthdate_ok = match &person.birth_date {
+        Some(date) => Birthdate::parse(date).is_ok_and(|b| b.iso() == user.birthdate),
+        None => demo,
+    };
+    let phone_ok = match &person.phone {
+        Some(phone) => Phone::parse(phone).is_ok_and(|p| p.as_ref() == user.phone),
+        None => true,
+    };
+    birthdate_ok && phone_ok
 }

@@ -1,10 +1,14 @@
+use poem::Request;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
+use telepathy_domain::limits::{OUTBOX_READS_PER_IP, OUTBOX_READS_PER_PHONE, OUTBOX_WINDOW};
 use telepathy_domain::{ErrorCode, Phone};
+use telepathy_providers::CodePurpose;
 
 use super::Tag;
 use crate::error::ApiResult;
+use crate::security::{client_ip, local_or_bearer};
 use crate::state::AppState;
 
 pub struct MetaApi(pub AppState);
@@ -16,7 +20,7 @@ pub struct AppConfig {
     pub demo: bool,
 }
 
-/// The latest code the demo SMS provider "sent" to a phone.
+/// The latest sign-up code the demo SMS provider "sent" to a phone.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct OutboxEntry {
@@ -42,17 +46,41 @@ impl MetaApi {
         }))
     }
 
-    /// Demo mode only: the latest SMS code sent to `phone`. Outside demo mode: 404.
+    /// Demo mode only: the latest sign-up code sent to `phone`, for this machine (a loopback
+    /// peer that came through no proxy) or with `Authorization: Bearer
+    /// $TELEPATHY_OUTBOX_TOKEN`; otherwise 404. Password-reset codes are never shown: they
+    /// prove the phone of an existing account.
     #[oai(
         path = "/dev/sms-outbox",
         method = "get",
         operation_id = "getSmsOutbox",
         tag = "Tag::Dev"
     )]
-    async fn sms_outbox(&self, phone: Query<String>) -> ApiResult<OutboxEntry> {
-        let outbox = self.0.demo_sms.as_ref().ok_or(ErrorCode::NotFound)?;
+    async fn sms_outbox(&self, req: &Request, phone: Query<String>) -> ApiResult<OutboxEntry> {
+        let s = &self.0;
+        let outbox = s.demo_sms.as_ref().ok_or(ErrorCode::NotFound)?;
+        if !local_or_bearer(req, s.config.outbox_token.as_ref()) {
+            return Err(ErrorCode::NotFound.into());
+        }
+        let ip = client_ip(req, s.config.trusted_proxies);
+        s.limit(
+            &format!("outbox:ip:{ip}"),
+            OUTBOX_READS_PER_IP,
+            OUTBOX_WINDOW,
+            ErrorCode::RateLimited,
+        )
+        .await?;
         let phone = Phone::parse(&phone.0)?;
-        let sent = outbox.latest(phone.as_ref()).ok_or(ErrorCode::NotFound)?;
+        s.limit(
+            &format!("outbox:phone:{}", phone.as_ref()),
+            OUTBOX_READS_PER_PHONE,
+            OUTBOX_WINDOW,
+            ErrorCode::RateLimited,
+        )
+        .await?;
+        let sent = outbox
+            .latest(phone.as_ref(), CodePurpose::Register)
+            .ok_or(ErrorCode::NotFound)?;
         Ok(Json(OutboxEntry {
             phone: sent.phone,
             code: sent.code,

@@ -6,9 +6,9 @@ use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use telepathy_domain::limits::{LOGIN_PER_USERNAME, LOGIN_WINDOW};
 use telepathy_domain::{check_new_password, ErrorCode, Password, PasswordContext, Phone, Username};
+use telepathy_providers::CodePurpose;
 use telepathy_store::User;
 
-use super::codes::Purpose;
 use super::signup::UsernameBody;
 use super::{Ack, Tag};
 use crate::error::{ApiError, ApiResult, OrInternal};
@@ -100,7 +100,7 @@ impl PasswordApi {
             .await?
             .ok_or(ErrorCode::NotFound)?;
         let phone = Phone::parse(&user.phone).or_internal("a stored phone is invalid")?;
-        self.0.send_code(req, &phone, Purpose::Reset).await?;
+        self.0.send_code(req, &phone, CodePurpose::Reset).await?;
         Ok(Json(CodeSent {
             success: true,
             message: "등록된 휴대폰으로 인증번호를 보냈습니다.".to_owned(),
@@ -130,7 +130,7 @@ impl PasswordApi {
             .await?
             .ok_or(ErrorCode::CodeInvalid)?;
         let phone = Phone::parse(&user.phone).or_internal("a stored phone is invalid")?;
-        let code = s.check_code(&phone, Purpose::Reset, &b.code).await?;
+        let code = s.check_code(&phone, CodePurpose::Reset, &b.code).await?;
         let now = s.clock.now_ms();
         if !s
             .store

@@ -5,9 +5,9 @@ use poem_openapi::{Object, OpenApi};
 use telepathy_domain::limits::{MIN_AGE, VERIFIED_PHONE_TTL};
 use telepathy_domain::time::seoul_date;
 use telepathy_domain::{Birthdate, ErrorCode, Gender, Password, Phone, Username};
+use telepathy_providers::CodePurpose;
 use telepathy_store::{NewUser, StoreError};
 
-use super::codes::Purpose;
 use super::{Ack, Tag};
 use crate::error::{internal, ApiResult, OrInternal};
 use crate::passwords;
@@ -101,6 +101,9 @@ impl SignupApi {
     async fn send(&self, req: &Request, body: Json<PhoneBody>) -> ApiResult<Ack> {
         let s = &self.0;
         let phone = Phone::parse(&body.phone)?;
+        // Whether a phone has an account is a look-up: limited, so numbers cannot be
+        // enumerated.
+        s.limit_lookups(req).await?;
         if s.store
             .phone_in_use(phone.as_ref())
             .await
@@ -108,7 +111,7 @@ impl SignupApi {
         {
             return Err(ErrorCode::PhoneInUse.into());
         }
-        s.send_code(req, &phone, Purpose::Register).await?;
+        s.send_code(req, &phone, CodePurpose::Register).await?;
         Ok(Json(Ack::ok("인증번호가 전송되었습니다.")))
     }
 
@@ -121,7 +124,9 @@ impl SignupApi {
     async fn check(&self, body: Json<PhoneCodeBody>) -> ApiResult<Ack> {
         let s = &self.0;
         let phone = Phone::parse(&body.phone)?;
-        let code = s.check_code(&phone, Purpose::Register, &body.code).await?;
+        let code = s
+            .check_code(&phone, CodePurpose::Register, &body.code)
+            .await?;
         s.store
             .mark_code_verified(code.id, s.clock.now_ms())
             .await
@@ -151,6 +156,8 @@ impl SignupApi {
         if birthdate.age_on(seoul_date(now)) < MIN_AGE {
             return Err(ErrorCode::UnderAge.into());
         }
+        // The answers below tell whether a username or phone has an account: look-ups.
+        s.limit_lookups(req).await?;
         if s.store
             .username_taken(username.as_ref())
             .await

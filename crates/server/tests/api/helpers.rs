@@ -12,6 +12,7 @@ use poem::test::TestClient;
 use poem::{EndpointExt, Server};
 use serde_json::{json, Value};
 use telepathy_engine::{Engine, RedisEngine};
+use telepathy_providers::{CodePurpose, IdentityVerifier};
 use telepathy_server::clock::ManualClock;
 use telepathy_server::config::Config;
 use telepathy_server::state::{AppState, Overrides};
@@ -19,6 +20,9 @@ use telepathy_store::testing::fresh_url;
 use telepathy_store::Backend;
 
 pub const ORIGIN: &str = "http://127.0.0.1:8080";
+/// The bearer token that lets the in-process client (which has no peer address) read the
+/// demo SMS outbox.
+pub const OUTBOX_TOKEN: &str = "test-outbox-token";
 
 pub struct TestApp {
     pub client: TestClient<BoxEndpoint<'static, poem::Response>>,
@@ -68,6 +72,16 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 }
 
 pub async fn spawn_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp {
+    spawn_full(backend, extra, None).await
+}
+
+/// A whole node with these variables set too, and `identity` in place of the configured
+/// identity provider when given.
+pub async fn spawn_full(
+    backend: Backend,
+    extra: &[(&str, &str)],
+    identity: Option<Arc<dyn IdentityVerifier>>,
+) -> TestApp {
     let database_url = fresh_url(backend).await;
     // A folder per app: tests run in parallel, and a shared index.html being rewritten by
     // one would be read half-written by another.
@@ -85,6 +99,7 @@ pub async fn spawn_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp {
         ("DATABASE_URL".into(), database_url),
         ("TELEPATHY_DEMO".into(), "true".into()),
         ("TELEPATHY_STATIC_DIR".into(), static_dir),
+        ("TELEPATHY_OUTBOX_TOKEN".into(), OUTBOX_TOKEN.into()),
     ];
     for (k, v) in extra {
         vars.retain(|(name, _)| name != k);
@@ -104,6 +119,7 @@ pub async fn spawn_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp {
             clock: Some(clock.clone()),
             engine,
             sms: None,
+            identity,
         },
     )
     .await
@@ -156,6 +172,23 @@ impl TestApp {
         self.post_with(path, body, &[("origin", ORIGIN)]).await
     }
 
+    /// A fresh app on the same backend, with these variables set too.
+    pub async fn with_vars(self, extra: &[(&str, &str)]) -> TestApp {
+        spawn_with(self.state.config.backend, extra).await
+    }
+
+    /// A fresh app on the same backend whose identity provider is `identity`.
+    pub async fn with_identity(self, identity: Arc<dyn IdentityVerifier>) -> TestApp {
+        spawn_full(self.state.config.backend, &[], Some(identity)).await
+    }
+
+    /// A POST from the client address `ip` (the app must trust X-Forwarded-For). One
+    /// address only, so it is the client's however many proxies the app trusts.
+    pub async fn post_from(&mut self, ip: &str, path: &str, body: Value) -> Answer {
+        self.post_with(path, body, &[("origin", ORIGIN), ("x-forwarded-for", ip)])
+            .await
+    }
+
     pub async fn post_with(&mut self, path: &str, body: Value, headers: &[(&str, &str)]) -> Answer {
         let mut req = self.client.post(path).body_json(&body);
         for (k, v) in headers {
@@ -191,10 +224,28 @@ impl TestApp {
 
     /// The latest code the demo SMS outbox holds for `phone`.
     pub async fn outbox_code(&mut self, phone: &str) -> String {
-        let a = self
-            .get(&format!("/api/dev/sms-outbox?phone={phone}"))
-            .await;
+        let a = self.read_outbox(phone, Some(OUTBOX_TOKEN)).await;
         a.assert_ok()["code"].as_str().unwrap().to_owned()
+    }
+
+    /// The latest password-reset code the demo SMS provider "sent" to `phone`; the outbox
+    /// never shows these, so tests read them from the provider itself.
+    pub fn reset_code(&self, phone: &str) -> String {
+        let demo = self.state.demo_sms.as_ref().expect("demo mode");
+        demo.latest(phone, CodePurpose::Reset)
+            .expect("a reset code")
+            .code
+    }
+
+    /// Reads the demo SMS outbox through the in-process client, with `token` as bearer.
+    pub async fn read_outbox(&mut self, phone: &str, token: Option<&str>) -> Answer {
+        let mut req = self
+            .client
+            .get(format!("/api/dev/sms-outbox?phone={phone}"));
+        if let Some(token) = token {
+            req = req.header("authorization", format!("Bearer {token}"));
+        }
+        self.finish(req.send().await).await
     }
 
     /// Lets the per-phone SMS cooldown pass (engine windows run on real time).
@@ -232,6 +283,16 @@ impl TestApp {
 
     pub async fn login(&mut self, username: &str, password: &str) -> Answer {
         self.post(
+            "/api/auth/login",
+            json!({ "username": username, "password": password }),
+        )
+        .await
+    }
+
+    /// Logs in from the client address `ip` (the app must trust X-Forwarded-For).
+    pub async fn login_from(&mut self, ip: &str, username: &str, password: &str) -> Answer {
+        self.post_from(
+            ip,
             "/api/auth/login",
             json!({ "username": username, "password": password }),
         )

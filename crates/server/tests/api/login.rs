@@ -1,12 +1,19 @@
 use serde_json::json;
+use telepathy_domain::limits::{LOGIN_BACKOFF, LOGIN_PER_IP};
 
 use crate::helpers::TestApp;
+
+const ATTACKER: &str = "203.0.113.66";
+const OWNER: &str = "198.51.100.7";
 
 crate::both!(
     login_failures_say_little,
     login_issues_a_new_session,
     logout_revokes_the_session,
     login_attempts_are_limited,
+    an_attacker_cannot_lock_the_owner_out,
+    only_failed_logins_count,
+    an_address_has_an_overall_limit,
     withdrawal_ends_every_session,
     requests_need_a_session,
 );
@@ -58,11 +65,12 @@ async fn logout_revokes_the_session(mut app: TestApp) {
 async fn login_attempts_are_limited(mut app: TestApp) {
     app.sign_up("alice", "abcdefg1", "01011112222").await;
     app.cookie = None;
-    for _ in 0..10 {
+    for _ in 0..LOGIN_BACKOFF[0].0 {
         app.login("alice", "wrong-pass1")
             .await
             .assert_error(401, "LOGIN_FAILED");
     }
+    // The address that failed waits, even with the right password.
     let a = app.login("alice", "abcdefg1").await;
     a.assert_error(429, "RATE_LIMITED");
     assert_eq!(
@@ -70,6 +78,64 @@ async fn login_attempts_are_limited(mut app: TestApp) {
         "요청이 너무 많습니다. 잠시 후 다시 시도해주세요."
     );
     assert!(app.cookie.is_none());
+}
+
+/// Failures are counted per username and address: however often a stranger fails for
+/// alice, alice still logs in from her own address.
+async fn an_attacker_cannot_lock_the_owner_out(app: TestApp) {
+    let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    app.cookie = None;
+    let (first, _) = LOGIN_BACKOFF[0];
+    for i in 0..first + 10 {
+        let a = app.login_from(ATTACKER, "alice", "wrong-pass1").await;
+        if i < first {
+            a.assert_error(401, "LOGIN_FAILED");
+        } else {
+            a.assert_error(429, "RATE_LIMITED");
+        }
+    }
+    app.login_from(ATTACKER, "alice", "abcdefg1")
+        .await
+        .assert_error(429, "RATE_LIMITED");
+    assert!(app.cookie.is_none());
+    app.login_from(OWNER, "alice", "abcdefg1").await.assert_ok();
+    assert!(app.logged_in().await);
+}
+
+/// Logins that succeed cost nothing, and one clears the failures of its address for that
+/// username.
+async fn only_failed_logins_count(app: TestApp) {
+    let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    for _ in 0..LOGIN_PER_IP + 1 {
+        app.login_from(OWNER, "alice", "abcdefg1").await.assert_ok();
+    }
+    let (first, _) = LOGIN_BACKOFF[0];
+    for _ in 0..3 {
+        for _ in 0..first - 1 {
+            app.login_from(OWNER, "alice", "wrong-pass1")
+                .await
+                .assert_error(401, "LOGIN_FAILED");
+        }
+        app.login_from(OWNER, "alice", "abcdefg1").await.assert_ok();
+    }
+}
+
+/// An address that fails for many usernames is held back as a whole.
+async fn an_address_has_an_overall_limit(app: TestApp) {
+    let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    for i in 0..LOGIN_PER_IP {
+        app.login_from(ATTACKER, &format!("user{i}"), "wrong-pass1")
+            .await
+            .assert_error(401, "LOGIN_FAILED");
+    }
+    app.login_from(ATTACKER, "someone", "wrong-pass1")
+        .await
+        .assert_error(429, "RATE_LIMITED");
+    app.login_from(OWNER, "someone", "wrong-pass1")
+        .await
+        .assert_error(401, "LOGIN_FAILED");
 }
 
 async fn withdrawal_ends_every_session(mut app: TestApp) {

@@ -1,7 +1,9 @@
 use serde_json::json;
 use telepathy_store::Backend;
 
-use crate::helpers::{spawn_with, TestApp};
+use telepathy_domain::limits::OUTBOX_READS_PER_PHONE;
+
+use crate::helpers::{spawn_with, TestApp, OUTBOX_TOKEN};
 
 crate::both!(
     foreign_origins_cannot_change_state,
@@ -13,6 +15,9 @@ crate::both!(
     oversized_bodies_are_refused_in_the_error_shape,
     overlong_addresses_are_refused_in_the_error_shape,
     security_headers_cover_the_app_and_the_api,
+    the_outbox_never_serves_reset_codes,
+    the_outbox_answers_this_machine_or_the_token,
+    outbox_reads_are_limited,
 );
 
 async fn foreign_origins_cannot_change_state(mut app: TestApp) {
@@ -95,6 +100,71 @@ async fn app_config_tells_demo(mut app: TestApp) {
         app.get("/api/app-config").await.assert_ok()["demo"],
         json!(true)
     );
+}
+
+/// A reset code goes to the account's own phone; were the outbox to show it, anyone who saw
+/// the masked phone of the reset step could take the account over.
+async fn the_outbox_never_serves_reset_codes(mut app: TestApp) {
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    app.cookie = None;
+    let sign_up = app.read_outbox("01011112222", Some(OUTBOX_TOKEN)).await;
+    let sign_up = sign_up.assert_ok().clone();
+    app.pass_sms_cooldown("01011112222").await;
+    app.post("/api/password/send-code", json!({ "username": "alice" }))
+        .await
+        .assert_ok();
+    let after = app.read_outbox("01011112222", Some(OUTBOX_TOKEN)).await;
+    assert_eq!(
+        after.assert_ok(),
+        &sign_up,
+        "still the sign-up code, never the reset code"
+    );
+}
+
+/// The outbox answers this machine over a real socket (the browser tests and the load
+/// generator read it so), and anyone else only with the configured token.
+async fn the_outbox_answers_this_machine_or_the_token(mut app: TestApp) {
+    app.post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
+        .await
+        .assert_ok();
+    // The in-process client has no peer address: a stranger.
+    app.read_outbox("01011112222", None)
+        .await
+        .assert_error(404, "NOT_FOUND");
+    app.read_outbox("01011112222", Some("guess"))
+        .await
+        .assert_error(404, "NOT_FOUND");
+    app.read_outbox("01011112222", Some(OUTBOX_TOKEN))
+        .await
+        .assert_ok();
+    let url = format!("http://{}/api/dev/sms-outbox?phone=01011112222", app.addr);
+    let local = reqwest::get(&url).await.unwrap();
+    assert_eq!(local.status(), 200);
+    let proxied = reqwest::Client::new()
+        .get(&url)
+        .header("x-forwarded-for", "203.0.113.9")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        proxied.status(),
+        404,
+        "a request that came through a proxy is a stranger's"
+    );
+}
+
+async fn outbox_reads_are_limited(mut app: TestApp) {
+    app.post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
+        .await
+        .assert_ok();
+    for _ in 0..OUTBOX_READS_PER_PHONE {
+        app.read_outbox("01011112222", Some(OUTBOX_TOKEN))
+            .await
+            .assert_ok();
+    }
+    app.read_outbox("01011112222", Some(OUTBOX_TOKEN))
+        .await
+        .assert_error(429, "RATE_LIMITED");
 }
 
 #[tokio::test]

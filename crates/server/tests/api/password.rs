@@ -31,7 +31,7 @@ async fn find_password_with_the_phone_code(mut app: TestApp) {
         .post("/api/password/send-code", json!({ "username": "alice" }))
         .await;
     assert_eq!(a.assert_ok()["maskedPhone"], json!("010-****-2222"));
-    let code = app.outbox_code("01011112222").await;
+    let code = app.reset_code("01011112222");
     app.post("/api/password/send-code", json!({ "username": "nobody" }))
         .await
         .assert_error(404, "NOT_FOUND");
@@ -61,7 +61,7 @@ async fn reset_messages(mut app: TestApp) {
     app.post("/api/password/send-code", json!({ "username": "alice" }))
         .await
         .assert_ok();
-    let code = app.outbox_code("01011112222").await;
+    let code = app.reset_code("01011112222");
     let wrong = if code == "000000" { "111111" } else { "000000" };
     let a = app
         .post(
@@ -97,7 +97,7 @@ async fn reset_code_is_single_use(mut app: TestApp) {
     app.post("/api/password/send-code", json!({ "username": "alice" }))
         .await
         .assert_ok();
-    let code = app.outbox_code("01011112222").await;
+    let code = app.reset_code("01011112222");
     app.post(
         "/api/password/reset",
         json!({ "username": "alice", "password": "newpass", "code": code }),

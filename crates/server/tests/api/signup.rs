@@ -2,7 +2,12 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::helpers::{register_body, TestApp};
+use futures_util::future::join_all;
+use telepathy_domain::limits::{
+    CODE_MAX_ATTEMPTS, LOOKUPS_PER_IP, SMS_DAILY_PER_IP, SMS_DAILY_PER_PHONE,
+};
+
+use crate::helpers::{register_body, TestApp, ORIGIN};
 
 crate::both!(
     username_check_messages,
@@ -11,9 +16,13 @@ crate::both!(
     register_validation_messages,
     codes_expire_and_are_single_use,
     wrong_codes_are_limited,
+    parallel_wrong_codes_are_limited,
     codes_are_bound_to_their_phone,
     verified_phone_goes_stale,
     sms_cooldown_and_daily_cap,
+    a_capped_address_charges_no_phone,
+    failed_sends_charge_no_phone,
+    phone_in_use_is_behind_the_lookup_limit,
     one_active_account_per_phone,
     phone_validation_messages,
 );
@@ -249,6 +258,56 @@ async fn wrong_codes_are_limited(mut app: TestApp) {
     a.assert_error(400, "PHONE_NOT_VERIFIED");
 }
 
+/// Wrong tries sent all at once are held to the same five as tries one after another: no
+/// more than five are ever compared with the code.
+async fn parallel_wrong_codes_are_limited(mut app: TestApp) {
+    app.post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
+        .await
+        .assert_ok();
+    let code = app.outbox_code("01011112222").await;
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let body = json!({ "phone": "01011112222", "code": wrong });
+    let tries = (0..50).map(|_| {
+        app.client
+            .post("/api/verify-mvp/check")
+            .header("origin", ORIGIN)
+            .body_json(&body)
+            .send()
+    });
+    let mut invalid = 0;
+    for resp in join_all(tries).await {
+        let text = resp.0.into_body().into_string().await.unwrap();
+        let body: serde_json::Value = serde_json::from_str(&text).unwrap();
+        match body["code"].as_str().unwrap() {
+            "CODE_INVALID" => invalid += 1,
+            "CODE_ATTEMPTS_EXCEEDED" => {}
+            other => panic!("unexpected answer {other}"),
+        }
+    }
+    assert_eq!(
+        invalid,
+        CODE_MAX_ATTEMPTS - 1,
+        "four wrong tries are told so"
+    );
+    let stored = app
+        .state
+        .store
+        .latest_phone_code("01011112222", "register")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        stored.attempts, CODE_MAX_ATTEMPTS,
+        "no try beyond the fifth was counted"
+    );
+    app.post(
+        "/api/verify-mvp/check",
+        json!({ "phone": "01011112222", "code": code }),
+    )
+    .await
+    .assert_error(400, "CODE_ATTEMPTS_EXCEEDED");
+}
+
 async fn codes_are_bound_to_their_phone(mut app: TestApp) {
     app.post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
         .await
@@ -306,6 +365,86 @@ async fn sms_cooldown_and_daily_cap(mut app: TestApp) {
     app.post("/api/verify-mvp/send", json!({ "phone": "01033334444" }))
         .await
         .assert_ok();
+}
+
+/// An address past its daily cap is refused before the phone it names is charged, so it
+/// cannot hold a stranger's phone in its cooldown or use up its daily codes.
+async fn a_capped_address_charges_no_phone(app: TestApp) {
+    let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    let attacker = "203.0.113.66";
+    for i in 0..SMS_DAILY_PER_IP {
+        app.post_from(
+            attacker,
+            "/api/verify-mvp/send",
+            json!({ "phone": format!("0105555{i:04}") }),
+        )
+        .await
+        .assert_ok();
+    }
+    for _ in 0..SMS_DAILY_PER_PHONE + 1 {
+        app.post_from(
+            attacker,
+            "/api/verify-mvp/send",
+            json!({ "phone": "01011112222" }),
+        )
+        .await
+        .assert_error(429, "SMS_DAILY_LIMIT");
+    }
+    app.post_from(
+        "198.51.100.7",
+        "/api/verify-mvp/send",
+        json!({ "phone": "01011112222" }),
+    )
+    .await
+    .assert_ok();
+}
+
+/// A phone's cooldown and daily codes are charged only for an SMS that went out.
+async fn failed_sends_charge_no_phone(app: TestApp) {
+    let mut app = app
+        .with_vars(&[
+            ("TELEPATHY_DEMO", "false"),
+            ("TELEPATHY_SOLAPI_API_KEY", "key"),
+            ("TELEPATHY_SOLAPI_API_SECRET", "secret"),
+            ("TELEPATHY_SOLAPI_SENDER", "0212345678"),
+            // Nobody listens there: every send fails.
+            ("TELEPATHY_SOLAPI_BASE_URL", "http://127.0.0.1:9"),
+            ("TELEPATHY_PORTONE_API_SECRET", "secret"),
+            ("TELEPATHY_PORTONE_STORE_ID", "store-x"),
+            ("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", "channel-x"),
+        ])
+        .await;
+    for _ in 0..SMS_DAILY_PER_PHONE + 2 {
+        app.post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
+            .await
+            .assert_error(502, "SMS_SEND_FAILED");
+    }
+}
+
+/// Whether a phone has an account is told only within the look-up limit of the address.
+async fn phone_in_use_is_behind_the_lookup_limit(mut app: TestApp) {
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    app.cookie = None;
+    let mut refused = false;
+    for _ in 0..=LOOKUPS_PER_IP {
+        let a = app
+            .post("/api/auth/check-username", json!({ "username": "bob12" }))
+            .await;
+        if a.status == 429 {
+            refused = true;
+            break;
+        }
+    }
+    assert!(refused, "look-ups are limited");
+    app.post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
+        .await
+        .assert_error(429, "RATE_LIMITED");
+    app.post(
+        "/api/register",
+        register_body("bob12", "abcdefg1", "01011112222"),
+    )
+    .await
+    .assert_error(429, "RATE_LIMITED");
 }
 
 async fn one_active_account_per_phone(mut app: TestApp) {
