@@ -59,6 +59,7 @@ both!(
     only_members_of_open_rooms_send,
     archive_bookkeeping,
     events_reach_the_nodes_that_hold_their_users,
+    an_inbox_that_falls_behind_says_so,
     presence_counts_users_on_live_nodes,
     a_silent_node_is_given_up_and_must_start_over,
     users_gone_past_a_cutoff_are_answered_once,
@@ -454,6 +455,34 @@ fn event(to: &[i64], frame: &str) -> Inbound {
         to: to.to_vec(),
         frame: frame.to_owned(),
     }
+}
+
+/// A node that reads its inbox too slowly is told that it missed events (so it resyncs its
+/// sockets), never handed what is left as if nothing were missing.
+async fn an_inbox_that_falls_behind_says_so(engine: Arc<dyn Engine>) {
+    let mut inbox = node(&engine, "slow", 1_000_000).await;
+    engine.attach("slow", 1).await.unwrap();
+    // More than the inbox holds (65,536), sent while nobody reads.
+    let batch: Vec<(i64, &str)> = vec![(1, "x"); 1_000];
+    for _ in 0..70 {
+        engine.deliver_each(&batch).await.unwrap();
+    }
+    engine.deliver(&[1], "last").await.unwrap();
+    // Let the subscriber take in everything published.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let first = tokio::time::timeout(Duration::from_secs(5), inbox.recv()).await;
+    assert!(
+        matches!(first, Ok(Some(Received::Gap))),
+        "expected a gap, got {first:?}"
+    );
+    // After the gap, what is still held arrives, and new events too.
+    loop {
+        if next(&mut inbox).await.frame == "last" {
+            break;
+        }
+    }
+    engine.deliver(&[1], "after").await.unwrap();
+    assert_eq!(next(&mut inbox).await, event(&[1], "after"));
 }
 
 async fn events_reach_the_nodes_that_hold_their_users(engine: Arc<dyn Engine>) {

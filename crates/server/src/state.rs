@@ -35,6 +35,9 @@ pub struct Inner {
     /// This node's open sockets.
     pub hub: Hub,
     pub metrics: Arc<Metrics>,
+    /// Held while this node beats, so that the heartbeat and the bus listener never both
+    /// start the node over.
+    pub(crate) beating: tokio::sync::Mutex<()>,
     /// Set once the node was told to stop: `/readyz` says no and new sockets are refused.
     draining: AtomicBool,
     /// A new inbox for the bus listener, when the node starts over as a new instance.
@@ -135,6 +138,7 @@ impl AppState {
             clock_offset_ms: AtomicI64::new(0),
             hub,
             metrics,
+            beating: tokio::sync::Mutex::new(()),
             draining: AtomicBool::new(false),
             next_inbox,
             next_inbox_rx: std::sync::Mutex::new(Some(next_inbox_rx)),

@@ -173,13 +173,19 @@ async fn listen_bus(state: AppState, mut next_inboxes: tokio::sync::mpsc::Receiv
                 }
             }
             Some(Received::Gap) => {
-                state.metrics.bus_gaps.inc();
-                let sockets = state.hub.user_count();
-                tracing::error!(
-                    users = sockets,
-                    "events for this node may have been lost on the bus; closing every socket so that its client resumes"
-                );
-                state.hub.kick_all(Kick::Resync);
+                // The bus may have reconnected to a Redis that no longer knows this
+                // instance (it restarted empty): beat now, so that the sockets closed here
+                // come back to a live instance, and are closed once, not twice.
+                let started_over = matches!(beat(&state).await, Ok((_, true)));
+                if !started_over {
+                    state.metrics.bus_gaps.inc();
+                    let sockets = state.hub.user_count();
+                    tracing::error!(
+                        users = sockets,
+                        "events for this node may have been lost on the bus; closing every socket so that its client resumes"
+                    );
+                    state.hub.kick_all(Kick::Resync);
+                }
             }
             // The instance's inbox ended (it was given up for dead): wait for the next.
             None => match next_inboxes.recv().await {
@@ -218,30 +224,7 @@ async fn presence(state: AppState) {
     let mut tick = tokio::time::interval(PRESENCE_BEAT);
     loop {
         tick.tick().await;
-        let instance = state.hub.instance();
-        let beat = state
-            .metrics
-            .engine(
-                "heartbeat",
-                state
-                    .engine
-                    .heartbeat(&instance, state.shared_now_ms(), false),
-            )
-            .await;
-        let beat = match beat {
-            Ok(beat) if beat.was_dropped => {
-                let next = state.hub.next_instance();
-                tracing::error!(old = %instance, new = %next, "this node was given up for dead; starting over under a new name");
-                state.metrics.bus_gaps.inc();
-                // Live as the new instance first, so that every socket that registers
-                // once the old ones are closed can attach to it.
-                let beat = start_as(&state, &next).await;
-                state.hub.start_over();
-                beat
-            }
-            other => other,
-        };
-        match beat {
+        match beat(&state).await.map(|(beat, _)| beat) {
             Ok(beat) => {
                 state.metrics.users_online.set(gauge(beat.online));
                 let push = match shown {
@@ -261,6 +244,33 @@ async fn presence(state: AppState) {
             Err(e) => tracing::warn!(error = %e, "presence heartbeat"),
         }
     }
+}
+
+/// Beats for this node instance. One the engine gave up for dead starts over under a new
+/// name, closing its sockets (true in the answer).
+async fn beat(state: &AppState) -> Result<(Heartbeat, bool), EngineError> {
+    let _one_at_a_time = state.beating.lock().await;
+    let instance = state.hub.instance();
+    let beat = state
+        .metrics
+        .engine(
+            "heartbeat",
+            state
+                .engine
+                .heartbeat(&instance, state.shared_now_ms(), false),
+        )
+        .await?;
+    if !beat.was_dropped {
+        return Ok((beat, false));
+    }
+    let next = state.hub.next_instance();
+    tracing::error!(old = %instance, new = %next, "this node was given up for dead; starting over under a new name");
+    state.metrics.bus_gaps.inc();
+    // Live as the new instance first, so that every socket that registers once the old
+    // ones are closed can attach to it.
+    let beat = start_as(state, &next).await;
+    state.hub.start_over();
+    Ok((beat?, true))
 }
 
 /// Listens as the instance `name`, hands the inbox to the bus listener, and only then beats

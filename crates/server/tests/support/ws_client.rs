@@ -44,6 +44,27 @@ impl Client {
         self.ws.send(Message::Text(text.into())).await.unwrap();
     }
 
+    /// The next frame named `event` within `within`, skipping others; `None` when the
+    /// socket closes or nothing comes.
+    pub async fn try_expect(&mut self, event: &str, within: Duration) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let next = tokio::time::timeout_at(deadline, self.ws.next())
+                .await
+                .ok()?;
+            match next {
+                Some(Ok(Message::Text(text))) => {
+                    let v: Value = serde_json::from_str(&text).ok()?;
+                    if v["event"] == event {
+                        return Some(v["data"].clone());
+                    }
+                }
+                Some(Ok(_)) => {}
+                _ => return None,
+            }
+        }
+    }
+
     /// The next frame named one of `events`, skipping others.
     pub async fn expect_any_within(
         &mut self,
