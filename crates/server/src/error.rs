@@ -107,9 +107,16 @@ pub fn internal(what: &str, error: impl std::fmt::Display + 'static) -> ApiError
 /// `Unavailable` when the database or Redis did not answer in time (it heals by itself,
 /// and the client may try again), `Internal` for anything else.
 pub fn internal_code(what: &str, error: impl std::fmt::Display + 'static) -> ErrorCode {
-    if is_outage(&error) {
+    let any: &dyn std::any::Any = &error;
+    if is_outage(any) {
         tracing::warn!(error = %error, "unavailable: {what}");
         ErrorCode::Unavailable
+    } else if any
+        .downcast_ref::<StoreError>()
+        .is_some_and(StoreError::is_bad_input)
+    {
+        tracing::info!(error = %error, "refused by the database: {what}");
+        ErrorCode::InvalidRequest
     } else {
         tracing::error!(error = %error, "failed: {what}");
         ErrorCode::Internal

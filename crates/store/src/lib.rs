@@ -71,6 +71,16 @@ impl StoreError {
     }
 }
 
+impl StoreError {
+    /// Whether the database refused a value it cannot hold (a NUL byte in a text, say):
+    /// the input's fault, not ours.
+    pub fn is_bad_input(&self) -> bool {
+        // PostgreSQL's SQLSTATE class 22, data exceptions.
+        matches!(self, Self::Sql(sqlx::Error::Database(db))
+            if db.code().is_some_and(|c| c.len() == 5 && c.starts_with("22")))
+    }
+}
+
 /// How long a call waits for a connection from the pool, or for a lock held by another
 /// transaction, before it fails as an outage.
 pub const WAIT: Duration = Duration::from_secs(2);

@@ -155,6 +155,7 @@ impl GameApi {
         let user = s.require_user(req).await?.user;
         let emotion = Emotion::parse(&body.emotion)?;
         let room = match (&body.room_id, body.partner_id, &body.word) {
+            (Some(id), _, _) if !crate::realtime::is_room_id(id) => None,
             (Some(id), _, _) => s
                 .store
                 .room_record(id)

@@ -50,6 +50,13 @@ fn random_room_id() -> String {
     hex::encode(bytes)
 }
 
+/// Whether `id` has the shape of the ids `random_room_id` makes; anything else names no
+/// room and is not worth a look-up (nor fit for one: a NUL byte, say, is refused by
+/// PostgreSQL).
+pub fn is_room_id(id: &str) -> bool {
+    id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
 impl AppState {
     /// The shared clock: this node's clock corrected by its measured skew from the
     /// engine's clock.
@@ -222,6 +229,9 @@ impl AppState {
     /// A room by id, open or recently ended, for building its frames; `None` when it does
     /// not exist or `user_id` is not a member.
     pub async fn room_for(&self, user_id: i64, room_id: &str) -> Result<Option<Room>, ErrorCode> {
+        if !is_room_id(room_id) {
+            return Ok(None);
+        }
         let room = self
             .metrics
             .engine("room", self.engine.room(room_id))
@@ -234,7 +244,7 @@ impl AppState {
     /// a room from its match on (until a while after it ends); the store from when the
     /// recorder writes it, a moment later, for as long as it is kept.
     pub async fn was_in_room(&self, user_id: i64, room_id: &str) -> Result<bool, ErrorCode> {
-        if room_id.is_empty() {
+        if !is_room_id(room_id) {
             return Ok(false);
         }
         if self.room_for(user_id, room_id).await?.is_some() {
@@ -324,6 +334,9 @@ impl AppState {
 
     /// Ends a room the user sits in and tells both members.
     pub async fn leave_room(&self, user_id: i64, room_id: &str) -> Result<(), ErrorCode> {
+        if !is_room_id(room_id) {
+            return Err(ErrorCode::NotInRoom);
+        }
         if self
             .end_room(room_id, EndReason::Left, Some(user_id), Some(user_id))
             .await?

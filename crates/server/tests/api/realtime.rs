@@ -18,6 +18,7 @@ crate::both!(
     unreadable_frames_count_toward_the_frame_limit,
     a_draining_node_is_not_ready_and_refuses_sockets,
     only_members_end_a_chat,
+    room_ids_the_database_cannot_hold_are_refused_as_input,
 );
 
 /// Signs up a user with a nickname and opens a socket for them.
@@ -603,4 +604,20 @@ async fn only_members_end_a_chat(mut app: TestApp) {
         .assert_ok();
     a.close().await;
     b.close().await;
+}
+
+/// A room id no room can have (a NUL byte, which PostgreSQL refuses in text) names no room:
+/// the caller hears so, where it once got a 500.
+async fn room_ids_the_database_cannot_hold_are_refused_as_input(mut app: TestApp) {
+    let (_a, _) = user(&mut app, "alice", "01011112222").await;
+    let odd = "\u{0}3`\u{cf}XL";
+    app.post("/api/match/end", json!({ "roomId": odd }))
+        .await
+        .assert_error(400, "NOT_IN_ROOM");
+    app.post(
+        "/api/feedback/add",
+        json!({ "roomId": odd, "emotion": "기뻐요" }),
+    )
+    .await
+    .assert_error(400, "FEEDBACK_NO_ROOM");
 }
