@@ -54,6 +54,11 @@ pub fn find(text: &str) -> Vec<Range<usize>> {
     let Some(words) = LISTS.words.as_ref() else {
         return hits;
     };
+    // Every entry holds a Hangul or Latin letter: most number-only and emoji-only
+    // messages need no normalising.
+    if !text.chars().any(|c| c.is_alphabetic()) {
+        return hits;
+    }
     let skeleton = Skeleton::of(text);
     if skeleton.chars.is_empty() {
         return hits;
@@ -227,7 +232,7 @@ struct Contacts {
 /// The contact patterns. They are constants known to compile; were one not to, contacts
 /// go unmasked rather than the server stopping.
 static CONTACTS: LazyLock<Option<Contacts>> = LazyLock::new(|| {
-    const SEP: &str = r"[ .\-]{0,2}";
+    const SEP: &str = r"[ .\-]{0,3}";
     let d = "(?:[0-9]|공|영|일|이|삼|사|오|육|륙|칠|팔|구)";
     let phone = format!(
         r"(?:(?:\+82|82){SEP}1|(?:0|공|영){SEP}(?:1|일)){SEP}(?:[016789]|공|영|일|육|륙|칠|팔|구)(?:{SEP}{d}){{7,8}}"
@@ -317,6 +322,7 @@ impl Skeleton {
             // vowel stretched with ㅇ (바아알) counts once: skip the ㅇ and the vowel after it.
             let repeated = last == Some(c) && !c.is_ascii_digit();
             let stretch = c == 'ᄋ'
+                && out.words.last() == Some(&raw.word)
                 && last.is_some_and(is_vowel)
                 && raws.get(i + 1).map(|r| encode(r.piece)) == last
                 && !raws
@@ -367,8 +373,12 @@ impl Skeleton {
         if w0 == w1 {
             return true;
         }
-        let first_word = &self.word_spans[w0 as usize];
-        let last_word = &self.word_spans[w1 as usize];
+        let (Some(first_word), Some(last_word)) = (
+            self.word_spans.get(w0 as usize),
+            self.word_spans.get(w1 as usize),
+        ) else {
+            return false;
+        };
         if self.sources[start].start != first_word.start {
             return false;
         }
@@ -757,8 +767,8 @@ fn dubeolsik(key: char, shift: bool) -> Option<char> {
 }
 
 /// Whether jamo typed on the 두벌식 layout make whole syllables: at least one vowel, every
-/// vowel after a consonant or completing a compound vowel, no more than two consonants
-/// between vowels.
+/// vowel after a consonant or completing a compound vowel, no more than three consonants
+/// in a row (a compound final and the next initial).
 fn types_syllables(jamo: &[char]) -> bool {
     let mut vowels = 0;
     let mut consonants_in_a_row = 0;
