@@ -14,6 +14,7 @@
 //! - loose jamo take the role their neighbours give them (a consonant before a vowel starts a
 //!   syllable, one after a vowel ends it); a loose consonant with no vowel stays an initial,
 //!   which is how `ㅅㅂ` differs from the `ㅅ`+`ㅂ` inside `삿바`;
+//! - loose vowels that follow no consonant (`병ㅡ신`, `ㅠㅠ`) are dropped;
 //! - spaces, punctuation and a lone `1` between Hangul (`병1신`, `ㅆ1ㅂ`) are dropped; `1`,
 //!   `l`, `I`, `|` and `!` between a loose consonant and a syllable read as `ㅣ` (`ㅅ1발`);
 //! - a repeated element collapses to one, and a vowel stretched with `ㅇ` (`시이이발`,
@@ -363,9 +364,11 @@ impl Skeleton {
                 return false;
             }
         }
-        if first.is_ascii_digit()
-            && start > 0
-            && self.chars.get(start - 1).is_some_and(char::is_ascii_digit)
+        // A hit that starts with a digit or a Latin letter (`18놈`, `c발`) must not start
+        // inside a number or a Latin word.
+        let before = start.checked_sub(1).and_then(|b| self.chars.get(b));
+        if (first.is_ascii_digit() && before.is_some_and(char::is_ascii_digit))
+            || (first.is_ascii_lowercase() && before.is_some_and(char::is_ascii_lowercase))
         {
             return false;
         }
@@ -601,8 +604,26 @@ fn pieces(text: &str) -> Vec<Raw> {
             Kind::Space | Kind::Other(_) => i += 1,
         }
     }
+    drop_orphan_vowels(&mut raws);
     resolve_loose(&mut raws);
     raws
+}
+
+/// Drops loose vowels that follow no loose consonant: `ㅡ` used as a dash (`병ㅡ신`) and
+/// emoticons (`ㅠㅠ`) split a word rather than spell it.
+fn drop_orphan_vowels(raws: &mut Vec<Raw>) {
+    let mut kept: Vec<Raw> = Vec::with_capacity(raws.len());
+    for raw in raws.drain(..) {
+        let orphan = !raw.syllable
+            && matches!(raw.piece, Piece::Jamo(_, Role::Vowel))
+            && !kept
+                .last()
+                .is_some_and(|prev| !prev.syllable && matches!(prev.piece, Piece::Jamo(..)));
+        if !orphan {
+            kept.push(raw);
+        }
+    }
+    *raws = kept;
 }
 
 /// Gives each loose consonant a role from its neighbours in its run of loose jamo: before
