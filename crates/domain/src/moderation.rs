@@ -27,15 +27,17 @@
 //! `시 발` is caught and `세 시 발표` is not); a hit inside a hit of the allow list
 //! (`시발점`) is dropped.
 //!
-//! Digits count only in the listed compounds (`18놈`, `ㅅ8`): a bare `18` is a number.
+//! Digits and Latin look-alikes count only in the listed spellings (`18놈`, `ㅅ8`, `c발`,
+//! `시bal`): a bare `18` is a number.
 //!
 //! # Known limits
 //!
 //! The list holds whole spellings, not sounds: a new misspelling needs a new line.
-//! English and romanised profanity (`sibal`) is not caught. Words split by a space inside
-//! a longer word are missed (`야시 발`), and single syllables spaced apart can still form a
-//! listed word by chance (`김 씨 발`, `이 새끼 고양이`). A meaning that depends on context (`병신년` the year
-//! 丙申年 against the insult) is decided by the list: `병신년` is flagged.
+//! English and fully romanised profanity (`sibal`) is not caught. Words split by a space
+//! inside a longer word are missed (`야시 발`), and single syllables spaced apart can still
+//! form a listed word by chance (`김 씨 발`, `우리 개 새끼 낳았어`). A meaning that depends
+//! on context (`병신년` the year 丙申年 against the insult) is decided by the list: `병신년`
+//! is flagged.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -852,6 +854,17 @@ mod tests {
         let text = "ㅅ1발야";
         assert_eq!(origins(text), ["ㅅ", "1", "발", "발", "발", "야", "야"]);
         assert_eq!(find(text), vec![0..7]);
+    }
+
+    #[test]
+    fn compound_jamo_and_english_keys_point_at_their_own_characters() {
+        assert_eq!(origins("ㅄ"), ["ㅄ", "ㅄ"]);
+        assert_eq!(origins("qkfr"), ["q", "k", "f", "r"]);
+        assert_eq!(Skeleton::of("qkfr").text, Skeleton::of("밝").text);
+        let text = "ｔｌｑｋｆ";
+        assert_eq!(find(text), vec![0..text.len()]);
+        let text = "오늘 qudtls 같은";
+        assert_eq!(&text[find(text)[0].clone()], "qudtls");
     }
 
     #[test]
