@@ -63,6 +63,8 @@ pub enum ErrorCode {
     Unauthorized,
     /// The request came from a page of another site.
     ForbiddenOrigin,
+    /// The text holds an abusive word (profanity, a sexual insult, a slur).
+    ContentNotAllowed,
     /// The nickname was set less than a month ago.
     NicknameLocked,
     /// The current password given for a change is wrong.
@@ -141,6 +143,7 @@ impl ErrorCode {
         Self::RateLimited,
         Self::Unauthorized,
         Self::ForbiddenOrigin,
+        Self::ContentNotAllowed,
         Self::NicknameLocked,
         Self::CurrentPasswordWrong,
         Self::IdentityIdInvalid,
@@ -204,6 +207,7 @@ impl ErrorCode {
             Self::RateLimited => "요청이 너무 많습니다. 잠시 후 다시 시도해주세요.",
             Self::Unauthorized => "로그인이 필요합니다.",
             Self::ForbiddenOrigin => "허용되지 않은 요청입니다.",
+            Self::ContentNotAllowed => "부적절한 표현이 포함되어 있어요. 다른 표현을 사용해주세요.",
             Self::NicknameLocked => "닉네임은 설정 후 1개월 동안 바꿀 수 없습니다.",
             Self::CurrentPasswordWrong => "현재 비밀번호가 올바르지 않습니다.",
             Self::IdentityIdInvalid => "인증 ID가 유효하지 않습니다.",

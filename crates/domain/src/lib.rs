@@ -1,12 +1,13 @@
 //! The rules of Telepathy, free of I/O: what a valid username, password, phone number,
 //! birthdate and nickname are, the Korean message of every client-facing error, and the
-//! time arithmetic of the service (Asia/Seoul).
+//! time arithmetic of the service (Asia/Seoul), and the abuse filter of chat text.
 //!
 //! Everything here is pure and deterministic; callers pass the current time in.
 
 mod emotion;
 mod error;
 pub mod limits;
+pub mod moderation;
 pub mod round;
 pub mod time;
 mod validate;

@@ -223,7 +223,8 @@ impl Gender {
     }
 }
 
-/// A nickname: 1–20 characters of Korean letters, English letters and digits.
+/// A nickname: 1–20 characters of Korean letters, English letters and digits, with no
+/// abusive word in it (`moderation`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Nickname(String);
 
@@ -239,6 +240,7 @@ impl Nickname {
         if !ok || s.chars().count() > Self::MAX_CHARS {
             return Err(ErrorCode::NicknameInvalid);
         }
+        crate::moderation::check_nickname_words(s)?;
         Ok(Self(s.to_owned()))
     }
 }
