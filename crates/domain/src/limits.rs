@@ -51,3 +51,6 @@ pub const MIN_AGE: u32 = 14;
 pub const NICKNAME_KEEP_DAYS: i64 = 30;
 /// Life of a login session.
 pub const SESSION_TTL: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+/// How long after a match contact details and links in chat messages are masked: spam bots
+/// and grooming start in the first messages of a chat.
+pub const CONTACT_SHIELD: Duration = Duration::from_secs(5 * 60);

@@ -34,6 +34,12 @@ pub struct RouteOnly {
     pub route: String,
 }
 
+/// Chat messages masked before delivery, by what was found.
+pub struct Masked {
+    pub abuse: Counter,
+    pub contact: Counter,
+}
+
 /// Sockets the server closed, by reason.
 pub struct Kicked {
     pub slow: Counter,
@@ -55,6 +61,7 @@ pub struct Metrics {
     /// Events delivered from the bus to this node's sockets.
     pub events_in: Counter,
     pub sockets_kicked: Kicked,
+    pub messages_masked: Masked,
     /// Times the bus lost events for this node (lag or reconnection); each closes every
     /// socket of the node.
     pub bus_gaps: Counter,
@@ -81,6 +88,9 @@ impl Metrics {
         let slow = kicked.get_or_create(&Op { op: "slow" }).clone();
         let resync = kicked.get_or_create(&Op { op: "resync" }).clone();
         let drain = kicked.get_or_create(&Op { op: "drain" }).clone();
+        let masked = Family::<Op, Counter>::default();
+        let abuse = masked.get_or_create(&Op { op: "abuse" }).clone();
+        let contact = masked.get_or_create(&Op { op: "contact" }).clone();
         let metrics = Self {
             sockets_open: Gauge::default(),
             users_online: Gauge::default(),
@@ -95,6 +105,7 @@ impl Metrics {
                 resync,
                 drain,
             },
+            messages_masked: Masked { abuse, contact },
             bus_gaps: Counter::default(),
             engine_errors: Family::default(),
             engine_latency: Family::new_with_constructor(latency),
@@ -145,6 +156,11 @@ impl Metrics {
             "sockets_kicked",
             "Sockets closed by the server so that their clients reconnect and resume, by reason (op)",
             kicked,
+        );
+        r.register(
+            "messages_masked",
+            "Chat messages delivered masked, by what was found (op): abusive words, or contact details early in a chat",
+            masked,
         );
         r.register(
             "bus_gaps",

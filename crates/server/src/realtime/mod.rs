@@ -11,6 +11,8 @@ use std::time::Instant;
 
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
+use telepathy_domain::limits::CONTACT_SHIELD;
+use telepathy_domain::moderation;
 use telepathy_domain::round::RoundAt;
 use telepathy_domain::words::topic_for_round;
 use telepathy_domain::ErrorCode;
@@ -39,9 +41,14 @@ pub(crate) const RECHECK: &str = "recheck";
 #[derive(Debug, Serialize, Deserialize)]
 struct StoredMessage {
     from: i64,
+    /// What the members see: masked where the abuse filter found something.
     text: String,
     at: i64,
     client_id: Option<String>,
+    /// What the sender wrote, when `text` is masked: the archive keeps it for the
+    /// operations team, the members never see it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    said: Option<String>,
 }
 
 fn random_room_id() -> String {
@@ -275,10 +282,13 @@ impl AppState {
         if text.chars().count() > MESSAGE_MAX_CHARS {
             return Err(ErrorCode::MessageTooLong);
         }
+        let at = self.shared_now_ms();
+        let shown = self.screen(room, text, at);
         let stored = StoredMessage {
             from: user.id,
-            text: text.to_owned(),
-            at: self.shared_now_ms(),
+            said: (shown != text).then(|| text.to_owned()),
+            text: shown,
+            at,
             client_id: msg.client_id.clone().filter(|c| c.len() <= 64),
         };
         let data = serde_json::to_string(&stored).map_err(|e| internal("encoding a message", e))?;
@@ -304,6 +314,24 @@ impl AppState {
             .relay_latency
             .observe(started.elapsed().as_secs_f64());
         Ok(())
+    }
+
+    /// What the members see of `text`: abusive words masked, and early in a chat contact
+    /// details and links too (see `moderation`). Each kind found is counted.
+    fn screen(&self, room: &Room, text: &str, at: i64) -> String {
+        let mut shown = moderation::mask(text);
+        if shown != text {
+            self.metrics.messages_masked.abuse.inc();
+        }
+        let shield = i64::try_from(CONTACT_SHIELD.as_millis()).unwrap_or(i64::MAX);
+        if at - room.created_ms < shield {
+            let without = moderation::mask_contacts(&shown);
+            if without != shown {
+                self.metrics.messages_masked.contact.inc();
+                shown = without;
+            }
+        }
+        shown
     }
 
     /// `typing` / `stopTyping`: relayed to the partner only, while the room is open.
@@ -471,7 +499,7 @@ fn split_at_id(text: &str) -> Option<(&str, &str)> {
 /// Reads a stored message back, for the archive.
 fn decode(data: &str) -> Option<(i64, String, i64)> {
     let s: StoredMessage = serde_json::from_str(data).ok()?;
-    Some((s.from, s.text, s.at))
+    Some((s.from, s.said.unwrap_or(s.text), s.at))
 }
 
 #[cfg(test)]
@@ -496,6 +524,7 @@ mod tests {
             text: "\"id\":\"fake".into(),
             at: 5,
             client_id: Some("cid".into()),
+            said: None,
         };
         let out = chat_message(&room, "", &stored).unwrap_or_else(|| panic!("a member"));
         let text = frame("chatMessage", &out);

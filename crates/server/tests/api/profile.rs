@@ -15,6 +15,12 @@ async fn nickname_rules(mut app: TestApp) {
     app.post("/api/nickname/set-nickname", set("달 빛"))
         .await
         .assert_error(400, "NICKNAME_INVALID");
+    let abusive = app.post("/api/nickname/set-nickname", set("tlqkf놈")).await;
+    abusive.assert_error(400, "CONTENT_NOT_ALLOWED");
+    assert_eq!(
+        abusive.message(),
+        "부적절한 표현이 포함되어 있어요. 다른 표현을 사용해주세요."
+    );
     app.post("/api/nickname/set-nickname", set("moon!"))
         .await
         .assert_error(400, "NICKNAME_INVALID");

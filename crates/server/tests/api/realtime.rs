@@ -19,6 +19,7 @@ crate::both!(
     a_draining_node_is_not_ready_and_refuses_sockets,
     only_members_end_a_chat,
     room_ids_the_database_cannot_hold_are_refused_as_input,
+    abuse_and_early_contacts_are_masked_and_the_archive_keeps_what_was_said,
 );
 
 /// Signs up a user with a nickname and opens a socket for them.
@@ -620,4 +621,49 @@ async fn room_ids_the_database_cannot_hold_are_refused_as_input(mut app: TestApp
     )
     .await
     .assert_error(400, "FEEDBACK_NO_ROOM");
+}
+
+/// Abusive words reach nobody, the sender's own echo included, and contact details are
+/// masked in the first minutes of a chat; the archive keeps what was said, for the
+/// operations team.
+async fn abuse_and_early_contacts_are_masked_and_the_archive_keeps_what_was_said(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+    let said = [
+        ("야 tlqkf 뭐해", "야 ***** 뭐해"),
+        ("카톡 아이디 abc123 추가해", "카톡 아이디 ****** 추가해"),
+        ("내일 8시 30분에 봐요", "내일 8시 30분에 봐요"),
+    ];
+    for (text, shown) in said {
+        a.send("chatMessage", json!({ "roomId": room, "message": text }))
+            .await;
+        assert_eq!(b.expect("chatMessage").await["message"], json!(shown));
+        assert_eq!(a.expect("chatMessage").await["message"], json!(shown));
+    }
+    // A member who comes back reads the masked text too.
+    b.send("resume", json!({ "roomId": room })).await;
+    let resumed = b.expect("chatMessage").await;
+    assert_eq!(resumed["message"], json!("야 ***** 뭐해"));
+
+    app.state.engine.clear("lease:archive").await.unwrap();
+    telepathy_server::realtime::archive(&app.state).await;
+    let transcript = app.state.store.transcript(&room).await.unwrap();
+    assert_eq!(
+        transcript
+            .iter()
+            .map(|m| m.body.as_str())
+            .collect::<Vec<_>>(),
+        said.map(|(text, _)| text)
+    );
+    let metrics = app.state.metrics.encode();
+    assert!(
+        metrics.contains("telepathy_messages_masked_total{op=\"abuse\"} 1"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("telepathy_messages_masked_total{op=\"contact\"} 1"),
+        "{metrics}"
+    );
 }
