@@ -212,11 +212,16 @@ pub trait Engine: Send + Sync + 'static {
     /// in at most one queue (joining another moves them) and sits in at most one room.
     /// `room_id` names the room if a match is made. A user who waits now is sent
     /// `waiting_frame` in the same step.
+    /// `apart` are the users `member` must never be matched with (blocks either way): a
+    /// waiter among them is passed over and keeps its place, and while `member` waits,
+    /// joiners among them pass it over too.
+    #[allow(clippy::too_many_arguments)]
     async fn join(
         &self,
         round: i64,
         word: &str,
         member: &Member,
+        apart: &[i64],
         room_id: &str,
         now_ms: i64,
         waiting_frame: &str,

@@ -29,6 +29,8 @@ struct State {
     queues: HashMap<(i64, String), VecDeque<Member>>,
     /// Where each waiting user waits.
     waiting: HashMap<i64, (i64, String)>,
+    /// Whom each waiting user is kept apart from (see `Engine::join`).
+    apart: HashMap<i64, Vec<i64>>,
     /// The open room of each user.
     in_room: HashMap<i64, String>,
     rooms: HashMap<String, Room>,
@@ -82,6 +84,7 @@ fn now_ms() -> i64 {
 
 impl State {
     fn remove_wait(&mut self, user_id: i64) -> bool {
+        self.apart.remove(&user_id);
         let Some(key) = self.waiting.remove(&user_id) else {
             return false;
         };
@@ -204,6 +207,7 @@ impl Engine for MemoryEngine {
         round: i64,
         word: &str,
         member: &Member,
+        apart: &[i64],
         room_id: &str,
         now_ms: i64,
         waiting_frame: &str,
@@ -219,7 +223,16 @@ impl Engine for MemoryEngine {
             return Ok(JoinOutcome::Waiting);
         }
         state.remove_wait(me);
-        let partner = state.queues.get_mut(&key).and_then(VecDeque::pop_front);
+        // The first waiter not kept apart from `me` by either's list; the others keep
+        // their places.
+        let apart_of = &state.apart;
+        let at = state.queues.get(&key).and_then(|q| {
+            q.iter().position(|w| {
+                !apart.contains(&w.user_id)
+                    && !apart_of.get(&w.user_id).is_some_and(|a| a.contains(&me))
+            })
+        });
+        let partner = at.and_then(|at| state.queues.get_mut(&key)?.remove(at));
         let Some(partner) = partner else {
             state
                 .queues
@@ -227,10 +240,12 @@ impl Engine for MemoryEngine {
                 .or_default()
                 .push_back(member.clone());
             state.waiting.insert(me, key);
+            state.apart.insert(me, apart.to_vec());
             state.route(&[me], waiting_frame);
             return Ok(JoinOutcome::Waiting);
         };
         state.waiting.remove(&partner.user_id);
+        state.apart.remove(&partner.user_id);
         let room = Room {
             id: room_id.to_owned(),
             word: word.to_owned(),

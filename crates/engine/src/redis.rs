@@ -98,11 +98,15 @@ end
 return 0
 ";
 
-/// ARGV: prefix, user id, member JSON, room id, now ms, round, word, frame for a waiter.
+/// ARGV: prefix, user id, member JSON, room id, now ms, round, word, frame for a waiter,
+/// the users kept apart from this one as `,id,id,` (or empty).
 /// The match and both users' states change in one step; a new room is also put on the
 /// archive list, so that it is archived (and its end recorded) even without messages.
+/// A waiter kept apart from the joiner (by either's list) is passed over and keeps its
+/// place at the head of the queue.
 const JOIN: &str = r"
 local me, member, room_id, now, round, word = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
+local apart = ARGV[9]
 local ukey = P .. 'u:' .. me
 local qkey = P .. 'q:' .. round .. ':' .. word
 local room = redis.call('HGET', ukey, 'room')
@@ -116,24 +120,37 @@ if waiting then
   redis.call('LREM', waiting, 0, me)
   redis.call('HDEL', ukey, 'queue', 'member')
 end
+local passed, found = {}, nil
 while true do
   local partner = redis.call('LPOP', qkey)
   if not partner then break end
   local pkey = P .. 'u:' .. partner
   if partner ~= me and redis.call('HGET', pkey, 'queue') == qkey then
-    local pm = redis.call('HGET', pkey, 'member')
-    redis.call('HDEL', pkey, 'queue', 'member')
-    redis.call('HSET', pkey, 'room', room_id)
-    redis.call('HSET', ukey, 'room', room_id)
-    redis.call('HSET', P .. 'room:' .. room_id, 'a', pm, 'b', member, 'ua', partner, 'ub', me,
-      'word', word, 'round', round, 'created', now, 'ended', '0')
-    redis.call('SADD', P .. 'archive', room_id)
-    return {'matched', pm}
+    local theirs = redis.call('HGET', pkey, 'apart') or ''
+    if string.find(apart, ',' .. partner .. ',', 1, true)
+        or string.find(theirs, ',' .. me .. ',', 1, true) then
+      passed[#passed + 1] = partner
+    else
+      found = partner
+      break
+    end
   end
+end
+for i = #passed, 1, -1 do redis.call('LPUSH', qkey, passed[i]) end
+if found then
+  local pkey = P .. 'u:' .. found
+  local pm = redis.call('HGET', pkey, 'member')
+  redis.call('HDEL', pkey, 'queue', 'member', 'apart')
+  redis.call('HSET', pkey, 'room', room_id)
+  redis.call('HSET', ukey, 'room', room_id)
+  redis.call('HSET', P .. 'room:' .. room_id, 'a', pm, 'b', member, 'ua', found, 'ub', me,
+    'word', word, 'round', round, 'created', now, 'ended', '0')
+  redis.call('SADD', P .. 'archive', room_id)
+  return {'matched', pm}
 end
 redis.call('RPUSH', qkey, me)
 redis.call('EXPIRE', qkey, 900)
-redis.call('HSET', ukey, 'queue', qkey, 'member', member)
+redis.call('HSET', ukey, 'queue', qkey, 'member', member, 'apart', apart)
 local rq = P .. 'rq:' .. round
 redis.call('SADD', rq, qkey)
 redis.call('EXPIRE', rq, 900)
@@ -554,10 +571,17 @@ impl Engine for RedisEngine {
         round: i64,
         word: &str,
         member: &Member,
+        apart: &[i64],
         room_id: &str,
         now_ms: i64,
         waiting_frame: &str,
     ) -> Result<JoinOutcome, EngineError> {
+        let apart = if apart.is_empty() {
+            String::new()
+        } else {
+            let ids: Vec<String> = apart.iter().map(i64::to_string).collect();
+            format!(",{},", ids.join(","))
+        };
         let member_json =
             serde_json::to_string(member).map_err(|e| EngineError::Protocol(e.to_string()))?;
         let reply: Vec<String> = self
@@ -571,6 +595,7 @@ impl Engine for RedisEngine {
                     round.to_string(),
                     word.to_owned(),
                     waiting_frame.to_owned(),
+                    apart,
                 ],
             )
             .await?;

@@ -50,6 +50,7 @@ both!(
     clock_is_close_to_now,
     same_word_same_round_matches,
     other_words_and_rounds_do_not_match,
+    users_kept_apart_are_never_matched,
     a_user_waits_in_one_queue,
     a_user_sits_in_one_room,
     cancel_takes_the_user_out,
@@ -75,11 +76,22 @@ fn member(id: i64) -> Member {
 }
 
 async fn join(engine: &Arc<dyn Engine>, round: i64, word: &str, id: i64) -> JoinOutcome {
+    join_apart(engine, round, word, id, &[]).await
+}
+
+async fn join_apart(
+    engine: &Arc<dyn Engine>,
+    round: i64,
+    word: &str,
+    id: i64,
+    apart: &[i64],
+) -> JoinOutcome {
     engine
         .join(
             round,
             word,
             &member(id),
+            apart,
             &format!("room-{id}"),
             1_000,
             &format!("waiting {id}"),
@@ -238,6 +250,46 @@ async fn same_word_same_round_matches(engine: Arc<dyn Engine>) {
         "the third waits for a fourth"
     );
     matched(join(&engine, 7, "봄", 4).await);
+}
+
+/// A block keeps two users apart whoever joins first and whoever holds the block; a
+/// waiter passed over keeps its place for the next joiner.
+async fn users_kept_apart_are_never_matched(engine: Arc<dyn Engine>) {
+    // 1 blocked 2: 1 waits, 2 joins (knowing it is kept apart from 1) and waits behind.
+    assert_eq!(
+        join_apart(&engine, 7, "봄", 1, &[2]).await,
+        JoinOutcome::Waiting
+    );
+    assert_eq!(
+        join_apart(&engine, 7, "봄", 2, &[1]).await,
+        JoinOutcome::Waiting
+    );
+    // 3 is free: it takes the first waiter, 1; then 4 takes 2.
+    let room = matched(join(&engine, 7, "봄", 3).await);
+    assert_eq!(room.members, [member(1), member(3)]);
+    let room = matched(join(&engine, 7, "봄", 4).await);
+    assert_eq!(room.members, [member(2), member(4)]);
+
+    // Only the waiter's list knows: 5 waits apart from 6, and 6 joins with no list.
+    assert_eq!(
+        join_apart(&engine, 8, "봄", 5, &[6]).await,
+        JoinOutcome::Waiting
+    );
+    assert_eq!(join(&engine, 8, "봄", 6).await, JoinOutcome::Waiting);
+    // Only the joiner's list knows: 8 waits, 9 joins apart from 8 and waits, 10 takes 8.
+    assert_eq!(join(&engine, 9, "봄", 8).await, JoinOutcome::Waiting);
+    assert_eq!(
+        join_apart(&engine, 9, "봄", 9, &[8]).await,
+        JoinOutcome::Waiting
+    );
+    let room = matched(join(&engine, 9, "봄", 10).await);
+    assert_eq!(
+        room.members,
+        [member(8), member(10)],
+        "the passed-over waiter kept its place"
+    );
+    let room = matched(join(&engine, 9, "봄", 11).await);
+    assert_eq!(room.members, [member(9), member(11)]);
 }
 
 async fn other_words_and_rounds_do_not_match(engine: Arc<dyn Engine>) {

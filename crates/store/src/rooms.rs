@@ -251,4 +251,37 @@ impl Store {
         .await?;
         Ok(done.rows_affected() == 1)
     }
+
+    /// Keeps `user_id` and `blocked_id` apart from now on; false when already so.
+    pub async fn add_block(
+        &self,
+        user_id: i64,
+        blocked_id: i64,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "INSERT INTO blocks (user_id, blocked_id, created_at) VALUES ($1, $2, $3)
+             ON CONFLICT (user_id, blocked_id) DO NOTHING",
+        )
+        .bind(user_id)
+        .bind(blocked_id)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Everyone `user_id` must never be matched with: whom they blocked and who blocked
+    /// them.
+    pub async fn kept_apart(&self, user_id: i64) -> Result<Vec<i64>, StoreError> {
+        let ids: Vec<i64> = sqlx::query_scalar(
+            "SELECT blocked_id FROM blocks WHERE user_id = $1
+             UNION SELECT user_id FROM blocks WHERE blocked_id = $2",
+        )
+        .bind(user_id)
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(ids)
+    }
 }

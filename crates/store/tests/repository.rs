@@ -23,6 +23,7 @@ macro_rules! both {
 }
 
 both!(
+    blocks_keep_both_apart,
     registers_only_with_a_fresh_verified_phone,
     a_verification_registers_once,
     username_and_phone_are_unique_among_active_accounts,
@@ -526,4 +527,15 @@ async fn feedback_once_per_room(store: Store) {
     assert!(store.add_feedback(a, &r, "기뻐요", 11_000).await.unwrap());
     assert!(!store.add_feedback(a, &r, "슬퍼요", 12_000).await.unwrap());
     assert!(store.add_feedback(b, &r, "괜찮아요", 12_000).await.unwrap());
+}
+
+async fn blocks_keep_both_apart(store: Store) {
+    let (a, b) = two_users(&store).await;
+    assert!(store.kept_apart(a).await.unwrap().is_empty());
+    assert!(store.add_block(a, b, 10_000).await.unwrap());
+    assert!(!store.add_block(a, b, 11_000).await.unwrap(), "once");
+    assert_eq!(store.kept_apart(a).await.unwrap(), [b]);
+    assert_eq!(store.kept_apart(b).await.unwrap(), [a], "both ways");
+    assert!(store.add_block(b, a, 12_000).await.unwrap());
+    assert_eq!(store.kept_apart(a).await.unwrap(), [b], "each person once");
 }

@@ -262,6 +262,11 @@ export const ko = {
     saved: '소중한 기분을 남겨주셔서 고마워요.',
     saveFailed: (message: string) => `기분 저장에 실패했습니다: ${message}`,
     serverError: '서버 오류로 기분을 저장하지 못했습니다.',
+    block: (partner: string) => `${partner}님과 다시 만나지 않기`,
+    blocking: '차단하는 중…',
+    blocked: '차단했어요. 이 상대와는 다시 연결되지 않아요.',
+    blockFailed: (message: string) => `차단하지 못했습니다: ${message}`,
+    blockServerError: '서버 오류로 차단하지 못했습니다.',
   },
 
   chat: {

@@ -112,6 +112,22 @@ impl GameApi {
         Ok(Json(Ack::ok("대화가 종료되었습니다.")))
     }
 
+    /// Never matches the caller with the partner of a room they were in again (offered
+    /// by the mood feedback after a chat); the block holds both ways, on every node.
+    #[oai(
+        path = "/match/block",
+        method = "post",
+        operation_id = "blockPartner",
+        tag = "Tag::Game"
+    )]
+    async fn block(&self, req: &Request, body: Json<EndBody>) -> ApiResult<Ack> {
+        let user = self.0.require_user(req).await?.user;
+        self.0.block_partner(user.id, &body.room_id).await?;
+        Ok(Json(Ack::ok(
+            "차단했어요. 이 상대와는 다시 연결되지 않아요.",
+        )))
+    }
+
     /// Words the caller shared with partners, newest first.
     #[oai(
         path = "/word-history",

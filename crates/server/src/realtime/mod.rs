@@ -119,8 +119,48 @@ impl AppState {
         self.deliver(&[user_id], RECHECK).await;
     }
 
-    /// `join_match`: the current round, one of its words, the service open.
-    pub async fn join_match(&self, user: &User, join: &JoinMatch) -> Result<(), ErrorCode> {
+    /// Whom `user_id` must never be matched with: whom they blocked and who blocked them.
+    pub async fn kept_apart(&self, user_id: i64) -> Result<Vec<i64>, ErrorCode> {
+        self.metrics
+            .store("kept_apart", self.store.kept_apart(user_id))
+            .await
+            .map_err(|e| internal("reading blocks", e))
+    }
+
+    /// Keeps the user and the partner of a room they were in apart from now on: neither
+    /// is ever matched with the other again, on any node.
+    pub async fn block_partner(&self, user_id: i64, room_id: &str) -> Result<(), ErrorCode> {
+        if !is_room_id(room_id) {
+            return Err(ErrorCode::NotInRoom);
+        }
+        let partner = match self.room_for(user_id, room_id).await? {
+            Some(room) => room.partner_of(user_id).map(|p| p.user_id),
+            None => self
+                .store
+                .room_record(room_id)
+                .await
+                .map_err(|e| internal("reading a room", e))?
+                .and_then(|r| r.partner_of(user_id)),
+        };
+        let partner = partner.ok_or(ErrorCode::NotInRoom)?;
+        self.store
+            .add_block(user_id, partner, self.shared_now_ms())
+            .await
+            .map_err(|e| internal("saving a block", e))?;
+        // Both users' sockets read their lists again before their next join.
+        self.recheck_sessions(user_id).await;
+        self.recheck_sessions(partner).await;
+        Ok(())
+    }
+
+    /// `join_match`: the current round, one of its words, the service open; never with
+    /// anyone in `apart` (blocked either way, see `kept_apart`).
+    pub async fn join_match(
+        &self,
+        user: &User,
+        join: &JoinMatch,
+        apart: &[i64],
+    ) -> Result<(), ErrorCode> {
         let started = Instant::now();
         let round = self.round_state();
         if !round.is_open {
@@ -153,6 +193,7 @@ impl AppState {
                     round.round,
                     &join.word,
                     &me,
+                    apart,
                     &random_room_id(),
                     now,
                     &waiting,

@@ -103,6 +103,7 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
         reply: &reply,
         control: &control,
         room: None,
+        apart: None,
     };
     let first_check = SESSION_CHECK.mul_f64(rand::random::<f64>().max(0.01));
     let mut session_check =
@@ -237,6 +238,8 @@ struct Socket<'a> {
     control: &'a Control,
     /// The room this socket last sent to; members never change, so it is read once.
     room: Option<Room>,
+    /// Whom the user is kept apart from, read at the first join and again after a bell.
+    apart: Option<Vec<i64>>,
 }
 
 impl Socket<'_> {
@@ -252,6 +255,8 @@ impl Socket<'_> {
                     .session_user(token_hash, self.state.clock.now_ms()),
             )
             .await;
+        // A block rings the bell too: read the list again before the next join.
+        self.apart = None;
         match found {
             Ok(Some(user)) => {
                 self.user = user;
@@ -261,6 +266,16 @@ impl Socket<'_> {
             // A database hiccup is not a logout: keep the socket and check again later.
             Err(_) => true,
         }
+    }
+
+    /// Whom the user is kept apart from, read once and kept until the bell rings.
+    async fn apart(&mut self) -> Result<Vec<i64>, ErrorCode> {
+        if let Some(apart) = &self.apart {
+            return Ok(apart.clone());
+        }
+        let apart = self.state.kept_apart(self.user.id).await?;
+        self.apart = Some(apart.clone());
+        Ok(apart)
     }
 
     /// Reads the user again (keeping what it knew if the database does not answer).
@@ -329,7 +344,10 @@ impl Socket<'_> {
                         // Set a moment ago, perhaps, with the bell still on its way.
                         self.refresh_user().await;
                     }
-                    state.join_match(&self.user, &join).await
+                    match self.apart().await {
+                        Ok(apart) => state.join_match(&self.user, &join, &apart).await,
+                        Err(e) => Err(e),
+                    }
                 }
                 None => Err(ErrorCode::InvalidRequest),
             },

@@ -20,6 +20,7 @@ crate::both!(
     only_members_end_a_chat,
     room_ids_the_database_cannot_hold_are_refused_as_input,
     abuse_and_early_contacts_are_masked_and_the_archive_keeps_what_was_said,
+    a_blocked_partner_is_never_matched_again,
 );
 
 /// Signs up a user with a nickname and opens a socket for them.
@@ -666,4 +667,94 @@ async fn abuse_and_early_contacts_are_masked_and_the_archive_keeps_what_was_said
         metrics.contains("telepathy_messages_masked_total{op=\"contact\"} 1"),
         "{metrics}"
     );
+}
+
+/// After a chat, either member can block the other: from then on the two are never
+/// paired, whoever waits first, while others still are; only a member of the room can.
+async fn a_blocked_partner_is_never_matched_again(mut app: TestApp) {
+    let (mut a, cookie_a) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (mut c, cookie_c) = user(&mut app, "carol", "01055556666").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].clone();
+    a.send("leaveRoom", json!({ "roomId": room })).await;
+    b.expect("chatEnded").await;
+
+    app.cookie = Some(cookie_c);
+    app.post("/api/match/block", json!({ "roomId": room }))
+        .await
+        .assert_error(400, "NOT_IN_ROOM");
+    app.cookie = Some(cookie_a);
+    let blocked = app
+        .post("/api/match/block", json!({ "roomId": room }))
+        .await;
+    blocked.assert_ok();
+    app.post("/api/match/block", json!({ "roomId": room }))
+        .await
+        .assert_ok();
+    // The bell that makes both sockets read their lists again travels over the bus.
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+
+    // Either may wait first; each turn on a word of its own (a join moves a waiter).
+    let mut turns = 0;
+    for word in 0..4 {
+        let done = if turns == 0 {
+            kept_apart_turn(&app, &mut b, &mut a, &mut c, word).await
+        } else {
+            kept_apart_turn(&app, &mut a, &mut b, &mut c, word).await
+        };
+        turns += usize::from(done);
+        if turns == 2 {
+            break;
+        }
+    }
+    assert_eq!(turns, 2, "two turns within four words");
+}
+
+/// `first` waits, `second` (kept apart from it) joins the same word and must wait too,
+/// and `third` then takes `first`. False when a round ended in between.
+async fn kept_apart_turn(
+    app: &TestApp,
+    first: &mut Client,
+    second: &mut Client,
+    third: &mut Client,
+    word: usize,
+) -> bool {
+    let r = app.state.round_state();
+    let (round, word) = (r.round, r.words[word].word.clone());
+    first
+        .send("join_match", json!({ "word": word, "round": round }))
+        .await;
+    if first.expect_any(&["matchWaiting", "error"]).await.0 == "error" {
+        return false;
+    }
+    second
+        .send("join_match", json!({ "word": word, "round": round }))
+        .await;
+    match second
+        .expect_any(&["matchWaiting", "matched", "error"])
+        .await
+        .0
+        .as_str()
+    {
+        "error" => return false,
+        got => assert_eq!(got, "matchWaiting", "kept apart"),
+    }
+    third
+        .send("join_match", json!({ "word": word, "round": round }))
+        .await;
+    let (got, with) = third.expect_any(&["matched", "error"]).await;
+    if got == "error" {
+        return false;
+    }
+    let partner = first.expect("matched").await;
+    assert_eq!(
+        partner["roomId"], with["roomId"],
+        "the third takes the first waiter"
+    );
+    third
+        .send("leaveRoom", json!({ "roomId": with["roomId"] }))
+        .await;
+    first.expect("chatEnded").await;
+    true
 }

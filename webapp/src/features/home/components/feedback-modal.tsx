@@ -6,6 +6,7 @@ import { ko } from '@/i18n/ko';
 import type { ChatInfo } from '@/lib/chat-session';
 import { emotions, feedbackBody, validateFeedback, type Emotion } from '@/lib/feedback';
 import { useAddFeedback } from '../api/add-feedback';
+import { useBlockPartner } from '../api/block-partner';
 import { EmotionFace } from './emotion-face';
 
 interface FeedbackModalProps {
@@ -17,6 +18,8 @@ interface FeedbackModalProps {
 /** After leaving a chat: how it felt, as one of five moods. */
 export function FeedbackModal({ info, onDone }: FeedbackModalProps) {
   const { trigger, isMutating } = useAddFeedback();
+  const block = useBlockPartner();
+  const [blocked, setBlocked] = useState(false);
   const [emotion, setEmotion] = useState<Emotion | null>(null);
   // Focus starts on the group, not on its first mood, which would look chosen.
   const pickerRef = useRef<HTMLFieldSetElement>(null);
@@ -33,6 +36,16 @@ export function FeedbackModal({ info, onDone }: FeedbackModalProps) {
       toast.error(outcome.network ? ko.feedback.serverError : ko.feedback.saveFailed(outcome.message ?? ko.mypage.unknownError));
     }
     onDone();
+  }
+
+  async function onBlock() {
+    const outcome = await block.trigger(info.roomId);
+    if (outcome.ok) {
+      setBlocked(true);
+      toast.success(outcome.data.message || ko.feedback.blocked);
+    } else {
+      toast.error(outcome.network ? ko.feedback.blockServerError : ko.feedback.blockFailed(outcome.message ?? ko.mypage.unknownError));
+    }
   }
 
   return (
@@ -67,6 +80,16 @@ export function FeedbackModal({ info, onDone }: FeedbackModalProps) {
         </Button>
         <Button variant="ghost" block disabled={isMutating} onClick={onDone}>
           {ko.feedback.skip}
+        </Button>
+        <Button
+          variant="subtle"
+          size="sm"
+          block
+          loading={block.isMutating}
+          disabled={blocked || block.isMutating}
+          onClick={() => void onBlock()}
+        >
+          {blocked ? ko.feedback.blocked : block.isMutating ? ko.feedback.blocking : ko.feedback.block(info.partnerNickname)}
         </Button>
       </div>
     </Modal>
