@@ -105,6 +105,9 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
         room: None,
         apart: None,
     };
+    // Read now, while `hello` is on its way, rather than on the first join: a crowd
+    // joining at once (a new round) must not wait on the database.
+    socket.apart = state.kept_apart(socket.user.id).await.ok();
     let first_check = SESSION_CHECK.mul_f64(rand::random::<f64>().max(0.01));
     let mut session_check =
         tokio::time::interval_at(tokio::time::Instant::now() + first_check, SESSION_CHECK);
