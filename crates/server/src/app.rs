@@ -43,7 +43,8 @@ pub fn build(state: AppState) -> impl Endpoint {
     let web = StaticFilesEndpoint::new(&static_dir)
         .index_file("index.html")
         .fallback_to_index()
-        .no_cache_index();
+        .no_cache_index()
+        .around(head_as_get);
     Route::new()
         .nest("/api", api)
         .at("/ws", get(realtime::ws))
@@ -88,6 +89,15 @@ fn json_error(err: poem::Error) -> Response {
 
 /// The longest `/readyz` takes to answer.
 const READY_WITHIN: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// Uptime monitors and link checkers ask pages with HEAD: the web app answers it as GET
+/// (the static files endpoint knows only GET), and the server sends the head alone.
+async fn head_as_get<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
+    if req.method() == poem::http::Method::HEAD {
+        req.set_method(poem::http::Method::GET);
+    }
+    next.call(req).await.map(IntoResponse::into_response)
+}
 
 #[handler]
 fn healthz() -> &'static str {

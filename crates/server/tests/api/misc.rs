@@ -92,6 +92,8 @@ async fn web_app_routes_fall_back_to_index(mut app: TestApp) {
             a.body.as_str().unwrap_or_default().contains("텔레파시"),
             "{path}"
         );
+        let head = app.client.head(path).send().await;
+        assert_eq!(head.0.status(), 200, "HEAD {path}");
     }
 }
 
