@@ -130,19 +130,10 @@ impl AppState {
     /// Keeps the user and the partner of a room they were in apart from now on: neither
     /// is ever matched with the other again, on any node.
     pub async fn block_partner(&self, user_id: i64, room_id: &str) -> Result<(), ErrorCode> {
-        if !is_room_id(room_id) {
-            return Err(ErrorCode::NotInRoom);
-        }
-        let partner = match self.room_for(user_id, room_id).await? {
-            Some(room) => room.partner_of(user_id).map(|p| p.user_id),
-            None => self
-                .store
-                .room_record(room_id)
-                .await
-                .map_err(|e| internal("reading a room", e))?
-                .and_then(|r| r.partner_of(user_id)),
-        };
-        let partner = partner.ok_or(ErrorCode::NotInRoom)?;
+        let partner = self
+            .partner_in(user_id, room_id)
+            .await?
+            .ok_or(ErrorCode::NotInRoom)?;
         self.store
             .add_block(user_id, partner, self.shared_now_ms())
             .await
@@ -288,22 +279,27 @@ impl AppState {
         Ok(room.filter(|r| r.partner_of(user_id).is_some()))
     }
 
-    /// Whether `user_id` is or was a member of the room, open or ended. The engine knows
-    /// a room from its match on (until a while after it ends); the store from when the
-    /// recorder writes it, a moment later, for as long as it is kept.
+    /// Whether `user_id` is or was a member of the room, open or ended.
     pub async fn was_in_room(&self, user_id: i64, room_id: &str) -> Result<bool, ErrorCode> {
-        if !is_room_id(room_id) {
-            return Ok(false);
+        Ok(self.partner_in(user_id, room_id).await?.is_some())
+    }
+
+    /// The partner of `user_id` in a room they are or were in, open or ended. The engine
+    /// knows a room from its match on (until a while after it ends); the store from when
+    /// the recorder writes it, a moment later, for as long as it is kept.
+    pub async fn partner_in(&self, user_id: i64, room_id: &str) -> Result<Option<i64>, ErrorCode> {
+        if let Some(room) = self.room_for(user_id, room_id).await? {
+            return Ok(room.partner_of(user_id).map(|p| p.user_id));
         }
-        if self.room_for(user_id, room_id).await?.is_some() {
-            return Ok(true);
+        if !is_room_id(room_id) {
+            return Ok(None);
         }
         let stored = self
             .metrics
             .store("room_record", self.store.room_record(room_id))
             .await
             .map_err(|e| internal("reading a room", e))?;
-        Ok(stored.is_some_and(|r| r.has_member(user_id)))
+        Ok(stored.and_then(|r| r.partner_of(user_id)))
     }
 
     /// `chatMessage`: in one engine step, appended to the room stream (the
