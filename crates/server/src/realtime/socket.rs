@@ -107,33 +107,41 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
     };
     // Read now, while `hello` is on its way, rather than on the first join: a crowd
     // joining at once (a new round) must not wait on the database.
-    socket.apart = state.kept_apart(socket.user.id).await.ok();
+    socket.read_apart().await;
     let first_check = SESSION_CHECK.mul_f64(rand::random::<f64>().max(0.01));
     let mut session_check =
         tokio::time::interval_at(tokio::time::Instant::now() + first_check, SESSION_CHECK);
     loop {
-        let check_session = tokio::select! {
+        let then = tokio::select! {
             next = incoming.next() => match next {
                 Some(Ok(Message::Text(text))) => {
                     // Boxed: the handlers' futures are large, and an idle socket should
                     // not carry their space.
                     Box::pin(socket.handle(&text)).await;
-                    false
+                    Then::Read
                 }
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                Some(Ok(_)) => false,
+                Some(Ok(_)) => Then::Read,
             },
-            _ = session_check.tick() => true,
-            () = control.recheck.notified() => true,
+            _ = session_check.tick() => Then::CheckSession,
+            () = control.recheck.notified() => Then::Rang,
             () = until_kicked(&mut kicked) => break,
             () = reply.closed() => break,
         };
-        if check_session && !Box::pin(socket.recheck(&token_hash)).await {
+        if matches!(then, Then::Read) {
+            continue;
+        }
+        if !Box::pin(socket.recheck(&token_hash)).await {
             let _ = reply.try_send(frame(
                 "error",
                 &SocketError::new("session", ErrorCode::Unauthorized),
             ));
             break;
+        }
+        if matches!(then, Then::Rang) {
+            // A block rings the bell too: the list is read again now, not on the way
+            // of the next join.
+            socket.read_apart().await;
         }
     }
     let user_id = socket.user.id;
@@ -233,6 +241,16 @@ async fn write(
     let _ = sink.close().await;
 }
 
+/// What woke a socket's reader.
+enum Then {
+    /// A frame came in (and was handled).
+    Read,
+    /// Time for the periodic session check.
+    CheckSession,
+    /// The bell: a logout, a password change, a withdrawal or a block somewhere.
+    Rang,
+}
+
 /// One socket's reader side: who it is, where replies go, and the room it chats in.
 struct Socket<'a> {
     state: &'a AppState,
@@ -241,7 +259,7 @@ struct Socket<'a> {
     control: &'a Control,
     /// The room this socket last sent to; members never change, so it is read once.
     room: Option<Room>,
-    /// Whom the user is kept apart from, read at the first join and again after a bell.
+    /// Whom the user is kept apart from: read when the socket opens and again at the bell.
     apart: Option<Vec<i64>>,
 }
 
@@ -258,8 +276,6 @@ impl Socket<'_> {
                     .session_user(token_hash, self.state.clock.now_ms()),
             )
             .await;
-        // A block rings the bell too: read the list again before the next join.
-        self.apart = None;
         match found {
             Ok(Some(user)) => {
                 self.user = user;
@@ -271,7 +287,12 @@ impl Socket<'_> {
         }
     }
 
-    /// Whom the user is kept apart from, read once and kept until the bell rings.
+    /// Reads whom the user is kept apart from; a failure leaves it to the next join.
+    async fn read_apart(&mut self) {
+        self.apart = self.state.kept_apart(self.user.id).await.ok();
+    }
+
+    /// Whom the user is kept apart from, as last read (read now if it never was).
     async fn apart(&mut self) -> Result<Vec<i64>, ErrorCode> {
         if let Some(apart) = &self.apart {
             return Ok(apart.clone());
