@@ -20,6 +20,19 @@ use telepathy_store::testing::fresh_url;
 use telepathy_store::Backend;
 
 pub const ORIGIN: &str = "http://127.0.0.1:8080";
+
+/// Real providers instead of the demo ones, at an address where nobody listens: every SMS
+/// fails, and there is no demo outbox.
+pub const UNREACHABLE_PROVIDERS: &[(&str, &str)] = &[
+    ("TELEPATHY_DEMO", "false"),
+    ("TELEPATHY_SOLAPI_API_KEY", "key"),
+    ("TELEPATHY_SOLAPI_API_SECRET", "secret"),
+    ("TELEPATHY_SOLAPI_SENDER", "0212345678"),
+    ("TELEPATHY_SOLAPI_BASE_URL", "http://127.0.0.1:9"),
+    ("TELEPATHY_PORTONE_API_SECRET", "secret"),
+    ("TELEPATHY_PORTONE_STORE_ID", "store-x"),
+    ("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", "channel-x"),
+];
 /// The bearer token that lets the in-process client (which has no peer address) read the
 /// demo SMS outbox.
 pub const OUTBOX_TOKEN: &str = "test-outbox-token";

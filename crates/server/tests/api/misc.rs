@@ -3,7 +3,7 @@ use telepathy_store::Backend;
 
 use telepathy_domain::limits::OUTBOX_READS_PER_PHONE;
 
-use crate::helpers::{spawn_with, TestApp, OUTBOX_TOKEN};
+use crate::helpers::{spawn_with, TestApp, OUTBOX_TOKEN, UNREACHABLE_PROVIDERS};
 
 crate::both!(
     foreign_origins_cannot_change_state,
@@ -171,20 +171,7 @@ async fn outbox_reads_are_limited(mut app: TestApp) {
 
 #[tokio::test]
 async fn the_outbox_does_not_exist_outside_demo_mode() {
-    let mut app = spawn_with(
-        Backend::Sqlite,
-        &[
-            ("TELEPATHY_DEMO", "false"),
-            ("TELEPATHY_SOLAPI_API_KEY", "key"),
-            ("TELEPATHY_SOLAPI_API_SECRET", "secret"),
-            ("TELEPATHY_SOLAPI_SENDER", "0212345678"),
-            ("TELEPATHY_SOLAPI_BASE_URL", "http://127.0.0.1:9"),
-            ("TELEPATHY_PORTONE_API_SECRET", "secret"),
-            ("TELEPATHY_PORTONE_STORE_ID", "store-x"),
-            ("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", "channel-x"),
-        ],
-    )
-    .await;
+    let mut app = spawn_with(Backend::Sqlite, UNREACHABLE_PROVIDERS).await;
     app.get("/api/dev/sms-outbox?phone=01011112222")
         .await
         .assert_error(404, "NOT_FOUND");

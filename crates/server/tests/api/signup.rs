@@ -7,7 +7,7 @@ use telepathy_domain::limits::{
     CODE_MAX_ATTEMPTS, LOOKUPS_PER_IP, SMS_DAILY_PER_IP, SMS_DAILY_PER_PHONE,
 };
 
-use crate::helpers::{register_body, TestApp, ORIGIN};
+use crate::helpers::{register_body, TestApp, ORIGIN, UNREACHABLE_PROVIDERS};
 
 crate::both!(
     username_check_messages,
@@ -401,19 +401,8 @@ async fn a_capped_address_charges_no_phone(app: TestApp) {
 
 /// A phone's cooldown and daily codes are charged only for an SMS that went out.
 async fn failed_sends_charge_no_phone(app: TestApp) {
-    let mut app = app
-        .with_vars(&[
-            ("TELEPATHY_DEMO", "false"),
-            ("TELEPATHY_SOLAPI_API_KEY", "key"),
-            ("TELEPATHY_SOLAPI_API_SECRET", "secret"),
-            ("TELEPATHY_SOLAPI_SENDER", "0212345678"),
-            // Nobody listens there: every send fails.
-            ("TELEPATHY_SOLAPI_BASE_URL", "http://127.0.0.1:9"),
-            ("TELEPATHY_PORTONE_API_SECRET", "secret"),
-            ("TELEPATHY_PORTONE_STORE_ID", "store-x"),
-            ("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", "channel-x"),
-        ])
-        .await;
+    // Every send fails.
+    let mut app = app.with_vars(UNREACHABLE_PROVIDERS).await;
     for _ in 0..SMS_DAILY_PER_PHONE + 2 {
         app.post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))
             .await

@@ -44,25 +44,44 @@ impl Client {
         self.ws.send(Message::Text(text.into())).await.unwrap();
     }
 
-    /// The next frame named `event` within `within`, skipping others; `None` when the
-    /// socket closes or nothing comes.
-    pub async fn try_expect(&mut self, event: &str, within: Duration) -> Option<Value> {
+    /// The next frame named one of `events` within `within`, skipping others; why not
+    /// when the socket closes, a frame is unreadable or nothing comes in time.
+    async fn next_of(
+        &mut self,
+        events: &[&str],
+        within: Duration,
+    ) -> Result<(String, Value), String> {
         let deadline = tokio::time::Instant::now() + within;
         loop {
             let next = tokio::time::timeout_at(deadline, self.ws.next())
                 .await
-                .ok()?;
+                .map_err(|_| format!("none of {events:?} within {within:?}"))?;
             match next {
                 Some(Ok(Message::Text(text))) => {
-                    let v: Value = serde_json::from_str(&text).ok()?;
-                    if v["event"] == event {
-                        return Some(v["data"].clone());
+                    let v: Value = serde_json::from_str(&text)
+                        .map_err(|e| format!("unreadable frame {text}: {e}"))?;
+                    let name = v["event"].as_str().unwrap_or_default().to_owned();
+                    if events.contains(&name.as_str()) {
+                        return Ok((name, v["data"].clone()));
                     }
                 }
                 Some(Ok(_)) => {}
-                _ => return None,
+                other => {
+                    return Err(format!(
+                        "socket closed while waiting for {events:?}: {other:?}"
+                    ))
+                }
             }
         }
+    }
+
+    /// The next frame named `event` within `within`, skipping others; `None` when the
+    /// socket closes or nothing comes.
+    pub async fn try_expect(&mut self, event: &str, within: Duration) -> Option<Value> {
+        self.next_of(&[event], within)
+            .await
+            .ok()
+            .map(|(_, data)| data)
     }
 
     /// The next frame named one of `events`, skipping others.
@@ -71,23 +90,9 @@ impl Client {
         events: &[&str],
         within: Duration,
     ) -> (String, Value) {
-        let deadline = tokio::time::Instant::now() + within;
-        loop {
-            let next = tokio::time::timeout_at(deadline, self.ws.next())
-                .await
-                .unwrap_or_else(|_| panic!("none of {events:?} within {within:?}"));
-            match next {
-                Some(Ok(Message::Text(text))) => {
-                    let v: Value = serde_json::from_str(&text).unwrap();
-                    let name = v["event"].as_str().unwrap_or_default().to_owned();
-                    if events.contains(&name.as_str()) {
-                        return (name, v["data"].clone());
-                    }
-                }
-                Some(Ok(_)) => {}
-                other => panic!("socket closed while waiting for {events:?}: {other:?}"),
-            }
-        }
+        self.next_of(events, within)
+            .await
+            .unwrap_or_else(|why| panic!("{why}"))
     }
 
     pub async fn expect_any(&mut self, events: &[&str]) -> (String, Value) {
