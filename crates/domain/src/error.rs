@@ -98,6 +98,22 @@ pub enum ErrorCode {
     EmotionRequired,
     /// Feedback names no room the user was in.
     FeedbackNoRoom,
+    /// A report gives neither a reason nor any text.
+    ReportEmpty,
+    /// A report's text is too long.
+    ReportTooLong,
+    /// A report names a reason the modal does not offer.
+    ReportReasonInvalid,
+    /// A report about someone who was not the reporter's partner in that room.
+    ReportNotPartner,
+    /// The account is suspended or banned (the answer says why and until when).
+    AccountRestricted,
+    /// The call needs an operator who has passed the second factor.
+    OperatorOnly,
+    /// The operator has not passed the second factor yet.
+    SecondFactorRequired,
+    /// The one-time code of the second factor is wrong or used.
+    TotpInvalid,
     /// The request body or parameters could not be read.
     InvalidRequest,
     /// The request body is larger than the API reads.
@@ -160,6 +176,14 @@ impl ErrorCode {
         Self::NicknameNeeded,
         Self::EmotionRequired,
         Self::FeedbackNoRoom,
+        Self::ReportEmpty,
+        Self::ReportTooLong,
+        Self::ReportReasonInvalid,
+        Self::ReportNotPartner,
+        Self::AccountRestricted,
+        Self::OperatorOnly,
+        Self::SecondFactorRequired,
+        Self::TotpInvalid,
         Self::InvalidRequest,
         Self::PayloadTooLarge,
         Self::UriTooLong,
@@ -226,6 +250,16 @@ impl ErrorCode {
             Self::NicknameNeeded => "닉네임을 먼저 설정해주세요.",
             Self::EmotionRequired => "기분을 선택해주세요.",
             Self::FeedbackNoRoom => "함께 대화한 기록이 없어 기분을 남길 수 없어요.",
+            Self::ReportEmpty => "신고 사유를 선택하거나 내용을 입력해주세요.",
+            Self::ReportTooLong => "신고 내용은 200자 이내로 입력해주세요.",
+            Self::ReportReasonInvalid => "신고 사유를 다시 선택해주세요.",
+            Self::ReportNotPartner => "함께 대화한 상대만 신고할 수 있어요.",
+            Self::AccountRestricted => "이용이 제한된 계정입니다.",
+            Self::OperatorOnly => "운영자 로그인이 필요합니다.",
+            Self::SecondFactorRequired => "2단계 인증을 완료해주세요.",
+            Self::TotpInvalid => {
+                "인증 코드가 올바르지 않습니다. 인증 앱의 6자리 코드를 입력해주세요."
+            }
             Self::InvalidRequest => "요청 형식이 올바르지 않습니다.",
             Self::PayloadTooLarge => "요청 내용이 너무 큽니다.",
             Self::UriTooLong => "요청 주소가 너무 깁니다.",

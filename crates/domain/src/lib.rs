@@ -1,6 +1,7 @@
 //! The rules of Telepathy, free of I/O: what a valid username, password, phone number,
 //! birthdate and nickname are, the Korean message of every client-facing error, and the
-//! time arithmetic of the service (Asia/Seoul), and the abuse filter of chat text.
+//! time arithmetic of the service (Asia/Seoul), the abuse filter of chat text, and what
+//! reports and restrictions say.
 //!
 //! Everything here is pure and deterministic; callers pass the current time in.
 
@@ -9,6 +10,7 @@ mod error;
 pub mod limits;
 pub mod moderation;
 pub mod round;
+pub mod safety;
 pub mod time;
 mod validate;
 pub mod words;

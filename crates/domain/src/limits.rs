@@ -54,3 +54,16 @@ pub const SESSION_TTL: Duration = Duration::from_secs(30 * 24 * 60 * 60);
 /// How long after a match contact details and links in chat messages are masked: spam bots
 /// and grooming start in the first messages of a chat.
 pub const CONTACT_SHIELD: Duration = Duration::from_secs(5 * 60);
+
+/// A report's free text, at most this many characters (after trimming).
+pub const REPORT_EXTRA_MAX_CHARS: usize = 200;
+/// Reports a user may file in a day.
+pub const REPORTS_PER_DAY: u32 = 20;
+/// The operations team handles a report within this time (the policy's promise).
+pub const REPORT_DUE: Duration = Duration::from_secs(24 * 60 * 60);
+/// Messages of one sender in one chat masked as abusive before the chat is flagged for
+/// the operators without a report.
+pub const FLAG_AFTER_MASKED: u32 = 3;
+/// A withdrawn account's personal data is kept this long, then erased (the privacy
+/// policy's promise).
+pub const WITHDRAWN_KEEP_DAYS: i64 = 183;

@@ -3,12 +3,16 @@
 
 use poem_openapi::payload::Json;
 use poem_openapi::{ApiResponse, Object};
+use telepathy_domain::safety::Restriction;
 use telepathy_domain::ErrorCode;
 use telepathy_engine::EngineError;
 use telepathy_store::StoreError;
 
+use crate::realtime::protocol::AccountRestricted;
+
 /// The body of every error answer.
 #[derive(Debug, Clone, Object)]
+#[oai(skip_serializing_if_is_none)]
 pub struct ErrorBody {
     /// Always false.
     pub success: bool,
@@ -16,6 +20,8 @@ pub struct ErrorBody {
     pub code: ErrorCode,
     /// What went wrong, in Korean, for people.
     pub message: String,
+    /// With `ACCOUNT_RESTRICTED`: the suspension or ban, and until when.
+    pub restriction: Option<AccountRestricted>,
 }
 
 impl ErrorBody {
@@ -24,7 +30,21 @@ impl ErrorBody {
             success: false,
             code,
             message: code.message().to_owned(),
+            restriction: None,
         }
+    }
+}
+
+impl ApiError {
+    /// A refusal of a suspended or banned account, saying why and until when.
+    pub fn restricted(r: &Restriction) -> Self {
+        let restriction = AccountRestricted::from(r);
+        Self::Forbidden(Json(ErrorBody {
+            success: false,
+            code: ErrorCode::AccountRestricted,
+            message: restriction.message.clone(),
+            restriction: Some(restriction),
+        }))
     }
 }
 
@@ -71,8 +91,15 @@ impl From<ErrorCode> for ApiError {
         use ErrorCode as E;
         let body = Json(ErrorBody::new(code));
         match code {
-            E::Unauthorized | E::LoginFailed => Self::Unauthorized(body),
-            E::ForbiddenOrigin | E::IdentityMismatch => Self::Forbidden(body),
+            E::Unauthorized
+            | E::LoginFailed
+            | E::OperatorOnly
+            | E::SecondFactorRequired
+            | E::TotpInvalid => Self::Unauthorized(body),
+            E::ForbiddenOrigin
+            | E::IdentityMismatch
+            | E::ReportNotPartner
+            | E::AccountRestricted => Self::Forbidden(body),
             E::NotFound => Self::NotFound(body),
             E::UsernameTaken | E::PhoneInUse | E::AlreadyInRoom => Self::Conflict(body),
             E::PayloadTooLarge => Self::PayloadTooLarge(body),

@@ -8,6 +8,7 @@ pub mod error;
 pub mod metrics;
 pub mod passwords;
 pub mod realtime;
+pub mod safety;
 pub mod security;
 pub mod seed;
 pub mod session;

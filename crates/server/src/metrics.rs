@@ -40,6 +40,12 @@ pub struct Masked {
     pub contact: Counter,
 }
 
+/// Reports filed, by who filed them.
+pub struct Reports {
+    pub user: Counter,
+    pub filter: Counter,
+}
+
 /// Sockets the server closed, by reason.
 pub struct Kicked {
     pub slow: Counter,
@@ -62,6 +68,7 @@ pub struct Metrics {
     pub events_in: Counter,
     pub sockets_kicked: Kicked,
     pub messages_masked: Masked,
+    pub reports: Reports,
     /// Times the bus lost events for this node (lag or reconnection); each closes every
     /// socket of the node.
     pub bus_gaps: Counter,
@@ -91,6 +98,9 @@ impl Metrics {
         let masked = Family::<Op, Counter>::default();
         let abuse = masked.get_or_create(&Op { op: "abuse" }).clone();
         let contact = masked.get_or_create(&Op { op: "contact" }).clone();
+        let reports = Family::<Op, Counter>::default();
+        let by_user = reports.get_or_create(&Op { op: "user" }).clone();
+        let by_filter = reports.get_or_create(&Op { op: "filter" }).clone();
         let metrics = Self {
             sockets_open: Gauge::default(),
             users_online: Gauge::default(),
@@ -106,6 +116,10 @@ impl Metrics {
                 drain,
             },
             messages_masked: Masked { abuse, contact },
+            reports: Reports {
+                user: by_user,
+                filter: by_filter,
+            },
             bus_gaps: Counter::default(),
             engine_errors: Family::default(),
             engine_latency: Family::new_with_constructor(latency),
@@ -161,6 +175,11 @@ impl Metrics {
             "messages_masked",
             "Chat messages delivered masked, by what was found (op): abusive words, or contact details early in a chat",
             masked,
+        );
+        r.register(
+            "reports",
+            "Reports filed, by who filed them (op): a user, or the abuse filter flagging a chat",
+            reports,
         );
         r.register(
             "bus_gaps",

@@ -8,6 +8,7 @@
 mod accounts;
 mod codes;
 mod rooms;
+mod safety;
 mod seed;
 pub mod testing;
 
@@ -20,6 +21,7 @@ use sqlx::AnyPool;
 pub use accounts::{NewSession, NewUser, User};
 pub use codes::{IdentityCheck, PhoneCode};
 pub use rooms::{ArchivedMessage, HistoryItem, MatchSide, RoomRecord};
+pub use safety::{AuditEntry, NewReport, NewSanction, Sanction};
 pub use seed::{SeedOutcome, SeedUser, SeededUser, SEEDED_PASSWORD_HASH, SEEDED_USER_AGENT};
 
 /// Which SQL server is behind the store.

@@ -4,7 +4,8 @@
 
 use telepathy_store::testing::fresh_store;
 use telepathy_store::{
-    ArchivedMessage, Backend, MatchSide, NewSession, NewUser, RoomRecord, Store, StoreError,
+    ArchivedMessage, AuditEntry, Backend, MatchSide, NewReport, NewSanction, NewSession, NewUser,
+    RoomRecord, Store, StoreError,
 };
 
 macro_rules! both {
@@ -37,6 +38,10 @@ both!(
     matches_are_recorded_in_batches,
     messages_archive_once_and_purge,
     feedback_once_per_room,
+    a_report_is_filed_once_and_keeps_the_pair_apart,
+    sanctions_restrict_until_they_run_out,
+    the_audit_log_cannot_be_changed,
+    withdrawn_accounts_are_erased_after_the_retention,
 );
 
 fn user<'a>(username: &'a str, phone: &'a str, now: i64) -> NewUser<'a> {
@@ -538,4 +543,163 @@ async fn blocks_keep_both_apart(store: Store) {
     assert_eq!(store.kept_apart(b).await.unwrap(), [a], "both ways");
     assert!(store.add_block(b, a, 12_000).await.unwrap());
     assert_eq!(store.kept_apart(a).await.unwrap(), [b], "each person once");
+}
+
+fn audit(action: &str, now: i64) -> AuditEntry<'_> {
+    AuditEntry {
+        operator_id: None,
+        action,
+        user_id: None,
+        report_id: None,
+        detail: "",
+        ip: "127.0.0.1",
+        now,
+    }
+}
+
+async fn a_report_is_filed_once_and_keeps_the_pair_apart(store: Store) {
+    let (a, b) = two_users(&store).await;
+    let report = |reporter: Option<i64>, now| NewReport {
+        reporter_id: reporter,
+        reported_id: b,
+        room_id: "room-1",
+        reasons: &["harassment", "threat"],
+        extra: "계속 욕해요",
+        now,
+    };
+    let (id, added) = store.add_report(&report(Some(a), 10_000)).await.unwrap();
+    assert!(added);
+    assert_eq!(
+        store.add_report(&report(Some(a), 11_000)).await.unwrap(),
+        (id, false),
+        "one report per reporter and room"
+    );
+    assert_eq!(
+        store.kept_apart(b).await.unwrap(),
+        [a],
+        "never matched again"
+    );
+    let (flag, added) = store.add_report(&report(None, 12_000)).await.unwrap();
+    assert!(added && flag != id, "the filter's flag is its own line");
+    assert_eq!(
+        store.add_report(&report(None, 13_000)).await.unwrap(),
+        (flag, false)
+    );
+}
+
+async fn sanctions_restrict_until_they_run_out(store: Store) {
+    let (a, _) = two_users(&store).await;
+    store
+        .create_session(&NewSession {
+            token_hash: "t1",
+            user_id: a,
+            now: 1000,
+            expires_at: 1_000_000,
+            ip: "",
+            user_agent: "",
+        })
+        .await
+        .unwrap();
+    let sanction = |kind, until| NewSanction {
+        user_id: a,
+        kind,
+        reason: "욕설",
+        until,
+        operator_id: None,
+        report_id: None,
+        now: 2000,
+    };
+    store
+        .add_sanction(&sanction("warn", None), &audit("warn", 2000))
+        .await
+        .unwrap();
+    assert!(
+        store.active_restriction(a, 2000).await.unwrap().is_none(),
+        "a warning stops nothing"
+    );
+    assert!(store.session_user("t1", 2000).await.unwrap().is_some());
+
+    store
+        .add_sanction(&sanction("suspend", Some(50_000)), &audit("suspend", 2000))
+        .await
+        .unwrap();
+    let r = store.active_restriction(a, 3000).await.unwrap().unwrap();
+    assert_eq!((r.kind.as_str(), r.until), ("suspend", Some(50_000)));
+    assert!(
+        store.session_user("t1", 3000).await.unwrap().is_none(),
+        "sessions end"
+    );
+    assert!(
+        store.active_restriction(a, 50_000).await.unwrap().is_none(),
+        "runs out"
+    );
+
+    assert_eq!(store.lift_expired_sanctions(49_999).await.unwrap(), 0);
+    assert_eq!(store.lift_expired_sanctions(60_000).await.unwrap(), 1);
+    assert_eq!(
+        store.lift_expired_sanctions(61_000).await.unwrap(),
+        0,
+        "once"
+    );
+    assert_eq!(
+        store.sanctions_of(a).await.unwrap()[0].lifted_at,
+        Some(50_000)
+    );
+
+    store
+        .add_sanction(&sanction("suspend", Some(90_000)), &audit("suspend", 2000))
+        .await
+        .unwrap();
+    store
+        .add_sanction(&sanction("ban", None), &audit("ban", 2000))
+        .await
+        .unwrap();
+    let r = store.active_restriction(a, 70_000).await.unwrap().unwrap();
+    assert_eq!(r.kind, "ban", "a ban outranks a suspension");
+    assert_eq!(store.sanctions_of(a).await.unwrap().len(), 4);
+}
+
+async fn the_audit_log_cannot_be_changed(store: Store) {
+    store.audit(&audit("login", 1000)).await.unwrap();
+    let changes: &[&str] = &[
+        "UPDATE audit_log SET action = 'nothing'",
+        "DELETE FROM audit_log",
+    ];
+    for sql in changes {
+        assert!(
+            store.execute_raw_for_tests(sql).await.is_err(),
+            "{sql} must be refused"
+        );
+    }
+    assert_eq!(
+        store
+            .execute_raw_for_tests(
+                "INSERT INTO audit_log (action, detail, ip, at) VALUES ('x', '', '', 1)"
+            )
+            .await
+            .unwrap(),
+        1,
+        "appending still works"
+    );
+}
+
+async fn withdrawn_accounts_are_erased_after_the_retention(store: Store) {
+    let (a, b) = two_users(&store).await;
+    store.withdraw_user(a, 5000).await.unwrap();
+    assert_eq!(
+        store.erase_withdrawn_before(5000).await.unwrap(),
+        0,
+        "kept until the cutoff"
+    );
+    assert_eq!(store.erase_withdrawn_before(5001).await.unwrap(), 1);
+    assert_eq!(store.erase_withdrawn_before(9000).await.unwrap(), 0, "once");
+    let erased = store.user_by_id(a).await.unwrap().unwrap();
+    assert_eq!(erased.status, "erased");
+    assert!(erased.phone.is_empty() && erased.nickname.is_none());
+    assert_ne!(erased.username, "alice");
+    assert_eq!(
+        store.user_by_id(b).await.unwrap().unwrap().username,
+        "bob",
+        "others stay"
+    );
 }

@@ -450,10 +450,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reports the partner of a chat the caller is or was in. Both members of an open
+         *     chat get `chatEndedByReport`; the two are never matched again; the operations team
+         *     sees the report with the chat's transcript within 24 hours.
+         */
+        post: operations["report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * AccountRestricted
+         * @description `accountRestricted`: the account was suspended or banned; the socket closes next. Also
+         *     the `restriction` of a refused login.
+         */
+        AccountRestricted: {
+            /** @description `suspend` or `ban`. */
+            kind: string;
+            /** @description The operator's reason. */
+            reason: string;
+            /** @description When a suspension ends (RFC 3339); none for a ban. */
+            until?: string;
+            /** @description The Korean sentence to show: why and until when. */
+            message: string;
+        };
         /**
          * Ack
          * @description The plain answer of a state change.
@@ -574,7 +610,7 @@ export interface components {
          * @description Why a chat ended.
          * @enum {string}
          */
-        EndReason: "left" | "disconnected" | "gone";
+        EndReason: "left" | "disconnected" | "gone" | "report";
         /**
          * ErrorBody
          * @description The body of every error answer.
@@ -586,6 +622,8 @@ export interface components {
             code: components["schemas"]["ErrorCode"] & unknown;
             /** @description What went wrong, in Korean, for people. */
             message: string;
+            /** @description With `ACCOUNT_RESTRICTED`: the suspension or ban, and until when. */
+            restriction?: components["schemas"]["AccountRestricted"] & unknown;
         };
         /**
          * @description The closed set of errors a client can be told about, each with the Korean text the
@@ -594,7 +632,7 @@ export interface components {
          *     The HTTP status of each code is decided in one place, in the server crate.
          * @enum {string}
          */
-        ErrorCode: "USERNAME_REQUIRED" | "USERNAME_INVALID" | "FIELDS_REQUIRED" | "PASSWORD_WEAK" | "PASSWORD_TOO_LONG" | "RESET_PASSWORD_MISMATCH" | "NEW_PASSWORD_MISMATCH" | "PHONE_REQUIRED" | "PHONE_INVALID" | "CODE_REQUIRED" | "BIRTHDATE_INVALID" | "GENDER_INVALID" | "NICKNAME_REQUIRED" | "NICKNAME_INVALID" | "USERNAME_TAKEN" | "LOGIN_FAILED" | "UNDER_AGE" | "PHONE_NOT_VERIFIED" | "PHONE_IN_USE" | "CODE_INVALID" | "CODE_EXPIRED" | "CODE_ATTEMPTS_EXCEEDED" | "SMS_COOLDOWN" | "SMS_DAILY_LIMIT" | "SMS_SEND_FAILED" | "RATE_LIMITED" | "UNAUTHORIZED" | "FORBIDDEN_ORIGIN" | "CONTENT_NOT_ALLOWED" | "NICKNAME_LOCKED" | "CURRENT_PASSWORD_WRONG" | "IDENTITY_ID_INVALID" | "IDENTITY_NOT_VERIFIED" | "IDENTITY_FAILED" | "IDENTITY_MISMATCH" | "SERVICE_CLOSED" | "ROUND_OVER" | "WORD_NOT_IN_ROUND" | "ALREADY_IN_ROOM" | "NOT_IN_ROOM" | "MESSAGE_EMPTY" | "MESSAGE_TOO_LONG" | "NICKNAME_NEEDED" | "EMOTION_REQUIRED" | "FEEDBACK_NO_ROOM" | "INVALID_REQUEST" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "NOT_FOUND" | "UNAVAILABLE" | "INTERNAL";
+        ErrorCode: "USERNAME_REQUIRED" | "USERNAME_INVALID" | "FIELDS_REQUIRED" | "PASSWORD_WEAK" | "PASSWORD_TOO_LONG" | "RESET_PASSWORD_MISMATCH" | "NEW_PASSWORD_MISMATCH" | "PHONE_REQUIRED" | "PHONE_INVALID" | "CODE_REQUIRED" | "BIRTHDATE_INVALID" | "GENDER_INVALID" | "NICKNAME_REQUIRED" | "NICKNAME_INVALID" | "USERNAME_TAKEN" | "LOGIN_FAILED" | "UNDER_AGE" | "PHONE_NOT_VERIFIED" | "PHONE_IN_USE" | "CODE_INVALID" | "CODE_EXPIRED" | "CODE_ATTEMPTS_EXCEEDED" | "SMS_COOLDOWN" | "SMS_DAILY_LIMIT" | "SMS_SEND_FAILED" | "RATE_LIMITED" | "UNAUTHORIZED" | "FORBIDDEN_ORIGIN" | "CONTENT_NOT_ALLOWED" | "NICKNAME_LOCKED" | "CURRENT_PASSWORD_WRONG" | "IDENTITY_ID_INVALID" | "IDENTITY_NOT_VERIFIED" | "IDENTITY_FAILED" | "IDENTITY_MISMATCH" | "SERVICE_CLOSED" | "ROUND_OVER" | "WORD_NOT_IN_ROUND" | "ALREADY_IN_ROOM" | "NOT_IN_ROOM" | "MESSAGE_EMPTY" | "MESSAGE_TOO_LONG" | "NICKNAME_NEEDED" | "EMOTION_REQUIRED" | "FEEDBACK_NO_ROOM" | "REPORT_EMPTY" | "REPORT_TOO_LONG" | "REPORT_REASON_INVALID" | "REPORT_NOT_PARTNER" | "ACCOUNT_RESTRICTED" | "OPERATOR_ONLY" | "SECOND_FACTOR_REQUIRED" | "TOTP_INVALID" | "INVALID_REQUEST" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "NOT_FOUND" | "UNAVAILABLE" | "INTERNAL";
         /**
          * FeedbackBody
          * @description The spec's feedback payload. Identity fields are ignored (the session says who), the
@@ -798,6 +836,7 @@ export interface components {
             chatMessage?: components["schemas"]["ChatMessage"];
             chatEnded?: components["schemas"]["ChatEnded"];
             resumed?: components["schemas"]["Resumed"];
+            accountRestricted?: components["schemas"]["AccountRestricted"];
             error?: components["schemas"]["SocketError"];
         };
         /** RegisterBody */
@@ -818,6 +857,31 @@ export interface components {
              * @default
              */
             birthdate: string;
+        };
+        /**
+         * ReportBody
+         * @description The spec's report payload. The reporter is the session's user, whatever `reporterId`
+         *     says; the reported user is the reporter's partner in `roomId` (`reportedId`, when
+         *     given, must name that partner).
+         */
+        ReportBody: {
+            /** @description Ignored, whatever its type: the session says who reports. */
+            reporterId?: unknown;
+            /** Format: int64 */
+            reportedId?: number;
+            /** @default  */
+            roomId: string;
+            /**
+             * @description Any of 광고/홍보성 메시지, 욕설/비하, 위협, 성적인 발언/행위, 기타 (or their codes
+             *     ad, harassment, threat, sexual, other).
+             * @default []
+             */
+            reasons: string[];
+            /**
+             * @description At most 200 characters; a reason or this text is needed.
+             * @default
+             */
+            extraMessage: string;
         };
         /** ResetBody */
         ResetBody: {
@@ -3850,6 +3914,128 @@ export interface operations {
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["ProtocolTypes"];
+                };
+            };
+            /** @description The input breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Login needed, or the credentials are wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request came from a foreign page. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Taken by someone else. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Our fault; details are in the log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An outside provider failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["ReportBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Ack"];
                 };
             };
             /** @description The input breaks a rule. */

@@ -6,7 +6,7 @@ use telepathy_domain::limits::{LOGIN_BACKOFF, LOGIN_PER_IP, LOGIN_WINDOW};
 use telepathy_domain::{ErrorCode, Password, Username};
 
 use super::{Ack, Tag};
-use crate::error::{ApiResult, OrInternal};
+use crate::error::{ApiError, ApiResult, OrInternal};
 use crate::passwords;
 use crate::security::client_ip;
 use crate::state::AppState;
@@ -81,6 +81,9 @@ impl AccountsApi {
         let Some(user) = user.filter(|_| ok) else {
             return Err(ErrorCode::LoginFailed.into());
         };
+        // A suspended or banned account is told why and until when, only once its
+        // password is right.
+        s.refuse_restricted(user.id).await?;
         // The address's own count keeps its failures; this username's back-off from this
         // address starts over.
         s.refund(&[&ip_key]).await;
@@ -91,6 +94,16 @@ impl AccountsApi {
                 .or_internal("clearing a login counter")?;
         }
         s.start_session(req, cookies, user.id).await?;
+        // A sanction given while this login was on its way ended every session but this
+        // new one: look again, and end it too.
+        if let Some(r) = s.restriction(user.id).await? {
+            s.store
+                .revoke_user_sessions(user.id, None, s.clock.now_ms())
+                .await
+                .or_internal("ending sessions")?;
+            s.clear_cookie(cookies);
+            return Err(ApiError::restricted(&r));
+        }
         Ok(Json(Ack::ok("로그인되었습니다.")))
     }
 

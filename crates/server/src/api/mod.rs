@@ -8,6 +8,7 @@ mod identity;
 mod meta;
 mod password;
 mod profile;
+mod report;
 mod signup;
 
 use poem_openapi::{Object, OpenApiService, Tags};
@@ -28,6 +29,8 @@ enum Tag {
     Game,
     /// Identity verification (PortOne).
     Identity,
+    /// Reports about chat partners.
+    Safety,
     /// Facts about this deployment.
     Meta,
     /// Demo mode only.
@@ -59,6 +62,7 @@ type Apis = (
     identity::IdentityApi,
     meta::MetaApi,
     game::GameApi,
+    report::ReportApi,
 );
 
 /// The API service, mounted at `/api`.
@@ -72,6 +76,7 @@ pub fn service(state: &AppState) -> OpenApiService<Apis, ()> {
             identity::IdentityApi(state.clone()),
             meta::MetaApi(state.clone()),
             game::GameApi(state.clone()),
+            report::ReportApi(state.clone()),
         ),
         "Telepathy API",
         env!("CARGO_PKG_VERSION"),

@@ -21,7 +21,7 @@ use telepathy_store::{MatchSide, RoomRecord, User};
 use tokio::sync::mpsc;
 
 pub use socket::ws;
-pub use tasks::{archive, start};
+pub use tasks::{archive, flush_room, start};
 
 use self::protocol::{
     frame, ChatEnded, ChatMessage, EndReason, JoinMatch, MatchState, Matched, RoundState,
@@ -320,7 +320,7 @@ impl AppState {
             return Err(ErrorCode::MessageTooLong);
         }
         let at = self.shared_now_ms();
-        let shown = self.screen(room, text, at);
+        let (shown, abusive) = self.screen(room, text, at);
         let stored = StoredMessage {
             from: user.id,
             said: (shown != text).then(|| text.to_owned()),
@@ -346,6 +346,9 @@ impl AppState {
         if sent.is_none() {
             return Err(ErrorCode::NotInRoom);
         }
+        if abusive {
+            self.count_masked(&room.id, user.id);
+        }
         self.metrics.messages.inc();
         self.metrics
             .relay_latency
@@ -354,10 +357,12 @@ impl AppState {
     }
 
     /// What the members see of `text`: abusive words masked, and early in a chat contact
-    /// details and links too (see `moderation`). Each kind found is counted.
-    fn screen(&self, room: &Room, text: &str, at: i64) -> String {
+    /// details and links too (see `moderation`). Each kind found is counted. True with it
+    /// when abusive words were masked.
+    fn screen(&self, room: &Room, text: &str, at: i64) -> (String, bool) {
         let mut shown = moderation::mask(text);
-        if shown != text {
+        let abusive = shown != text;
+        if abusive {
             self.metrics.messages_masked.abuse.inc();
         }
         let shield = i64::try_from(CONTACT_SHIELD.as_millis()).unwrap_or(i64::MAX);
@@ -368,7 +373,7 @@ impl AppState {
                 shown = without;
             }
         }
-        shown
+        (shown, abusive)
     }
 
     /// `typing` / `stopTyping`: relayed to the partner only, while the room is open.
@@ -436,7 +441,7 @@ impl AppState {
             by_user_id: by,
         };
         let to = room.members.each_ref().map(|m| m.user_id);
-        self.deliver(&to, &frame("chatEnded", &ended)).await;
+        self.deliver(&to, &frame(reason.event(), &ended)).await;
         tracing::info!(room = room_id, ?reason, "chat ended");
         // The archive marks it again when it finishes the room, should this fail.
         if let Err(e) = self

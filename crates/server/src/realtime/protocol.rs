@@ -8,7 +8,8 @@
 //! Client → server: `join_match`, `chatMessage`, `typing`, `stopTyping`, `leaveRoom`,
 //! `getOnlineCount`, `resume`.
 //! Server → client: `hello`, `round`, `onlineCount`, `matchWaiting`, `matched`,
-//! `matchExpired`, `chatMessage`, `typing`, `stopTyping`, `chatEnded`, `resumed`, `error`.
+//! `matchExpired`, `chatMessage`, `typing`, `stopTyping`, `chatEnded`, `chatEndedByReport`,
+//! `resumed`, `accountRestricted`, `error`.
 
 use poem_openapi::types::ParseFromJSON;
 use poem_openapi::{Enum, Object};
@@ -182,6 +183,18 @@ pub enum EndReason {
     Disconnected,
     /// The room no longer exists.
     Gone,
+    /// A member reported the other (sent as `chatEndedByReport`).
+    Report,
+}
+
+impl EndReason {
+    /// The event that tells the members.
+    pub fn event(self) -> &'static str {
+        match self {
+            Self::Report => "chatEndedByReport",
+            _ => "chatEnded",
+        }
+    }
 }
 
 /// `chatEnded`.
@@ -225,6 +238,38 @@ impl SocketError {
     }
 }
 
+/// `accountRestricted`: the account was suspended or banned; the socket closes next. Also
+/// the `restriction` of a refused login.
+#[derive(Debug, Clone, Object, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
+pub struct AccountRestricted {
+    /// `suspend` or `ban`.
+    pub kind: String,
+    /// The operator's reason.
+    pub reason: String,
+    /// When a suspension ends (RFC 3339); none for a ban.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until: Option<String>,
+    /// The Korean sentence to show: why and until when.
+    pub message: String,
+}
+
+impl From<&telepathy_domain::safety::Restriction> for AccountRestricted {
+    fn from(r: &telepathy_domain::safety::Restriction) -> Self {
+        Self {
+            kind: r.kind.code().to_owned(),
+            reason: r.reason.clone(),
+            until: r.until.map(|ms| {
+                chrono::DateTime::from_timestamp_millis(ms)
+                    .unwrap_or_default()
+                    .to_rfc3339()
+            }),
+            message: r.message(),
+        }
+    }
+}
+
 /// Every frame type, so one OpenAPI operation can carry them into the document.
 #[derive(Debug, Clone, Default, Object)]
 #[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
@@ -242,6 +287,7 @@ pub struct ProtocolTypes {
     pub chat_message: Option<ChatMessage>,
     pub chat_ended: Option<ChatEnded>,
     pub resumed: Option<Resumed>,
+    pub account_restricted: Option<AccountRestricted>,
     pub error: Option<SocketError>,
 }
 
@@ -342,7 +388,12 @@ mod tests {
             client_id: None,
             ..message
         });
-        for reason in [EndReason::Left, EndReason::Disconnected, EndReason::Gone] {
+        for reason in [
+            EndReason::Left,
+            EndReason::Disconnected,
+            EndReason::Gone,
+            EndReason::Report,
+        ] {
             same(&ChatEnded {
                 room_id: "r".into(),
                 reason,
@@ -359,6 +410,14 @@ mod tests {
         });
         for code in ErrorCode::ALL {
             same(&SocketError::new("chatMessage", *code));
+        }
+        use telepathy_domain::safety::{Restriction, SanctionKind};
+        for until in [Some(1_700_000_000_000), None] {
+            same(&AccountRestricted::from(&Restriction {
+                kind: SanctionKind::Suspend,
+                reason: "욕설".into(),
+                until,
+            }));
         }
     }
 }

@@ -13,8 +13,8 @@ use tokio::sync::{mpsc, watch};
 
 use super::hub::{Control, Kick};
 use super::protocol::{
-    frame, parse, ChatEnded, EndReason, Hello, JoinMatch, OnlineCount, Resume, Resumed, RoomRef,
-    SendChatMessage, SocketError,
+    frame, parse, AccountRestricted, ChatEnded, EndReason, Hello, JoinMatch, OnlineCount, Resume,
+    Resumed, RoomRef, SendChatMessage, SocketError,
 };
 use crate::error::ApiError;
 use crate::security::origin_allowed;
@@ -132,10 +132,15 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
             continue;
         }
         if !Box::pin(socket.recheck(&token_hash)).await {
-            let _ = reply.try_send(frame(
-                "error",
-                &SocketError::new("session", ErrorCode::Unauthorized),
-            ));
+            // A suspension or ban says why and until when; any other end is a logout.
+            let notice = match state.restriction(socket.user.id).await {
+                Ok(Some(r)) => frame("accountRestricted", &AccountRestricted::from(&r)),
+                _ => frame(
+                    "error",
+                    &SocketError::new("session", ErrorCode::Unauthorized),
+                ),
+            };
+            let _ = reply.try_send(notice);
             break;
         }
         if matches!(then, Then::Rang) {

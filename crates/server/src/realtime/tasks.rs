@@ -361,6 +361,35 @@ pub async fn archive(state: &AppState) {
         .await;
 }
 
+/// Archives what one room's stream holds beyond the archive's cursor now, without waiting
+/// for the archive's next turn (a report needs the last words in the transcript). Each
+/// message is stored once by its stream id, so this may overlap a turn of the archive.
+pub async fn flush_room(state: &AppState, room_id: &str) -> anyhow::Result<()> {
+    loop {
+        let p = pending(state, room_id).await?;
+        let Some(cursor) = p.cursor.clone() else {
+            return Ok(());
+        };
+        if p.messages.is_empty() {
+            return Ok(());
+        }
+        let n = p.messages.len();
+        state
+            .metrics
+            .store(
+                "archive_messages",
+                state.store.archive_messages(&p.messages),
+            )
+            .await?;
+        if p.room.is_some() {
+            state.engine.set_archived(room_id, &cursor, false).await?;
+        }
+        if n < ARCHIVE_BATCH {
+            return Ok(());
+        }
+    }
+}
+
 /// What a room has for the archive this turn.
 struct Pending {
     messages: Vec<ArchivedMessage>,

@@ -1,0 +1,217 @@
+//! Reports and restrictions: what a report may say, and how a restricted account is told
+//! why and until when.
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Asia::Seoul;
+
+use crate::limits::REPORT_EXTRA_MAX_CHARS;
+use crate::ErrorCode;
+
+/// A reason a user may give for a report (the report modal's choices).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReportReason {
+    Ad,
+    Harassment,
+    Threat,
+    Sexual,
+    Other,
+}
+
+impl ReportReason {
+    pub const ALL: [ReportReason; 5] = [
+        Self::Ad,
+        Self::Harassment,
+        Self::Threat,
+        Self::Sexual,
+        Self::Other,
+    ];
+
+    /// The label the modal shows, and the value the web app sends.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Ad => "광고/홍보성 메시지",
+            Self::Harassment => "욕설/비하",
+            Self::Threat => "위협",
+            Self::Sexual => "성적인 발언/행위",
+            Self::Other => "기타",
+        }
+    }
+
+    /// The stored code.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Ad => "ad",
+            Self::Harassment => "harassment",
+            Self::Threat => "threat",
+            Self::Sexual => "sexual",
+            Self::Other => "other",
+        }
+    }
+
+    /// Reads a label or a code.
+    pub fn parse(text: &str) -> Option<Self> {
+        let text = text.trim();
+        Self::ALL
+            .into_iter()
+            .find(|r| r.label() == text || r.code() == text)
+    }
+}
+
+/// A report's content, checked: at least one reason or some text, the text at most
+/// `REPORT_EXTRA_MAX_CHARS` characters after trimming.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportForm {
+    pub reasons: Vec<ReportReason>,
+    pub extra: String,
+}
+
+impl ReportForm {
+    pub fn parse(reasons: &[String], extra: &str) -> Result<Self, ErrorCode> {
+        let extra = extra.trim();
+        if extra.chars().count() > REPORT_EXTRA_MAX_CHARS {
+            return Err(ErrorCode::ReportTooLong);
+        }
+        let mut parsed = Vec::new();
+        for r in reasons {
+            let reason = ReportReason::parse(r).ok_or(ErrorCode::ReportReasonInvalid)?;
+            if !parsed.contains(&reason) {
+                parsed.push(reason);
+            }
+        }
+        if parsed.is_empty() && extra.is_empty() {
+            return Err(ErrorCode::ReportEmpty);
+        }
+        Ok(Self {
+            reasons: parsed,
+            extra: extra.to_owned(),
+        })
+    }
+}
+
+/// What an operator may do about a user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SanctionKind {
+    /// A warning: recorded and shown, nothing is stopped.
+    Warn,
+    /// No login and no chat until a time.
+    Suspend,
+    /// No login and no chat, for good.
+    Ban,
+}
+
+impl SanctionKind {
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Warn => "warn",
+            Self::Suspend => "suspend",
+            Self::Ban => "ban",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<Self> {
+        [Self::Warn, Self::Suspend, Self::Ban]
+            .into_iter()
+            .find(|k| k.code() == code)
+    }
+
+    /// Whether the account is stopped while it holds.
+    pub fn restricts(self) -> bool {
+        !matches!(self, Self::Warn)
+    }
+}
+
+/// A suspension or ban in force: what the user is told at login and on an open socket.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Restriction {
+    pub kind: SanctionKind,
+    /// The operator's reason, in Korean, shown to the user.
+    pub reason: String,
+    /// Unix milliseconds; `None` for a ban.
+    pub until: Option<i64>,
+}
+
+impl Restriction {
+    /// The Korean sentence the user reads.
+    pub fn message(&self) -> String {
+        let reason = if self.reason.trim().is_empty() {
+            "운영정책 위반".to_owned()
+        } else {
+            self.reason.trim().to_owned()
+        };
+        match self.until {
+            Some(until) => format!(
+                "운영정책 위반으로 {}까지 이용이 정지되었어요. 사유: {reason}",
+                seoul_minute(until)
+            ),
+            None => format!("운영정책 위반으로 이용이 영구 정지되었어요. 사유: {reason}"),
+        }
+    }
+}
+
+/// `2026년 11월 30일 20:05` in Seoul time.
+pub fn seoul_minute(ms: i64) -> String {
+    DateTime::<Utc>::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .with_timezone(&Seoul)
+        .format("%Y년 %-m월 %-d일 %H:%M")
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn a_report_needs_a_reason_or_text() {
+        assert_eq!(ReportForm::parse(&[], "  "), Err(ErrorCode::ReportEmpty));
+        let form = ReportForm::parse(&[], " 계속 욕을 해요 ").unwrap();
+        assert_eq!(form.extra, "계속 욕을 해요");
+        let form = ReportForm::parse(&strings(&["욕설/비하", "threat", "욕설/비하"]), "").unwrap();
+        assert_eq!(
+            form.reasons,
+            vec![ReportReason::Harassment, ReportReason::Threat]
+        );
+    }
+
+    #[test]
+    fn report_text_is_capped_and_reasons_are_closed() {
+        let long = "가".repeat(REPORT_EXTRA_MAX_CHARS + 1);
+        assert_eq!(
+            ReportForm::parse(&strings(&["기타"]), &long),
+            Err(ErrorCode::ReportTooLong)
+        );
+        assert!(ReportForm::parse(&[], &"가".repeat(REPORT_EXTRA_MAX_CHARS)).is_ok());
+        assert_eq!(
+            ReportForm::parse(&strings(&["스팸"]), ""),
+            Err(ErrorCode::ReportReasonInvalid)
+        );
+    }
+
+    #[test]
+    fn a_restriction_says_why_and_until_when_in_seoul_time() {
+        let until = "2026-11-30T11:05:00Z"
+            .parse::<DateTime<Utc>>()
+            .unwrap()
+            .timestamp_millis();
+        let r = Restriction {
+            kind: SanctionKind::Suspend,
+            reason: "욕설".into(),
+            until: Some(until),
+        };
+        assert_eq!(
+            r.message(),
+            "운영정책 위반으로 2026년 11월 30일 20:05까지 이용이 정지되었어요. 사유: 욕설"
+        );
+        let ban = Restriction {
+            kind: SanctionKind::Ban,
+            reason: String::new(),
+            until: None,
+        };
+        assert!(ban.message().contains("영구 정지"));
+        assert!(ban.message().ends_with("운영정책 위반"));
+    }
+}
