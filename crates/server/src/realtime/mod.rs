@@ -21,7 +21,7 @@ use telepathy_store::{MatchSide, RoomRecord, User};
 use tokio::sync::mpsc;
 
 pub use socket::ws;
-pub use tasks::{archive, flush_room, start};
+pub use tasks::{archive, flush_room, housekeeping, start};
 
 use self::protocol::{
     frame, ChatEnded, ChatMessage, EndReason, JoinMatch, MatchState, Matched, RoundState,

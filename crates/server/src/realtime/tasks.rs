@@ -1,10 +1,12 @@
 //! The background work of a node: the shared clock, round pushes and expiry, presence, the
-//! event bus, grace periods, and archiving conversations to SQL.
+//! event bus, grace periods, archiving conversations to SQL, and the housekeeping of what
+//! is kept (retention, withdrawn accounts, suspensions).
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use futures_util::stream::{self, StreamExt};
+use telepathy_domain::limits::WITHDRAWN_KEEP_DAYS;
 use telepathy_engine::{EngineError, Heartbeat, Inbox, Received, Room};
 use telepathy_store::ArchivedMessage;
 
@@ -29,7 +31,7 @@ const ARCHIVE_BATCH: usize = 500;
 const ARCHIVE_CONCURRENCY: usize = 4;
 /// An ended room's stream is kept this long for members who resume late.
 const ENDED_STREAM_KEEP_MS: i64 = 60_000;
-const PURGE_EVERY: Duration = Duration::from_secs(3600);
+const PURGE_EVERY: Duration = Duration::from_secs(300);
 const SWEEP_EVERY: Duration = Duration::from_secs(2);
 /// A lease ends this much before its job's next turn, so the next turn can take it.
 const LEASE_SLACK: Duration = Duration::from_millis(500);
@@ -61,7 +63,7 @@ pub async fn start(state: &AppState) -> anyhow::Result<()> {
         sweep_away(&s).await
     }));
     tokio::spawn(every(state.clone(), PURGE_EVERY, |s| async move {
-        purge(&s).await
+        housekeeping(&s).await
     }));
     Ok(())
 }
@@ -461,14 +463,31 @@ async fn settle(state: &AppState, room_id: &str, p: Pending) -> anyhow::Result<(
     Ok(())
 }
 
-async fn purge(state: &AppState) {
+/// What the privacy policy and the sanctions promise, done by one node at a time: chat
+/// messages past their retention are deleted, accounts withdrawn more than six months
+/// ago lose their personal data, and suspensions that ran out are marked lifted (the
+/// login checks the end time itself, so nobody waits for this turn to be let back in).
+pub async fn housekeeping(state: &AppState) {
     if !lease(state, "purge", PURGE_EVERY).await {
         return;
     }
-    let cutoff = state.clock.now_ms() - state.config.retention_days * 24 * 3600 * 1000;
+    const DAY_MS: i64 = 24 * 3600 * 1000;
+    let now = state.clock.now_ms();
+    let cutoff = now - state.config.retention_days * DAY_MS;
     match state.store.purge_messages_before(cutoff).await {
         Ok(0) => {}
         Ok(n) => tracing::info!(purged = n, "chat messages past retention deleted"),
         Err(e) => tracing::warn!(error = %e, "purging old chat messages"),
+    }
+    let cutoff = now - WITHDRAWN_KEEP_DAYS * DAY_MS;
+    match state.store.erase_withdrawn_before(cutoff).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(erased = n, "withdrawn accounts past retention erased"),
+        Err(e) => tracing::warn!(error = %e, "erasing withdrawn accounts"),
+    }
+    match state.store.lift_expired_sanctions(now).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(lifted = n, "suspensions that ran out lifted"),
+        Err(e) => tracing::warn!(error = %e, "lifting suspensions"),
     }
 }

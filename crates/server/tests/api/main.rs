@@ -13,6 +13,7 @@ mod misc;
 mod password;
 mod profile;
 mod realtime;
+mod safety;
 mod signup;
 
 /// Runs each named `async fn(TestApp)` of the calling module on both setups.
