@@ -6,7 +6,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { serverLogPath } from './e2e/server-log';
 
 const webappDir = path.dirname(fileURLToPath(import.meta.url));
-const port = 18080;
+const port = Number(process.env.E2E_PORT ?? 18080);
 const origin = `http://127.0.0.1:${port}`;
 // A fresh database for every run, so tests never see each other's accounts.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telepathy-e2e-'));

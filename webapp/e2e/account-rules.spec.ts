@@ -1,6 +1,13 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 
+import fs from 'node:fs';
 import { latestCode, uniquePhone, uniqueUsername } from './helpers';
+
+const nicknameCases = (
+  JSON.parse(fs.readFileSync(new URL('../../testdata/moderation-cases.json', import.meta.url), 'utf8')) as {
+    nicknames: { input: string; nickname_error: string | null }[];
+  }
+).nicknames;
 
 /** An account made through the API, as another person would have made it. */
 async function existingAccount(request: APIRequestContext): Promise<string> {
@@ -65,6 +72,17 @@ test('a taken username, a wrong code and the nickname rules, then the logged-in 
   await nicknameInput.fill('달 빛!');
   await page.getByRole('button', { name: '다음' }).click();
   await expect(page.getByText('닉네임은 한글, 영문, 숫자로 20자 이내여야 합니다.')).toBeVisible();
+  // The abuse filter's nickname cases, as a user types them (the server checks; one table).
+  for (const { input, nickname_error: error } of nicknameCases) {
+    await nicknameInput.fill(input);
+    await page.getByRole('button', { name: '다음' }).click();
+    if (error === 'CONTENT_NOT_ALLOWED') {
+      await expect(page.getByText('부적절한 표현이 포함되어 있어요. 다른 표현을 사용해주세요.')).toBeVisible();
+    } else {
+      await expect(page.getByRole('button', { name: '이 닉네임으로 할게요' })).toBeVisible();
+      await page.getByRole('button', { name: '다시 입력' }).click();
+    }
+  }
   await nicknameInput.fill('달빛Moon7');
   await page.getByRole('button', { name: '다음' }).click();
   await page.getByRole('button', { name: '이 닉네임으로 할게요' }).click();

@@ -51,6 +51,19 @@ impl ProfileApi {
         }))
     }
 
+    /// Checks a nickname as the user types it, by the rules the save applies (the abuse
+    /// filter included), without saving it.
+    #[oai(
+        path = "/nickname/check",
+        method = "post",
+        operation_id = "checkNickname"
+    )]
+    async fn check_nickname(&self, req: &Request, body: Json<NicknameBody>) -> ApiResult<Ack> {
+        self.0.require_user(req).await?;
+        Nickname::parse(&body.nickname)?;
+        Ok(Json(Ack::ok("사용할 수 있는 닉네임이에요.")))
+    }
+
     /// Sets the nickname; once set it is kept for a month.
     #[oai(
         path = "/nickname/set-nickname",

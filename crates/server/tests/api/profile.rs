@@ -4,7 +4,11 @@ use serde_json::json;
 
 use crate::helpers::TestApp;
 
-crate::both!(nickname_rules, nickname_is_kept_for_a_month);
+crate::both!(
+    nickname_rules,
+    nickname_is_kept_for_a_month,
+    nicknames_are_checked_before_saving
+);
 
 async fn nickname_rules(mut app: TestApp) {
     app.sign_up("alice", "abcdefg1", "01011112222").await;
@@ -57,4 +61,34 @@ async fn nickname_is_kept_for_a_month(mut app: TestApp) {
         app.get("/api/nickname/profile").await.body["nickname"],
         json!("별빛")
     );
+}
+
+/// The check the web app runs as a nickname is typed answers what saving would, for every
+/// nickname case of the abuse filter's table, and saves nothing.
+async fn nicknames_are_checked_before_saving(mut app: TestApp) {
+    let check = |n: &str| json!({ "nickname": n });
+    app.post("/api/nickname/check", check("달빛"))
+        .await
+        .assert_error(401, "UNAUTHORIZED");
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    let table: serde_json::Value = serde_json::from_str(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/moderation-cases.json"
+    )))
+    .unwrap();
+    for case in table["nicknames"].as_array().unwrap() {
+        let input = case["input"].as_str().unwrap();
+        let answer = app.post("/api/nickname/check", check(input)).await;
+        match case["nickname_error"].as_str() {
+            Some(code) => answer.assert_error(400, code),
+            None => {
+                answer.assert_ok();
+            }
+        }
+    }
+    app.post("/api/nickname/check", check("달 빛"))
+        .await
+        .assert_error(400, "NICKNAME_INVALID");
+    let p = app.get("/api/nickname/profile").await;
+    assert!(p.assert_ok()["nickname"].is_null(), "nothing saved");
 }

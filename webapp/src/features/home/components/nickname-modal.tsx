@@ -1,4 +1,4 @@
-import { useState, type SubmitEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { toast } from 'sonner';
 import { useProfile } from '@/api/profile';
 import { Button } from '@/components/button';
@@ -8,7 +8,11 @@ import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
 import { removeLocal, storageKeys, writeLocal } from '@/lib/storage';
 import { validateNickname } from '@/lib/validation';
+import { checkNickname } from '../api/check-nickname';
 import { useSetNickname } from '../api/set-nickname';
+
+/** How long typing must pause before the nickname is checked with the server. */
+const CHECK_AFTER_MS = 400;
 
 /**
  * Asks a user without a nickname for one, in two steps: enter, then confirm (a nickname is kept
@@ -20,15 +24,42 @@ export function NicknameModal({ open }: { open: boolean }) {
   const [step, setStep] = useState<'enter' | 'confirm'>('enter');
   const [nickname, setNickname] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
 
-  function onNext(event: SubmitEvent<HTMLFormElement>) {
+  // As the user types: once the local rules pass, the server's check (the abuse filter lives
+  // there, in one place) tells at once whether the nickname would be refused.
+  useEffect(() => {
+    const trimmed = nickname.trim();
+    if (step !== 'enter' || validateNickname(trimmed) !== null) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      void checkNickname(trimmed).then((outcome) => {
+        if (current && !outcome.ok && !outcome.network && outcome.message) setError(outcome.message);
+      });
+    }, CHECK_AFTER_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [nickname, step]);
+
+  async function onNext(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    const invalid = validateNickname(nickname);
+    const trimmed = nickname.trim();
+    const invalid = validateNickname(trimmed);
     if (invalid) {
       setError(ko.validation[invalid]);
       return;
     }
-    setNickname(nickname.trim());
+    setChecking(true);
+    const outcome = await checkNickname(trimmed);
+    setChecking(false);
+    // A network failure is left to the save, which reports it.
+    if (!outcome.ok && !outcome.network) {
+      setError(outcome.message ?? ko.mypage.unknownError);
+      return;
+    }
+    setNickname(trimmed);
     setStep('confirm');
   }
 
@@ -72,7 +103,7 @@ export function NicknameModal({ open }: { open: boolean }) {
 
   return (
     <Modal key="enter" open={open} title={ko.nickname.title} description={ko.nickname.description} className="nickname-modal">
-      <form className="form" onSubmit={onNext} noValidate>
+      <form className="form" onSubmit={(event) => void onNext(event)} noValidate>
         <TextField
           label={ko.nickname.label}
           name="nickname"
@@ -87,7 +118,7 @@ export function NicknameModal({ open }: { open: boolean }) {
             setError(null);
           }}
         />
-        <Button type="submit" block>
+        <Button type="submit" block loading={checking}>
           {ko.nickname.next}
         </Button>
       </form>

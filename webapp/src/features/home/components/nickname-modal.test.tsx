@@ -1,0 +1,67 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { ko } from '@/i18n/ko';
+import { jsonResponse, renderRoute } from '@/test/render';
+import { NicknameModal } from './nickname-modal';
+
+const refused = '부적절한 표현이 포함되어 있어요. 다른 표현을 사용해주세요.';
+
+let fetchMock: Mock<(request: Request) => Promise<Response>>;
+let checked: string[];
+
+beforeEach(() => {
+  checked = [];
+  fetchMock = vi.fn<(request: Request) => Promise<Response>>(async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path === '/api/nickname/check') {
+      const { nickname } = (await request.json()) as { nickname: string };
+      checked.push(nickname);
+      return nickname.includes('시발')
+        ? jsonResponse({ success: false, code: 'CONTENT_NOT_ALLOWED', message: refused }, 400)
+        : jsonResponse({ success: true, message: '사용할 수 있는 닉네임이에요.' });
+    }
+    return jsonResponse({ success: true, userId: 1, id: 1, userID: 1, username: 'alice_01', nickname: null });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function setup() {
+  const user = userEvent.setup();
+  renderRoute(<NicknameModal open />, { path: '/main' });
+  return { user, input: screen.getByRole('textbox', { name: ko.nickname.label }) };
+}
+
+describe('NicknameModal', () => {
+  it('shows the server refusal as the nickname is typed, before any save', async () => {
+    const { user, input } = setup();
+    await user.type(input, '시발놈');
+    expect(await screen.findByText(refused)).toBeInTheDocument();
+    expect(checked.at(-1)).toBe('시발놈');
+    await user.click(screen.getByRole('button', { name: ko.nickname.next }));
+    expect(await screen.findByText(refused)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: ko.nickname.submit })).not.toBeInTheDocument();
+  });
+
+  it('does not ask the server about a nickname the local rules refuse', async () => {
+    const { user, input } = setup();
+    await user.type(input, '달 빛!');
+    await user.click(screen.getByRole('button', { name: ko.nickname.next }));
+    expect(await screen.findByText(ko.validation.NICKNAME_INVALID)).toBeInTheDocument();
+    expect(checked).toEqual([]);
+  });
+
+  it('goes on to the confirmation when the server accepts', async () => {
+    const { user, input } = setup();
+    await user.type(input, ' 달빛7 ');
+    await user.click(screen.getByRole('button', { name: ko.nickname.next }));
+    await waitFor(() => {
+      expect(screen.getByRole('button', { name: ko.nickname.submit })).toBeInTheDocument();
+    });
+    expect(checked).toContain('달빛7');
+  });
+});
