@@ -108,6 +108,10 @@ pub enum ErrorCode {
     ReportNotPartner,
     /// The account is suspended or banned (the answer says why and until when).
     AccountRestricted,
+    /// A comment is blank.
+    CommentEmpty,
+    /// A comment is too long.
+    CommentTooLong,
     /// The call needs an operator who has passed the second factor.
     OperatorOnly,
     /// The operator has not passed the second factor yet.
@@ -181,6 +185,8 @@ impl ErrorCode {
         Self::ReportReasonInvalid,
         Self::ReportNotPartner,
         Self::AccountRestricted,
+        Self::CommentEmpty,
+        Self::CommentTooLong,
         Self::OperatorOnly,
         Self::SecondFactorRequired,
         Self::TotpInvalid,
@@ -255,6 +261,8 @@ impl ErrorCode {
             Self::ReportReasonInvalid => "신고 사유를 다시 선택해주세요.",
             Self::ReportNotPartner => "함께 대화한 상대만 신고할 수 있어요.",
             Self::AccountRestricted => "이용이 제한된 계정입니다.",
+            Self::CommentEmpty => "댓글 내용을 입력해주세요.",
+            Self::CommentTooLong => "댓글은 100자 이내로 입력해주세요.",
             Self::OperatorOnly => "운영자 로그인이 필요합니다.",
             Self::SecondFactorRequired => "2단계 인증을 완료해주세요.",
             Self::TotpInvalid => {

@@ -18,6 +18,6 @@ pub mod words;
 pub use emotion::Emotion;
 pub use error::ErrorCode;
 pub use validate::{
-    check_new_password, normalize_phone, Birthdate, Gender, Nickname, Password, PasswordContext,
-    Phone, Username,
+    check_new_password, normalize_phone, Birthdate, CommentText, Gender, Nickname, Password,
+    PasswordContext, Phone, Username,
 };

@@ -67,3 +67,11 @@ pub const FLAG_AFTER_MASKED: u32 = 3;
 /// A withdrawn account's personal data is kept this long, then erased (the privacy
 /// policy's promise).
 pub const WITHDRAWN_KEEP_DAYS: i64 = 183;
+
+/// Comments a logged-in user may post, per `COMMENT_WINDOW`.
+pub const COMMENTS_PER_USER: u32 = 5;
+/// Comments one client address may post (guests and users alike), per `COMMENT_WINDOW`.
+pub const COMMENTS_PER_IP: u32 = 20;
+pub const COMMENT_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// Comments the board shows.
+pub const COMMENTS_SHOWN: i64 = 30;

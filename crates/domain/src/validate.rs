@@ -251,6 +251,34 @@ impl AsRef<str> for Nickname {
     }
 }
 
+/// A comment of the board: 1–100 characters after trimming, with no abusive word in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommentText(String);
+
+impl CommentText {
+    pub const MAX_CHARS: usize = 100;
+
+    pub fn parse(input: &str) -> Result<Self, ErrorCode> {
+        let s = input.trim();
+        if s.is_empty() {
+            return Err(ErrorCode::CommentEmpty);
+        }
+        if s.chars().count() > Self::MAX_CHARS {
+            return Err(ErrorCode::CommentTooLong);
+        }
+        if !crate::moderation::is_clean(s) {
+            return Err(ErrorCode::ContentNotAllowed);
+        }
+        Ok(Self(s.to_owned()))
+    }
+}
+
+impl AsRef<str> for CommentText {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
 /// Hangul syllables and compatibility jamo (ㅋㅋ is a fine nickname).
 fn is_hangul(c: char) -> bool {
     matches!(c, '\u{AC00}'..='\u{D7A3}' | '\u{3131}'..='\u{318E}')
@@ -298,5 +326,24 @@ mod tests {
             Err(ErrorCode::ResetPasswordMismatch)
         );
         assert!(check_new_password(PasswordContext::Reset, "abcdef", None).is_ok());
+    }
+
+    #[test]
+    fn comments_are_trimmed_capped_and_clean() {
+        assert_eq!(CommentText::parse("   "), Err(ErrorCode::CommentEmpty));
+        assert_eq!(
+            CommentText::parse(" 빨리 열어주세요 ").unwrap().as_ref(),
+            "빨리 열어주세요"
+        );
+        assert!(CommentText::parse(&"가".repeat(100)).is_ok());
+        assert_eq!(
+            CommentText::parse(&"가".repeat(101)),
+            Err(ErrorCode::CommentTooLong)
+        );
+        assert_eq!(
+            CommentText::parse("tlqkf 왜 안 열어"),
+            Err(ErrorCode::ContentNotAllowed)
+        );
+        assert!(CommentText::parse("시발점에서 다시").is_ok());
     }
 }

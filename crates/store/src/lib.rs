@@ -7,6 +7,7 @@
 
 mod accounts;
 mod codes;
+mod comments;
 mod rooms;
 mod safety;
 mod seed;
@@ -20,6 +21,7 @@ use sqlx::AnyPool;
 
 pub use accounts::{NewSession, NewUser, User};
 pub use codes::{IdentityCheck, PhoneCode};
+pub use comments::{Comment, NewComment};
 pub use rooms::{ArchivedMessage, HistoryItem, MatchSide, RoomRecord};
 pub use safety::{AuditEntry, NewReport, NewSanction, Sanction};
 pub use seed::{SeedOutcome, SeedUser, SeededUser, SEEDED_PASSWORD_HASH, SEEDED_USER_AGENT};

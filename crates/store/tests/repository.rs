@@ -4,8 +4,8 @@
 
 use telepathy_store::testing::fresh_store;
 use telepathy_store::{
-    ArchivedMessage, AuditEntry, Backend, MatchSide, NewReport, NewSanction, NewSession, NewUser,
-    RoomRecord, Store, StoreError,
+    ArchivedMessage, AuditEntry, Backend, MatchSide, NewComment, NewReport, NewSanction,
+    NewSession, NewUser, RoomRecord, Store, StoreError,
 };
 
 macro_rules! both {
@@ -42,6 +42,7 @@ both!(
     sanctions_restrict_until_they_run_out,
     the_audit_log_cannot_be_changed,
     withdrawn_accounts_are_erased_after_the_retention,
+    comments_list_newest_first_without_hidden_ones,
 );
 
 fn user<'a>(username: &'a str, phone: &'a str, now: i64) -> NewUser<'a> {
@@ -701,5 +702,49 @@ async fn withdrawn_accounts_are_erased_after_the_retention(store: Store) {
         store.user_by_id(b).await.unwrap().unwrap().username,
         "bob",
         "others stay"
+    );
+}
+
+async fn comments_list_newest_first_without_hidden_ones(store: Store) {
+    let (a, _) = two_users(&store).await;
+    let mut ids = Vec::new();
+    for (i, (user, content)) in [(Some(a), "첫 댓글"), (None, "손님 댓글"), (Some(a), "셋째")]
+        .into_iter()
+        .enumerate()
+    {
+        let c = store
+            .add_comment(&NewComment {
+                user_id: user,
+                nickname: if user.is_some() { "별빛" } else { "익명" },
+                content,
+                ip: "127.0.0.1",
+                now: 1000 + i as i64,
+            })
+            .await
+            .unwrap();
+        assert_eq!(c.content, content);
+        ids.push(c.id);
+    }
+    let recent = store.recent_comments(2).await.unwrap();
+    assert_eq!(
+        recent
+            .iter()
+            .map(|c| c.content.as_str())
+            .collect::<Vec<_>>(),
+        ["셋째", "손님 댓글"]
+    );
+    assert_eq!(recent[1].user_id, None);
+    assert!(store.hide_comment(ids[2], None, 5000).await.unwrap());
+    assert!(
+        !store.hide_comment(ids[2], None, 5001).await.unwrap(),
+        "once"
+    );
+    let recent = store.recent_comments(3).await.unwrap();
+    assert_eq!(
+        recent
+            .iter()
+            .map(|c| c.content.as_str())
+            .collect::<Vec<_>>(),
+        ["손님 댓글", "첫 댓글"]
     );
 }

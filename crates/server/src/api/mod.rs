@@ -3,6 +3,7 @@
 
 mod accounts;
 mod codes;
+mod comments;
 mod game;
 mod identity;
 mod meta;
@@ -31,6 +32,8 @@ enum Tag {
     Identity,
     /// Reports about chat partners.
     Safety,
+    /// The comment board of the closed hours.
+    Comments,
     /// Facts about this deployment.
     Meta,
     /// Demo mode only.
@@ -63,6 +66,7 @@ type Apis = (
     meta::MetaApi,
     game::GameApi,
     report::ReportApi,
+    comments::CommentsApi,
 );
 
 /// The API service, mounted at `/api`.
@@ -77,6 +81,7 @@ pub fn service(state: &AppState) -> OpenApiService<Apis, ()> {
             meta::MetaApi(state.clone()),
             game::GameApi(state.clone()),
             report::ReportApi(state.clone()),
+            comments::CommentsApi(state.clone()),
         ),
         "Telepathy API",
         env!("CARGO_PKG_VERSION"),

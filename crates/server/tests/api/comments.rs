@@ -1,0 +1,98 @@
+//! The comment board of the closed hours.
+
+use serde_json::json;
+
+use crate::helpers::TestApp;
+
+crate::both!(
+    comments_come_newest_first_with_the_author_from_the_session,
+    bad_comments_are_refused_and_posting_is_limited,
+);
+
+async fn comments_come_newest_first_with_the_author_from_the_session(mut app: TestApp) {
+    assert_eq!(app.get("/api/comments").await.body, json!([]));
+    // A guest posts as guest_user, shown as 익명, whatever the payload claims.
+    let guest = app
+        .post(
+            "/api/comments",
+            json!({ "username": "admin", "nickname": "운영자", "content": "  빨리 열어주세요  " }),
+        )
+        .await;
+    let posted = &guest.assert_ok()["comment"];
+    assert_eq!(posted["nickname"], json!("익명"));
+    assert_eq!(posted["username"], json!("guest_user"));
+    assert_eq!(posted["content"], json!("빨리 열어주세요"));
+
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    app.post("/api/nickname/set-nickname", json!({ "nickname": "별빛" }))
+        .await
+        .assert_ok();
+    app.post(
+        "/api/comments",
+        json!({ "username": "bobby", "nickname": "달빛", "content": "8시에 봐요" }),
+    )
+    .await
+    .assert_ok();
+
+    let list = app.get("/api/comments").await;
+    let list = list.body.as_array().unwrap();
+    assert_eq!(list.len(), 2);
+    assert_eq!(list[0]["content"], json!("8시에 봐요"), "newest first");
+    assert_eq!(list[0]["nickname"], json!("별빛"));
+    // No login ID is ever shown.
+    assert_eq!(list[0]["username"], json!("별빛"));
+    assert_eq!(list[1]["nickname"], json!("익명"));
+    assert!(list[0]["createdAt"].as_str().unwrap().contains('T'));
+}
+
+async fn bad_comments_are_refused_and_posting_is_limited(mut app: TestApp) {
+    let post = |content: String| json!({ "content": content });
+    app.post("/api/comments", post("   ".into()))
+        .await
+        .assert_error(400, "COMMENT_EMPTY");
+    app.post("/api/comments", json!({}))
+        .await
+        .assert_error(400, "COMMENT_EMPTY");
+    app.post("/api/comments", post("가".repeat(101)))
+        .await
+        .assert_error(400, "COMMENT_TOO_LONG");
+    let abusive = app
+        .post("/api/comments", post("ㅅㅂ 언제 열어".into()))
+        .await;
+    abusive.assert_error(400, "CONTENT_NOT_ALLOWED");
+    assert_eq!(
+        app.get("/api/comments").await.body,
+        json!([]),
+        "nothing stored"
+    );
+
+    // A member: 5 per 10 minutes.
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    for i in 0..5 {
+        app.post("/api/comments", post(format!("댓글 {i}")))
+            .await
+            .assert_ok();
+    }
+    app.post("/api/comments", post("여섯째".into()))
+        .await
+        .assert_error(429, "RATE_LIMITED");
+    // One address: 20 per 10 minutes, members and guests together.
+    app.cookie = None;
+    for i in 0..15 {
+        app.post("/api/comments", post(format!("손님 {i}")))
+            .await
+            .assert_ok();
+    }
+    app.post("/api/comments", post("넘침".into()))
+        .await
+        .assert_error(429, "RATE_LIMITED");
+    assert_eq!(
+        app.get("/api/comments")
+            .await
+            .body
+            .as_array()
+            .unwrap()
+            .len(),
+        20
+    );
+}

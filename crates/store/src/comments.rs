@@ -1,0 +1,71 @@
+//! The comment board of the closed hours.
+
+use sqlx::FromRow;
+
+use crate::{Store, StoreError};
+
+/// A comment as shown: who (a nickname, or the guest name) and what.
+#[derive(Debug, Clone, FromRow)]
+pub struct Comment {
+    pub id: i64,
+    pub user_id: Option<i64>,
+    pub nickname: String,
+    pub content: String,
+    pub created_at: i64,
+}
+
+/// What posting a comment stores.
+#[derive(Debug)]
+pub struct NewComment<'a> {
+    pub user_id: Option<i64>,
+    pub nickname: &'a str,
+    pub content: &'a str,
+    pub ip: &'a str,
+    pub now: i64,
+}
+
+impl Store {
+    pub async fn add_comment(&self, c: &NewComment<'_>) -> Result<Comment, StoreError> {
+        Ok(sqlx::query_as(
+            "INSERT INTO comments (user_id, nickname, content, ip, created_at)
+             VALUES ($1, $2, $3, $4, $5)
+             RETURNING id, user_id, nickname, content, created_at",
+        )
+        .bind(c.user_id)
+        .bind(c.nickname)
+        .bind(c.content)
+        .bind(c.ip)
+        .bind(c.now)
+        .fetch_one(&self.pool)
+        .await?)
+    }
+
+    /// The newest comments that are not hidden, newest first.
+    pub async fn recent_comments(&self, limit: i64) -> Result<Vec<Comment>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT id, user_id, nickname, content, created_at FROM comments
+             WHERE hidden_at IS NULL ORDER BY id DESC LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Hides a comment from the board; false when there is no such visible comment.
+    pub async fn hide_comment(
+        &self,
+        id: i64,
+        operator_id: Option<i64>,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE comments SET hidden_at = $1, hidden_by = $2 WHERE id = $3 AND hidden_at IS NULL",
+        )
+        .bind(now)
+        .bind(operator_id)
+        .bind(id)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}
