@@ -5,4 +5,8 @@ export const limits = {
   birthdateDigits: 8,
   codeDigits: 6,
   nicknameMaxLength: 20,
+  /** The comment board: longest comment, how many the closed screen shows, how often it refreshes. */
+  commentMaxLength: 100,
+  commentsShown: 3,
+  commentRefreshMs: 10_000,
 } as const;

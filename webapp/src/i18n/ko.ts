@@ -251,6 +251,18 @@ export const ko = {
     untilOpen: '오픈까지 남은 시간',
   },
 
+  comments: {
+    title: '기다리는 사람들의 한마디',
+    label: '한마디 남기기',
+    placeholder: '오늘 밤 기대되는 단어는?',
+    submit: '남기기',
+    submitting: '남기는 중…',
+    empty: '아직 남겨진 한마디가 없어요. 첫 번째로 남겨보세요!',
+    loadFailed: '한마디를 불러오지 못했어요.',
+    posted: '한마디를 남겼어요.',
+    serverError: '서버 오류로 한마디를 남기지 못했습니다.',
+  },
+
   feedback: {
     title: '방금 대화는 어땠나요?',
     description: (partner: string, word: string) => `${partner}님과 “${word}”${directionParticle(word)} 나눈 대화, 지금 기분을 남겨주세요.`,

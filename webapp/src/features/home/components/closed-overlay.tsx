@@ -3,10 +3,12 @@ import { Icon } from '@/components/icons';
 import { ko } from '@/i18n/ko';
 import { formatDuration, nextEightPm } from '@/lib/round-clock';
 import { useNow } from '../hooks/use-now';
+import { CommentBoard } from './comment-board';
 
 /**
  * Covers the main screen while the service is closed: the opening hours and the time until the
- * next opening (the server's, or the next 8 PM when it did not say). The navigation stays usable.
+ * next opening (the server's, or the next 8 PM when it did not say), and the comment board of
+ * those waiting. The navigation stays usable.
  */
 export function ClosedOverlay({ nextOpenAt }: { nextOpenAt: string | null }) {
   const now = useNow();
@@ -47,6 +49,7 @@ export function ClosedOverlay({ nextOpenAt }: { nextOpenAt: string | null }) {
             </dd>
           </div>
         </dl>
+        <CommentBoard />
       </div>
     </div>
   );
