@@ -24,12 +24,15 @@ export function validateUsername(input: string): ValidationCode | null {
   return USERNAME.test(input) ? null : 'USERNAME_INVALID';
 }
 
-/** Letters, digits and everything else (Korean letters and spaces count as "other"). */
+/**
+ * The server's three kinds of character: letters of any script (Korean too), ASCII digits, and
+ * symbols (anything else but white space, which counts as none).
+ */
 function characterClasses(password: string): number {
-  const letters = /[A-Za-z]/.test(password);
-  const digits = /\d/.test(password);
-  const others = /[^A-Za-z\d]/.test(password);
-  return [letters, digits, others].filter(Boolean).length;
+  const letters = /\p{L}/u.test(password);
+  const digits = /[0-9]/.test(password);
+  const symbols = /[^\p{L}0-9\s]/u.test(password);
+  return [letters, digits, symbols].filter(Boolean).length;
 }
 
 export function validateRegisterPassword(input: string): ValidationCode | null {
