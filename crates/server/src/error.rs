@@ -101,7 +101,12 @@ impl From<ErrorCode> for ApiError {
             | E::ReportNotPartner
             | E::AccountRestricted => Self::Forbidden(body),
             E::NotFound => Self::NotFound(body),
-            E::UsernameTaken | E::PhoneInUse | E::AlreadyInRoom => Self::Conflict(body),
+            E::UsernameTaken
+            | E::PhoneInUse
+            | E::AlreadyInRoom
+            | E::TotpEnrolled
+            | E::ReportClosed
+            | E::SanctionLifted => Self::Conflict(body),
             E::PayloadTooLarge => Self::PayloadTooLarge(body),
             E::UriTooLong => Self::UriTooLong(body),
             E::RateLimited | E::SmsCooldown | E::SmsDailyLimit => Self::TooManyRequests(body),
