@@ -64,7 +64,7 @@ pub enum ApiError {
     /// Nothing there.
     #[oai(status = 404)]
     NotFound(Json<ErrorBody>),
-    /// Taken by someone else.
+    /// Taken by someone else, or done already.
     #[oai(status = 409)]
     Conflict(Json<ErrorBody>),
     /// The body is larger than the API reads.

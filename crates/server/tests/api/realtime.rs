@@ -48,7 +48,7 @@ fn current(app: &TestApp) -> (i64, String) {
 
 /// Joins a and b on the current round's first word; retries once if a round boundary
 /// fell between the two joins.
-async fn pair(app: &TestApp, a: &mut Client, b: &mut Client) -> (Value, Value) {
+pub async fn pair(app: &TestApp, a: &mut Client, b: &mut Client) -> (Value, Value) {
     for _ in 0..2 {
         let (round, word) = current(app);
         a.send("join_match", json!({ "word": word, "round": round }))
