@@ -64,6 +64,7 @@ impl ReportStatus {
 
 /// A user as a report names them.
 #[derive(Debug, Object)]
+#[oai(skip_serializing_if_is_none)]
 pub struct Reporter {
     pub id: i64,
     /// None for an erased account.
@@ -72,6 +73,7 @@ pub struct Reporter {
 
 /// The reported user.
 #[derive(Debug, Object)]
+#[oai(skip_serializing_if_is_none)]
 pub struct Reported {
     pub id: i64,
     pub nickname: Option<String>,
@@ -80,7 +82,7 @@ pub struct Reported {
 
 /// A report in the queue.
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct ReportItem {
     pub id: i64,
     pub source: ReportSource,
@@ -109,7 +111,7 @@ pub struct ReportItem {
 
 /// A report in a user's history.
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct ReportBrief {
     pub id: i64,
     pub source: ReportSource,
@@ -122,7 +124,7 @@ pub struct ReportBrief {
 
 /// A sanction in a user's history.
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct SanctionItem {
     pub id: i64,
     /// `warn`, `suspend` or `ban`.

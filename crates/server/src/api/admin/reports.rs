@@ -55,7 +55,7 @@ pub struct ReportList {
 
 /// The room a report is about.
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct RoomInfo {
     pub id: String,
     pub word: String,
@@ -89,7 +89,7 @@ pub struct TranscriptLine {
 
 /// One of a report's users, with their history.
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct UserHistory {
     pub id: i64,
     pub username: String,
@@ -108,6 +108,7 @@ pub struct UserHistory {
 
 /// A report with everything needed to decide on it.
 #[derive(Debug, Object)]
+#[oai(skip_serializing_if_is_none)]
 pub struct ReportDetail {
     pub report: ReportItem,
     /// None when the room's record has not reached the database.
@@ -132,7 +133,7 @@ pub struct ResolveBody {
 }
 
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct Resolved {
     pub success: bool,
     pub message: String,

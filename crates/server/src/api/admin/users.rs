@@ -27,7 +27,7 @@ const AUDIT_PAGE: i64 = 100;
 
 /// A user in search results.
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct UserBrief {
     pub id: i64,
     pub username: String,
@@ -46,7 +46,7 @@ pub struct UserList {
 
 /// A user's account as the console shows it.
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct UserProfile {
     pub id: i64,
     pub username: String,
@@ -60,7 +60,7 @@ pub struct UserProfile {
 
 /// A user's page.
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct UserDetail {
     pub user: UserProfile,
     /// The suspension or ban in force.
@@ -102,7 +102,7 @@ pub struct LiftBody {
 
 /// A line of the audit log.
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct AuditItem {
     pub id: i64,
     /// RFC 3339.
@@ -119,7 +119,7 @@ pub struct AuditItem {
 }
 
 #[derive(Debug, Object)]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct AuditPage {
     /// Newest first, at most 100.
     pub entries: Vec<AuditItem>,
