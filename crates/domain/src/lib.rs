@@ -19,5 +19,5 @@ pub use emotion::Emotion;
 pub use error::ErrorCode;
 pub use validate::{
     check_new_password, normalize_phone, Birthdate, CommentText, Gender, Nickname, Password,
-    PasswordContext, Phone, Username,
+    PasswordContext, Phone, Username, OPERATOR_PASSWORD_MIN_CHARS,
 };

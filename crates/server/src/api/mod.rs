@@ -2,6 +2,7 @@
 //! is generated from these types; the web app's types are generated from that file.
 
 mod accounts;
+mod admin;
 mod codes;
 mod comments;
 mod game;
@@ -38,6 +39,9 @@ enum Tag {
     Meta,
     /// Demo mode only.
     Dev,
+    /// The operations console: operators only, each with a second factor; every action
+    /// is written to the audit log.
+    Admin,
 }
 
 /// The plain answer of a state change.
@@ -67,6 +71,9 @@ type Apis = (
     game::GameApi,
     report::ReportApi,
     comments::CommentsApi,
+    admin::AdminAuthApi,
+    admin::AdminReportsApi,
+    admin::AdminUsersApi,
 );
 
 /// The API service, mounted at `/api`.
@@ -82,6 +89,9 @@ pub fn service(state: &AppState) -> OpenApiService<Apis, ()> {
             game::GameApi(state.clone()),
             report::ReportApi(state.clone()),
             comments::CommentsApi(state.clone()),
+            admin::AdminAuthApi(state.clone()),
+            admin::AdminReportsApi(state.clone()),
+            admin::AdminUsersApi(state.clone()),
         ),
         "Telepathy API",
         env!("CARGO_PKG_VERSION"),

@@ -373,7 +373,15 @@ async fn the_access_log_names_the_peer_and_the_client() {
             .await
             .unwrap();
         assert_eq!(resp.status(), 200);
-        let logged = lines.requests_to(path);
+        // The line is written as the answer leaves, which may be after the client has it.
+        let mut logged = lines.requests_to(path);
+        for _ in 0..50 {
+            if logged.iter().any(|l| l.contains("status=200")) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            logged = lines.requests_to(path);
+        }
         assert!(
             logged.iter().any(|l| l.contains("peer=127.0.0.1")
                 && l.contains(&format!("client={client}"))
