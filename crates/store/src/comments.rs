@@ -2,6 +2,7 @@
 
 use sqlx::FromRow;
 
+use crate::safety::{insert_audit, AuditEntry};
 use crate::{Store, StoreError};
 
 /// A comment as shown: who (a nickname, or the guest name) and what.
@@ -12,6 +13,18 @@ pub struct Comment {
     pub nickname: String,
     pub content: String,
     pub created_at: i64,
+}
+
+/// A comment as operators review it.
+#[derive(Debug, Clone, FromRow)]
+pub struct ReviewedComment {
+    pub id: i64,
+    pub user_id: Option<i64>,
+    pub nickname: String,
+    pub content: String,
+    pub ip: String,
+    pub created_at: i64,
+    pub hidden_at: Option<i64>,
 }
 
 /// What posting a comment stores.
@@ -51,21 +64,43 @@ impl Store {
         .await?)
     }
 
-    /// Hides a comment from the board; false when there is no such visible comment.
+    /// Every comment, hidden ones too, newest first: what operators review.
+    pub async fn comments_for_review(
+        &self,
+        limit: i64,
+    ) -> Result<Vec<ReviewedComment>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT id, user_id, nickname, content, ip, created_at, hidden_at FROM comments
+             ORDER BY id DESC LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Hides a comment from the board, with its audit line in the same transaction; false
+    /// (and nothing written) when there is no such visible comment.
     pub async fn hide_comment(
         &self,
         id: i64,
         operator_id: Option<i64>,
         now: i64,
+        audit: &AuditEntry<'_>,
     ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
             "UPDATE comments SET hidden_at = $1, hidden_by = $2 WHERE id = $3 AND hidden_at IS NULL",
         )
         .bind(now)
         .bind(operator_id)
         .bind(id)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
-        Ok(done.rows_affected() == 1)
+        if done.rows_affected() != 1 {
+            return Ok(false);
+        }
+        insert_audit(&mut tx, audit).await?;
+        tx.commit().await?;
+        Ok(true)
     }
 }

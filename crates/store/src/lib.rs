@@ -23,7 +23,7 @@ use sqlx::AnyPool;
 
 pub use accounts::{NewSession, NewUser, User};
 pub use codes::{IdentityCheck, PhoneCode};
-pub use comments::{Comment, NewComment};
+pub use comments::{Comment, NewComment, ReviewedComment};
 pub use console::{AuditRow, ConsoleCounts, ReportRow, Resolution, SanctionRow};
 pub use operators::{NewOperatorSession, Operator, OperatorSession, SecondFactor};
 pub use rooms::{ArchivedMessage, HistoryItem, MatchSide, RoomRecord};

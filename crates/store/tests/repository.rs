@@ -739,11 +739,26 @@ async fn comments_list_newest_first_without_hidden_ones(store: Store) {
         ["셋째", "손님 댓글"]
     );
     assert_eq!(recent[1].user_id, None);
-    assert!(store.hide_comment(ids[2], None, 5000).await.unwrap());
+    let lines = audit_lines(&store).await;
+    assert!(store
+        .hide_comment(ids[2], None, 5000, &audit("comment.hide", 5000))
+        .await
+        .unwrap());
     assert!(
-        !store.hide_comment(ids[2], None, 5001).await.unwrap(),
+        !store
+            .hide_comment(ids[2], None, 5001, &audit("comment.hide", 5001))
+            .await
+            .unwrap(),
         "once"
     );
+    assert_eq!(
+        audit_lines(&store).await,
+        lines + 1,
+        "one audit line, with the hiding"
+    );
+    let review = store.comments_for_review(10).await.unwrap();
+    assert_eq!(review.len(), 3, "operators still see it");
+    assert!(review[0].hidden_at.is_some());
     let recent = store.recent_comments(3).await.unwrap();
     assert_eq!(
         recent

@@ -74,6 +74,7 @@ type Apis = (
     admin::AdminAuthApi,
     admin::AdminReportsApi,
     admin::AdminUsersApi,
+    admin::AdminCommentsApi,
 );
 
 /// The API service, mounted at `/api`.
@@ -92,6 +93,7 @@ pub fn service(state: &AppState) -> OpenApiService<Apis, ()> {
             admin::AdminAuthApi(state.clone()),
             admin::AdminReportsApi(state.clone()),
             admin::AdminUsersApi(state.clone()),
+            admin::AdminCommentsApi(state.clone()),
         ),
         "Telepathy API",
         env!("CARGO_PKG_VERSION"),

@@ -27,6 +27,7 @@ crate::both!(
     a_disabled_operator_cannot_log_in,
     a_reset_authenticator_enrols_again,
     operator_sessions_are_short,
+    an_operator_hides_a_comment_from_the_board,
 );
 
 const PASSWORD: &str = "Correct-horse-7";
@@ -151,6 +152,7 @@ const CONSOLE: &[&str] = &[
     "/api/admin/users?q=alice",
     "/api/admin/users/1",
     "/api/admin/audit",
+    "/api/admin/comments",
 ];
 
 async fn a_user_session_is_no_operator_session(mut app: TestApp) {
@@ -890,4 +892,34 @@ async fn operator_sessions_are_short(mut app: TestApp) {
     app.get("/api/admin/dashboard")
         .await
         .assert_error(401, "OPERATOR_ONLY");
+}
+
+async fn an_operator_hides_a_comment_from_the_board(mut app: TestApp) {
+    app.cookie = None;
+    let posted = app
+        .post("/api/comments", json!({ "content": "광고 보러 오세요" }))
+        .await;
+    let id = posted.assert_ok()["comment"]["id"].as_i64().unwrap();
+    operator(&mut app, "ops_kim").await;
+    let review = app.get("/api/admin/comments").await;
+    assert_eq!(
+        review.assert_ok()["comments"][0]["content"],
+        json!("광고 보러 오세요")
+    );
+    let before = audit_lines(&app).await.len();
+    let path = format!("/api/admin/comments/{id}/hide");
+    app.post(&path, json!({ "reason": "" }))
+        .await
+        .assert_error(400, "SANCTION_REASON_REQUIRED");
+    app.post(&path, json!({ "reason": "광고" }))
+        .await
+        .assert_ok();
+    one_more(&audit_lines(&app).await, before, "comment.hide");
+    app.post(&path, json!({ "reason": "광고" }))
+        .await
+        .assert_error(404, "NOT_FOUND");
+    // Gone from the board, still in the review with when it was hidden.
+    assert_eq!(app.get("/api/comments").await.body, json!([]));
+    let review = app.get("/api/admin/comments").await;
+    assert!(review.assert_ok()["comments"][0]["hiddenAt"].is_string());
 }
