@@ -9,6 +9,7 @@ mod emotion;
 mod error;
 pub mod limits;
 pub mod moderation;
+mod notice;
 pub mod round;
 pub mod safety;
 pub mod time;
@@ -17,6 +18,7 @@ pub mod words;
 
 pub use emotion::Emotion;
 pub use error::ErrorCode;
+pub use notice::Notice;
 pub use validate::{
     check_new_password, normalize_phone, Birthdate, CommentText, Gender, Nickname, Password,
     PasswordContext, Phone, Username, OPERATOR_PASSWORD_MIN_CHARS,

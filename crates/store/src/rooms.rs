@@ -65,15 +65,17 @@ impl Store {
     }
 
     /// Records many new rooms with their word-history lines in one transaction: at a busy
-    /// round's start, one commit for a batch instead of one per match.
+    /// round's start, one commit for a batch instead of one per match. A room recorded
+    /// already is skipped, so two writers of one room cannot fail each other's batch.
     pub async fn record_matches(
         &self,
         batch: &[(&RoomRecord, [MatchSide<'_>; 2])],
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         for (room, sides) in batch {
-            sqlx::query(
-                "INSERT INTO rooms (id, word, round, user_a, user_b, created_at) VALUES ($1, $2, $3, $4, $5, $6)",
+            let added = sqlx::query(
+                "INSERT INTO rooms (id, word, round, user_a, user_b, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+                 ON CONFLICT (id) DO NOTHING",
             )
             .bind(&room.id)
             .bind(&room.word)
@@ -82,7 +84,12 @@ impl Store {
             .bind(room.user_b)
             .bind(room.created_at)
             .execute(&mut *tx)
-            .await?;
+            .await?
+            .rows_affected();
+            // Recorded already (by the recorder, or by a report that needed it first).
+            if added == 0 {
+                continue;
+            }
             for (me, partner) in [(&sides[0], &sides[1]), (&sides[1], &sides[0])] {
                 sqlx::query(
                     "INSERT INTO word_history (user_id, room_id, word, partner_id, partner_nickname, connected_at)

@@ -2,7 +2,7 @@ use poem::web::cookie::CookieJar;
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
-use telepathy_domain::{ErrorCode, Password, Username};
+use telepathy_domain::{ErrorCode, Notice, Password, Username};
 
 use super::{Ack, Tag};
 use crate::error::{ApiError, ApiResult, OrInternal};
@@ -84,7 +84,7 @@ impl AccountsApi {
             s.clear_cookie(cookies);
             return Err(ApiError::restricted(&r));
         }
-        Ok(Json(Ack::ok("로그인되었습니다.")))
+        Ok(Json(Ack::of(Notice::LoggedIn)))
     }
 
     /// Ends this session.
@@ -99,7 +99,7 @@ impl AccountsApi {
             s.recheck_sessions(current.user.id).await;
         }
         s.clear_cookie(cookies);
-        Ok(Json(Ack::ok("로그아웃되었습니다.")))
+        Ok(Json(Ack::of(Notice::LoggedOut)))
     }
 
     /// Whether the request carries a live session.
@@ -122,6 +122,6 @@ impl AccountsApi {
         tracing::info!(user_id = current.user.id, "account withdrawn");
         s.recheck_sessions(current.user.id).await;
         s.clear_cookie(cookies);
-        Ok(Json(Ack::ok("회원 탈퇴가 완료되었습니다.")))
+        Ok(Json(Ack::of(Notice::Withdrawn)))
     }
 }

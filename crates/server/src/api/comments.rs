@@ -6,7 +6,7 @@ use poem_openapi::{Object, OpenApi};
 use telepathy_domain::limits::{
     COMMENTS_PER_IP, COMMENTS_PER_USER, COMMENTS_SHOWN, COMMENT_WINDOW,
 };
-use telepathy_domain::{CommentText, ErrorCode};
+use telepathy_domain::{CommentText, ErrorCode, Notice};
 use telepathy_store::NewComment;
 
 use super::Tag;
@@ -127,7 +127,7 @@ impl CommentsApi {
             .or_internal("saving a comment")?;
         Ok(Json(CommentPosted {
             success: true,
-            message: "댓글이 등록되었어요.".to_owned(),
+            message: Notice::CommentPosted.message().to_owned(),
             comment: item(comment),
         }))
     }

@@ -4,7 +4,7 @@
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
-use telepathy_domain::{Emotion, ErrorCode};
+use telepathy_domain::{Emotion, ErrorCode, Notice};
 
 use super::{Ack, Tag};
 use crate::error::{ApiResult, OrInternal};
@@ -109,7 +109,7 @@ impl GameApi {
             Err(ErrorCode::NotInRoom) if self.0.was_in_room(user.id, &body.room_id).await? => {}
             Err(code) => return Err(code.into()),
         }
-        Ok(Json(Ack::ok("대화가 종료되었습니다.")))
+        Ok(Json(Ack::of(Notice::ChatEnded)))
     }
 
     /// Never matches the caller with the partner of a room they were in again (offered
@@ -123,9 +123,7 @@ impl GameApi {
     async fn block(&self, req: &Request, body: Json<EndBody>) -> ApiResult<Ack> {
         let user = self.0.require_user(req).await?.user;
         self.0.block_partner(user.id, &body.room_id).await?;
-        Ok(Json(Ack::ok(
-            "차단했어요. 이 상대와는 다시 연결되지 않아요.",
-        )))
+        Ok(Json(Ack::of(Notice::PartnerBlocked)))
     }
 
     /// Words the caller shared with partners, newest first.
@@ -191,7 +189,7 @@ impl GameApi {
             .add_feedback(user.id, &room, emotion.as_korean(), s.clock.now_ms())
             .await
             .or_internal("saving feedback")?;
-        Ok(Json(Ack::ok("소중한 기분을 남겨주셔서 고마워요.")))
+        Ok(Json(Ack::of(Notice::FeedbackSaved)))
     }
 
     /// Carries the WebSocket frame types of `/ws` into this document (it answers no data).

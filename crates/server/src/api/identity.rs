@@ -2,7 +2,7 @@ use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use telepathy_domain::limits::{IDENTITY_PREPARES_PER_USER, IDENTITY_WINDOW};
-use telepathy_domain::{Birthdate, ErrorCode, Phone};
+use telepathy_domain::{Birthdate, ErrorCode, Notice, Phone};
 use telepathy_providers::{IdentityOutcome, VerifiedPerson};
 use telepathy_store::User;
 
@@ -132,7 +132,7 @@ impl IdentityApi {
             .or_internal("saving a real name")?;
         Ok(Json(Confirmed {
             success: true,
-            message: "본인인증이 완료되었습니다.".to_owned(),
+            message: Notice::IdentityVerified.message().to_owned(),
             user: VerifiedUser { name: person.name },
         }))
     }

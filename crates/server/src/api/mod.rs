@@ -14,6 +14,7 @@ mod report;
 mod signup;
 
 use poem_openapi::{Object, OpenApiService, Tags};
+use telepathy_domain::Notice;
 
 use crate::state::AppState;
 
@@ -53,10 +54,10 @@ pub struct Ack {
 }
 
 impl Ack {
-    pub fn ok(message: &str) -> Self {
+    pub fn of(notice: Notice) -> Self {
         Self {
             success: true,
-            message: message.to_owned(),
+            message: notice.message().to_owned(),
         }
     }
 }

@@ -5,7 +5,9 @@ use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use telepathy_domain::limits::{LOGIN_PER_USERNAME, LOGIN_WINDOW};
-use telepathy_domain::{check_new_password, ErrorCode, Password, PasswordContext, Phone, Username};
+use telepathy_domain::{
+    check_new_password, ErrorCode, Notice, Password, PasswordContext, Phone, Username,
+};
 use telepathy_providers::CodePurpose;
 use telepathy_store::User;
 
@@ -103,7 +105,7 @@ impl PasswordApi {
         self.0.send_code(req, &phone, CodePurpose::Reset).await?;
         Ok(Json(CodeSent {
             success: true,
-            message: "등록된 휴대폰으로 인증번호를 보냈습니다.".to_owned(),
+            message: Notice::ResetCodeSent.message().to_owned(),
             masked_phone: phone.masked(),
         }))
     }
@@ -153,7 +155,7 @@ impl PasswordApi {
             .or_internal("revoking sessions")?;
         tracing::info!(user_id = user.id, "password reset");
         s.recheck_sessions(user.id).await;
-        Ok(Json(Ack::ok("비밀번호가 재설정되었습니다.")))
+        Ok(Json(Ack::of(Notice::PasswordReset)))
     }
 
     /// Changes the password of the logged-in user; every other session ends.
@@ -204,6 +206,6 @@ impl PasswordApi {
             .await
             .or_internal("revoking sessions")?;
         s.recheck_sessions(current.user.id).await;
-        Ok(Json(Ack::ok("비밀번호가 변경되었습니다.")))
+        Ok(Json(Ack::of(Notice::PasswordChanged)))
     }
 }

@@ -2,7 +2,7 @@ use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use telepathy_domain::limits::NICKNAME_KEEP_DAYS;
-use telepathy_domain::{ErrorCode, Nickname};
+use telepathy_domain::{ErrorCode, Nickname, Notice};
 
 use super::{Ack, Tag};
 use crate::error::{ApiResult, OrInternal};
@@ -61,7 +61,7 @@ impl ProfileApi {
     async fn check_nickname(&self, req: &Request, body: Json<NicknameBody>) -> ApiResult<Ack> {
         self.0.require_user(req).await?;
         Nickname::parse(&body.nickname)?;
-        Ok(Json(Ack::ok("사용할 수 있는 닉네임이에요.")))
+        Ok(Json(Ack::of(Notice::NicknameAvailable)))
     }
 
     /// Sets the nickname; once set it is kept for a month.
@@ -78,7 +78,7 @@ impl ProfileApi {
         let keep_ms = NICKNAME_KEEP_DAYS * 24 * 60 * 60 * 1000;
         if let (Some(current), Some(set_at)) = (&user.nickname, user.nickname_set_at) {
             if current == nickname.as_ref() {
-                return Ok(Json(Ack::ok("닉네임이 저장되었습니다.")));
+                return Ok(Json(Ack::of(Notice::NicknameSaved)));
             }
             if now - set_at < keep_ms {
                 return Err(ErrorCode::NicknameLocked.into());
@@ -90,6 +90,6 @@ impl ProfileApi {
             .or_internal("setting a nickname")?;
         // Open sockets read the user again, so the next match carries the new name.
         s.recheck_sessions(user.id).await;
-        Ok(Json(Ack::ok("닉네임이 저장되었습니다.")))
+        Ok(Json(Ack::of(Notice::NicknameSaved)))
     }
 }

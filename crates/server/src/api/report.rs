@@ -8,6 +8,7 @@ use telepathy_domain::safety::ReportForm;
 use super::{Ack, Tag};
 use crate::error::ApiResult;
 use crate::state::AppState;
+use telepathy_domain::Notice;
 
 pub struct ReportApi(pub AppState);
 
@@ -48,8 +49,6 @@ impl ReportApi {
         let form = ReportForm::parse(&body.reasons, &body.extra_message)?;
         s.report(user.id, &body.room_id, body.reported_id, &form)
             .await?;
-        Ok(Json(Ack::ok(
-            "신고가 접수되었어요. 운영팀이 24시간 이내에 확인할게요.",
-        )))
+        Ok(Json(Ack::of(Notice::ReportFiled)))
     }
 }

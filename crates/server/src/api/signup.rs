@@ -4,7 +4,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use telepathy_domain::limits::{MIN_AGE, VERIFIED_PHONE_TTL};
 use telepathy_domain::time::seoul_date;
-use telepathy_domain::{Birthdate, ErrorCode, Gender, Password, Phone, Username};
+use telepathy_domain::{Birthdate, ErrorCode, Gender, Notice, Password, Phone, Username};
 use telepathy_providers::CodePurpose;
 use telepathy_store::{NewUser, StoreError};
 
@@ -86,7 +86,7 @@ impl SignupApi {
             message: if taken {
                 ErrorCode::UsernameTaken.message()
             } else {
-                "사용 가능한 아이디입니다."
+                Notice::UsernameAvailable.message()
             }
             .to_owned(),
         }))
@@ -112,7 +112,7 @@ impl SignupApi {
             return Err(ErrorCode::PhoneInUse.into());
         }
         s.send_code(req, &phone, CodePurpose::Register).await?;
-        Ok(Json(Ack::ok("인증번호가 전송되었습니다.")))
+        Ok(Json(Ack::of(Notice::CodeSent)))
     }
 
     /// Checks a sign-up code; a right one lets this phone register for the next minutes.
@@ -131,7 +131,7 @@ impl SignupApi {
             .mark_code_verified(code.id, s.clock.now_ms())
             .await
             .or_internal("marking a code verified")?;
-        Ok(Json(Ack::ok("인증이 완료되었습니다.")))
+        Ok(Json(Ack::of(Notice::PhoneVerified)))
     }
 
     /// Creates the account of a phone verified moments before, and logs it in.
@@ -200,6 +200,6 @@ impl SignupApi {
         };
         tracing::info!(user_id = id, "account registered");
         s.start_session(req, cookies, id).await?;
-        Ok(Json(Ack::ok("회원가입이 완료되었습니다.")))
+        Ok(Json(Ack::of(Notice::Registered)))
     }
 }

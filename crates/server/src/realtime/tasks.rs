@@ -376,6 +376,13 @@ pub async fn flush_room(state: &AppState, room_id: &str) -> anyhow::Result<()> {
             return Ok(());
         }
         let n = p.messages.len();
+        // The room reaches SQL through the recorder, a moment after its match; its
+        // messages cannot go before it.
+        if let Some(room) = &p.room {
+            if state.store.room_record(room_id).await?.is_none() {
+                state.record_matches(std::slice::from_ref(room)).await;
+            }
+        }
         state
             .metrics
             .store(

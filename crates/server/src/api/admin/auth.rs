@@ -6,7 +6,7 @@ use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Enum, Object, OpenApi};
 use telepathy_domain::limits::TOTP_BACKOFF;
-use telepathy_domain::{ErrorCode, Password, Username};
+use telepathy_domain::{ErrorCode, Notice, Password, Username};
 use telepathy_store::{AuditEntry, SecondFactor};
 
 use super::time;
@@ -154,12 +154,12 @@ impl AdminAuthApi {
         let (second_factor, message) = if operator.totp_enrolled_at.is_some() {
             (
                 SecondFactorStep::Verify,
-                "인증 앱의 6자리 코드를 입력해주세요.",
+                Notice::OperatorEnterCode.message(),
             )
         } else {
             (
                 SecondFactorStep::Enroll,
-                "인증 앱을 등록한 뒤 6자리 코드를 입력해주세요.",
+                Notice::OperatorEnrolThenCode.message(),
             )
         };
         Ok(Json(AdminLogin {
@@ -269,10 +269,10 @@ impl AdminAuthApi {
             return Err(ErrorCode::TotpInvalid.into());
         }
         s.tries_succeeded(&tries).await?;
-        Ok(Json(Ack::ok(if enrolling {
-            "인증 앱을 등록했습니다."
+        Ok(Json(Ack::of(if enrolling {
+            Notice::OperatorEnrolled
         } else {
-            "2단계 인증을 완료했습니다."
+            Notice::OperatorVerified
         })))
     }
 
@@ -292,7 +292,7 @@ impl AdminAuthApi {
                 .or_internal("ending an operator session")?;
         }
         s.clear_admin_cookie(cookies);
-        Ok(Json(Ack::ok("로그아웃되었습니다.")))
+        Ok(Json(Ack::of(Notice::LoggedOut)))
     }
 
     /// The operator of this session, before or after its second factor.

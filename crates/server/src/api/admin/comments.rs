@@ -5,7 +5,7 @@ use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use telepathy_domain::safety::parse_reason;
-use telepathy_domain::ErrorCode;
+use telepathy_domain::{ErrorCode, Notice};
 
 use super::time;
 use crate::api::{Ack, Tag};
@@ -101,6 +101,6 @@ impl AdminCommentsApi {
         if !hidden {
             return Err(ErrorCode::NotFound.into());
         }
-        Ok(Json(Ack::ok("댓글을 숨겼습니다.")))
+        Ok(Json(Ack::of(Notice::CommentHidden)))
     }
 }

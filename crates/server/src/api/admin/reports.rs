@@ -8,7 +8,7 @@ use poem_openapi::{Enum, Object, OpenApi};
 use telepathy_domain::limits::REPORT_DUE;
 use telepathy_domain::safety::Decision;
 use telepathy_domain::time::seoul_midnight_ms;
-use telepathy_domain::ErrorCode;
+use telepathy_domain::{ErrorCode, Notice};
 use telepathy_store::{NewSanction, Resolution, StoreError};
 
 use super::{millis, report_brief, report_item, sanction_item, time, ReportBrief, ReportItem};
@@ -391,7 +391,7 @@ impl AdminReportsApi {
         };
         Ok(Json(Resolved {
             success: true,
-            message: "신고를 처리했습니다.".to_owned(),
+            message: Notice::ReportResolved.message().to_owned(),
             sanction_id,
         }))
     }

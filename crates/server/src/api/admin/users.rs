@@ -6,7 +6,7 @@ use poem_openapi::param::{Path, Query};
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use telepathy_domain::safety::{parse_reason, SanctionOrder};
-use telepathy_domain::{ErrorCode, Phone};
+use telepathy_domain::{ErrorCode, Notice, Phone};
 use telepathy_store::NewSanction;
 
 use super::{report_brief, sanction_item, time, ReportBrief, SanctionItem, HISTORY_REPORTS};
@@ -273,7 +273,7 @@ impl AdminUsersApi {
             .await?;
         Ok(Json(SanctionGiven {
             success: true,
-            message: "제재를 적용했습니다.".to_owned(),
+            message: Notice::SanctionGiven.message().to_owned(),
             sanction_id,
         }))
     }
@@ -320,7 +320,7 @@ impl AdminUsersApi {
             user_id = sanction.user_id,
             "sanction lifted"
         );
-        Ok(Json(Ack::ok("제재를 해제했습니다.")))
+        Ok(Json(Ack::of(Notice::SanctionLifted)))
     }
 
     /// The audit log, newest first, 100 lines a page: `before` is the `nextBefore` of the

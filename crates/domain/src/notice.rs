@@ -1,0 +1,72 @@
+/// The closed set of successes a client is told about, each with the Korean text the user
+/// sees: the counterpart of [`crate::ErrorCode`], so every Korean sentence the server says
+/// has one home.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Notice {
+    UsernameAvailable,
+    CodeSent,
+    ResetCodeSent,
+    PhoneVerified,
+    Registered,
+    IdentityVerified,
+    LoggedIn,
+    LoggedOut,
+    Withdrawn,
+    NicknameAvailable,
+    NicknameSaved,
+    PasswordReset,
+    PasswordChanged,
+    ChatEnded,
+    PartnerBlocked,
+    FeedbackSaved,
+    ReportFiled,
+    CommentPosted,
+    OperatorEnterCode,
+    OperatorEnrolThenCode,
+    OperatorEnrolled,
+    OperatorVerified,
+    ReportResolved,
+    SanctionGiven,
+    SanctionLifted,
+    CommentHidden,
+}
+
+impl Notice {
+    /// The Korean text shown to the user.
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::UsernameAvailable => "사용 가능한 아이디입니다.",
+            Self::CodeSent => "인증번호가 전송되었습니다.",
+            Self::ResetCodeSent => "등록된 휴대폰으로 인증번호를 보냈습니다.",
+            Self::PhoneVerified => "인증이 완료되었습니다.",
+            Self::Registered => "회원가입이 완료되었습니다.",
+            Self::IdentityVerified => "본인인증이 완료되었습니다.",
+            Self::LoggedIn => "로그인되었습니다.",
+            Self::LoggedOut => "로그아웃되었습니다.",
+            Self::Withdrawn => "회원 탈퇴가 완료되었습니다.",
+            Self::NicknameAvailable => "사용할 수 있는 닉네임이에요.",
+            Self::NicknameSaved => "닉네임이 저장되었습니다.",
+            Self::PasswordReset => "비밀번호가 재설정되었습니다.",
+            Self::PasswordChanged => "비밀번호가 변경되었습니다.",
+            Self::ChatEnded => "대화가 종료되었습니다.",
+            Self::PartnerBlocked => "차단했어요. 이 상대와는 다시 연결되지 않아요.",
+            Self::FeedbackSaved => "소중한 기분을 남겨주셔서 고마워요.",
+            Self::ReportFiled => "신고가 접수되었어요. 운영팀이 24시간 이내에 확인할게요.",
+            Self::CommentPosted => "댓글이 등록되었어요.",
+            Self::OperatorEnterCode => "인증 앱의 6자리 코드를 입력해주세요.",
+            Self::OperatorEnrolThenCode => "인증 앱을 등록한 뒤 6자리 코드를 입력해주세요.",
+            Self::OperatorEnrolled => "인증 앱을 등록했습니다.",
+            Self::OperatorVerified => "2단계 인증을 완료했습니다.",
+            Self::ReportResolved => "신고를 처리했습니다.",
+            Self::SanctionGiven => "제재를 적용했습니다.",
+            Self::SanctionLifted => "제재를 해제했습니다.",
+            Self::CommentHidden => "댓글을 숨겼습니다.",
+        }
+    }
+}
+
+impl std::fmt::Display for Notice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
