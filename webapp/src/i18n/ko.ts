@@ -3,22 +3,7 @@
  * Server messages are shown as the server sends them; the texts here are the fallbacks and the
  * client-side checks, worded exactly as the product specification states them.
  */
-/** The final consonant (jong-seong) index of a word's last Hangul syllable; 0 when none. */
-function finalConsonant(word: string): number {
-  const code = word.charCodeAt(word.length - 1);
-  return code >= 0xac00 && code <= 0xd7a3 ? (code - 0xac00) % 28 : 0;
-}
-
-/** 을 after a final consonant, 를 after a vowel: 봄을, 피자를. */
-function objectParticle(word: string): string {
-  return finalConsonant(word) === 0 ? '를' : '을';
-}
-
-/** 으로 after a final consonant other than ㄹ, 로 otherwise: 봄으로, 피자로, 가을로. */
-function directionParticle(word: string): string {
-  const last = finalConsonant(word);
-  return last === 0 || last === 8 ? '로' : '으로';
-}
+import { directionParticle, objectParticle } from '@/lib/korean';
 
 export const ko = {
   app: {
@@ -49,6 +34,8 @@ export const ko = {
     GENDER_INVALID: '성별을 선택해주세요.',
     NICKNAME_REQUIRED: '닉네임을 입력해주세요.',
     NICKNAME_INVALID: '닉네임은 한글, 영문, 숫자로 20자 이내여야 합니다.',
+    REPORT_EMPTY: '신고 사유를 선택하거나 내용을 입력해주세요.',
+    REPORT_TOO_LONG: '신고 내용은 200자 이내로 입력해주세요.',
   },
 
   nav: {
@@ -292,9 +279,37 @@ export const ko = {
     endedByPartner: (partner: string) => `${partner}님이 대화방을 나갔어요.`,
     endedDisconnected: (partner: string) => `${partner}님과의 연결이 끊겨 대화가 종료되었어요.`,
     endedGone: '이미 종료된 대화예요.',
+    endedByReport: '신고로 대화가 종료되었어요.',
+    endedByReportHint: '운영팀이 신고된 대화를 확인할 예정이에요. 서로를 존중하는 대화를 부탁드려요.',
     endedLeave: '나가기',
     missingTitle: '대화방 안내',
     missingInfo: '채팅에 필요한 정보가 없습니다.',
+  },
+
+  report: {
+    open: '신고하기',
+    title: '신고하기',
+    description: (partner: string) =>
+      `${partner}님과의 대화에서 불편했던 점을 알려주세요. 신고하면 대화가 바로 종료되고, 두 분은 다시 연결되지 않아요.`,
+    reasonsLegend: '신고 사유',
+    reasonsHint: '해당하는 사유를 모두 골라주세요.',
+    reasons: {
+      ad: '광고/홍보성 메시지',
+      harassment: '욕설/비하',
+      threat: '위협',
+      sexual: '성적인 발언/행위',
+      other: '기타',
+    },
+    extraLabel: '신고 내용',
+    extraPlaceholder: '어떤 일이 있었는지 적어주세요.',
+    counterLabel: (count: number, max: number) => `${max}자 중 ${count}자 입력`,
+    privacy: '신고 내용은 운영팀만 확인하며, 누가 신고했는지 상대에게 알리지 않아요.',
+    submit: '신고하기',
+    submitting: '신고하는 중…',
+    accepted: '신고가 접수되었어요. 운영팀이 24시간 이내에 확인할게요.',
+    failed: '신고하지 못했습니다.',
+    serverError: '서버 오류로 신고하지 못했습니다. 잠시 후 다시 시도해주세요.',
+    leavingSoon: '신고가 접수되어 곧 대화방을 나가요.',
   },
 
   nickname: {
