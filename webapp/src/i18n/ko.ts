@@ -312,6 +312,12 @@ export const ko = {
     leavingSoon: '신고가 접수되어 곧 대화방을 나가요.',
   },
 
+  restricted: {
+    title: '이용이 제한되었어요',
+    loginTitle: '이용이 제한된 계정이에요',
+    appeal: (email: string) => `이의가 있다면 알림을 받은 날부터 7일 이내에 ${email}${directionParticle(email)} 알려주세요.`,
+  },
+
   nickname: {
     title: '닉네임 정하기',
     description: '대화 상대에게 보여질 닉네임을 정해주세요.',
