@@ -206,7 +206,6 @@ export const ko = {
     ],
     greeting: (nickname: string) => `${nickname}님, 반가워요`,
     help: '도움말',
-    businessInfo: '사업자 정보',
   },
 
   round: {
@@ -316,6 +315,21 @@ export const ko = {
     title: '이용이 제한되었어요',
     loginTitle: '이용이 제한된 계정이에요',
     appeal: (email: string) => `이의가 있다면 알림을 받은 날부터 7일 이내에 ${email}${directionParticle(email)} 알려주세요.`,
+  },
+
+  business: {
+    toggle: (service: string) => `${service} 사업자 정보`,
+    name: '상호',
+    representative: '대표자',
+    registrationNumber: '사업자등록번호',
+    mailOrderNumber: '통신판매업 신고번호',
+    address: '주소',
+    phone: '전화',
+    email: '이메일',
+    hosting: '호스팅 제공자',
+    youthOfficer: '청소년보호책임자',
+    privacyOfficer: '개인정보 보호책임자',
+    officer: (name: string, position?: string) => (position ? `${name} (${position})` : name),
   },
 
   nickname: {
