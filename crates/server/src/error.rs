@@ -21,7 +21,8 @@ pub struct ErrorBody {
     /// What went wrong, in Korean, for people.
     pub message: String,
     /// With `ACCOUNT_RESTRICTED`: the suspension or ban, and until when.
-    pub restriction: Option<AccountRestricted>,
+    // Boxed: every error answer carries the field, and most leave it empty.
+    pub restriction: Option<Box<AccountRestricted>>,
 }
 
 impl ErrorBody {
@@ -43,7 +44,7 @@ impl ApiError {
             success: false,
             code: ErrorCode::AccountRestricted,
             message: restriction.message.clone(),
-            restriction: Some(restriction),
+            restriction: Some(Box::new(restriction)),
         }))
     }
 }
