@@ -1,49 +1,5 @@
-import { expect, test, type Page, type WebSocketRoute } from '@playwright/test';
-import { setNickname, signUp, uniquePhone, uniqueUsername } from './helpers';
-
-/** Seconds left in the round on screen, read from the timer's label ("남은 시간 17초"). */
-async function secondsLeft(page: Page): Promise<number> {
-  const label = (await page.getByRole('timer').getAttribute('aria-label')) ?? '';
-  return Number(/(\d+)초/.exec(label)?.[1] ?? 0);
-}
-
-/** The round whose words are on screen, or null while none are (or they are fading). */
-async function roundOnScreen(page: Page): Promise<string | null> {
-  const words = page.locator('[data-round]:not([data-fading])');
-  return (await words.count()) === 1 ? words.getAttribute('data-round') : null;
-}
-
-function wordButton(page: Page, word: string) {
-  return page.locator('.word-button', { has: page.locator('.word-button__text', { hasText: new RegExp(`^${word}$`) }) });
-}
-
-/**
- * Both users pick the same word of one round with time to spare. A round that ends before the
- * match (or a refused pick) is retried in the next one. Returns the word.
- */
-async function pickTogether(a: Page, b: Page): Promise<string> {
-  for (let attempt = 1; attempt <= 3; attempt += 1) {
-    await expect
-      .poll(
-        async () => {
-          const [roundA, roundB, left] = await Promise.all([roundOnScreen(a), roundOnScreen(b), secondsLeft(a)]);
-          return roundA !== null && roundA === roundB && left > 8;
-        },
-        { timeout: 40_000, intervals: [250] },
-      )
-      .toBe(true);
-    const word = (await a.locator('[data-round] .word-button__text').first().textContent()) ?? '';
-    await Promise.all([wordButton(a, word).click(), wordButton(b, word).click()]);
-    try {
-      await expect(a).toHaveURL(/\/chatpage$/, { timeout: 10_000 });
-      await expect(b).toHaveURL(/\/chatpage$/, { timeout: 5_000 });
-      return word;
-    } catch (error) {
-      if (attempt === 3) throw error;
-    }
-  }
-  throw new Error('no match');
-}
+import { expect, test, type WebSocketRoute } from '@playwright/test';
+import { pickTogether, setNickname, signUp, uniquePhone, uniqueUsername } from './helpers';
 
 test('two users pick the same word, chat, one leaves and rates the chat, both keep the word', async ({
   browser,

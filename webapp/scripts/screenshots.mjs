@@ -47,17 +47,40 @@ function roundState({ open = true, words = springWords, remaining = 17 } = {}) {
 const springWords = ['봄', '여름', '가을', '겨울'].map((word) => ({ word, paid: false, custom: false }));
 const nameWords = ['민준', '서연', '지우', '하준'].map((word) => ({ word, paid: true, custom: false }));
 
-function mockApi(page, { loggedIn, nickname = '달빛Moon', history = false, round = {} }) {
+/** What a demo server tells of its operator (TELEPATHY_BUSINESS_* unset). */
+const demoBusiness = { name: '텔레파시 운영팀', email: 'help@telepathy.example' };
+/** Every fact configured, to see the longest lists. */
+const fullBusiness = {
+  name: '텔레파시 운영팀',
+  representative: '홍길동',
+  registrationNumber: '123-45-67890',
+  mailOrderNumber: '제2026-서울마포-0000호',
+  address: '서울특별시 마포구 예시로 12, 3층',
+  phone: '02-000-0000',
+  email: 'help@telepathy.example',
+  hosting: '예시 클라우드',
+  youthOfficer: { name: '홍길동', position: '운영 책임자', email: 'youth@telepathy.example' },
+  privacyOfficer: { name: '홍길동', position: '개발 책임자', email: 'privacy@telepathy.example' },
+};
+
+const restriction = {
+  kind: 'suspend',
+  reason: '반복된 욕설',
+  until: '2026-11-30T11:05:00+00:00',
+  message: '운영정책 위반으로 2026년 11월 30일 20:05까지 이용이 정지되었어요. 사유: 반복된 욕설',
+};
+
+function mockApi(page, { session, nickname = '달빛Moon', history = false, round = {}, business = demoBusiness, login = 'failed' }) {
   return page.route('**/api/**', (route) => {
     const url = new URL(route.request().url());
     const json = (body, status = 200) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
     switch (url.pathname) {
       case '/api/auth/check':
-        return json({ loggedIn });
+        return json({ loggedIn: session.loggedIn });
       case '/api/app-config':
-        return json({ demo: true });
+        return json({ demo: true, business });
       case '/api/nickname/profile':
-        return loggedIn
+        return session.loggedIn
           ? json({ success: true, user_id: 7, id: 7, userId: 7, username: 'alice_01', nickname })
           : json({ success: false, code: 'UNAUTHORIZED', message: '로그인이 필요합니다.' }, 401);
       case '/api/word-history':
@@ -92,7 +115,11 @@ function mockApi(page, { loggedIn, nickname = '달빛Moon', history = false, rou
       case '/api/verify/confirm':
         return json({ success: true, message: '본인인증이 완료되었습니다.', user: { name: '홍길동' } });
       case '/api/auth/login':
-        return json({ success: false, code: 'LOGIN_FAILED', message: '아이디 또는 비밀번호가 올바르지 않습니다.' }, 401);
+        return login === 'restricted'
+          ? json({ success: false, code: 'ACCOUNT_RESTRICTED', message: restriction.message, restriction }, 403)
+          : json({ success: false, code: 'LOGIN_FAILED', message: '아이디 또는 비밀번호가 올바르지 않습니다.' }, 401);
+      case '/api/report':
+        return json({ success: true, message: '신고가 접수되었어요. 운영팀이 24시간 이내에 확인할게요.' });
       default:
         return json({ success: false, code: 'NOT_FOUND', message: '없는 주소입니다.' }, 404);
     }
@@ -151,7 +178,7 @@ function conversation() {
  * A stand-in for the server's socket: hello with the round, the online count, and answers to
  * what the page sends (a pick waits; a resume replays the conversation). `extra` runs after hello.
  */
-function mockSocket(page, { round = {}, online = 12, room = null, messages = [], extra } = {}) {
+function mockSocket(page, { round = {}, online = 12, room = null, messages = [], extra } = {}, session = { loggedIn: true }) {
   return page.routeWebSocket('**/ws', (ws) => {
     const send = (event, data) => ws.send(JSON.stringify({ event, data }));
     send('hello', { userId: 7, round: roundState(round), ...(room ? { roomId: room } : {}) });
@@ -163,13 +190,13 @@ function mockSocket(page, { round = {}, online = 12, room = null, messages = [],
       if (event === 'resume') {
         for (const message of messages) send('chatMessage', message);
         send('resumed', { roomId: data.roomId, count: messages.length });
-        extra?.(send);
+        extra?.(send, session);
       }
       if (event === 'chatMessage') {
         send('chatMessage', { ...chatMessageFrom(data), clientId: data.clientId });
       }
     });
-    if (!room) extra?.(send);
+    if (!room) extra?.(send, session);
   });
 }
 
@@ -257,6 +284,34 @@ const shots = [
       await page.getByText('010-****-5678').waitFor();
     },
   },
+  {
+    name: 'login-restricted',
+    loggedIn: false,
+    go: '/login',
+    login: 'restricted',
+    act: async (page) => {
+      await page.getByLabel('아이디').fill('alice_01');
+      await page.getByLabel('비밀번호').fill('abcdefg1');
+      await page.getByRole('button', { name: '로그인', exact: true }).click();
+      await page.getByText('이용이 제한된 계정이에요').waitFor();
+    },
+  },
+  {
+    name: 'main-restricted',
+    loggedIn: true,
+    go: '/main',
+    socket: {
+      extra: (send, session) =>
+        setTimeout(() => {
+          // The sanction ended the session: the server no longer knows the cookie.
+          session.loggedIn = false;
+          send('accountRestricted', restriction);
+        }, 300),
+    },
+    act: async (page) => {
+      await page.getByRole('alertdialog', { name: '이용이 제한되었어요' }).waitFor();
+    },
+  },
   { name: 'changepassword', loggedIn: true, go: '/changepassword' },
   { name: 'verify', loggedIn: true, go: '/verify' },
   { name: 'verify-callback', loggedIn: true, go: '/verify/callback?identityVerificationId=demo-123' },
@@ -291,6 +346,17 @@ const shots = [
   { name: 'mywords-filled', loggedIn: true, history: true, go: '/mywords' },
   { name: 'likes', loggedIn: true, go: '/likes' },
   { name: 'helppage', loggedIn: true, go: '/helppage' },
+  {
+    name: 'helppage-full',
+    loggedIn: true,
+    go: '/helppage',
+    business: fullBusiness,
+    act: async (page) => {
+      await page.getByText('단어를 골랐는데 연결되지 않았어요.').click();
+      await page.getByRole('heading', { name: '문의하기' }).scrollIntoViewIfNeeded();
+    },
+  },
+  { name: 'main-footer', loggedIn: true, go: '/main', business: fullBusiness, act: (page) => page.getByRole('button', { name: '텔레파시 사업자 정보' }).click() },
   { name: 'wordset', loggedIn: true, go: '/wordset' },
   { name: 'main-open', loggedIn: true, go: '/main', socket: {} },
   { name: 'main-special', loggedIn: true, go: '/main', socket: { round: { words: nameWords, remaining: 24 } }, round: { words: nameWords, remaining: 24 } },
@@ -356,6 +422,64 @@ const shots = [
     },
   },
   {
+    name: 'chatpage-report',
+    loggedIn: true,
+    go: '/chatpage',
+    socket: { room: 'room-1', messages: conversation() },
+    storage: { chatInfo },
+    act: async (page) => {
+      await page.getByText('고양이랑 살면').waitFor();
+      await page.getByRole('button', { name: '신고하기' }).click();
+      const dialog = page.getByRole('dialog', { name: '신고하기' });
+      await dialog.getByRole('checkbox', { name: '욕설/비하' }).check();
+      await dialog.getByRole('checkbox', { name: '위협' }).check();
+      await dialog.getByLabel('신고 내용').fill('대화 중에 계속 욕을 하고 만나자고 협박했어요.');
+    },
+  },
+  {
+    name: 'chatpage-report-empty',
+    loggedIn: true,
+    go: '/chatpage',
+    socket: { room: 'room-1', messages: conversation() },
+    storage: { chatInfo },
+    act: async (page) => {
+      await page.getByText('고양이랑 살면').waitFor();
+      await page.getByRole('button', { name: '신고하기' }).click();
+      const dialog = page.getByRole('dialog', { name: '신고하기' });
+      await dialog.getByRole('button', { name: '신고하기' }).click();
+      await dialog.getByRole('alert').filter({ hasText: '신고 사유' }).waitFor();
+    },
+  },
+  {
+    name: 'chatpage-reported',
+    loggedIn: true,
+    go: '/chatpage',
+    socket: { room: 'room-1', messages: conversation() },
+    storage: { chatInfo },
+    act: async (page) => {
+      await page.getByText('고양이랑 살면').waitFor();
+      await page.getByRole('button', { name: '신고하기' }).click();
+      const dialog = page.getByRole('dialog', { name: '신고하기' });
+      await dialog.getByRole('checkbox', { name: '광고/홍보성 메시지' }).check();
+      await dialog.getByRole('button', { name: '신고하기' }).click();
+      await page.getByText('신고가 접수되어 곧 대화방을 나가요.').waitFor();
+    },
+  },
+  {
+    name: 'chatpage-ended-report',
+    loggedIn: true,
+    go: '/chatpage',
+    socket: {
+      room: 'room-1',
+      messages: conversation(),
+      extra: (send) => setTimeout(() => send('chatEndedByReport', { roomId: 'room-1', reason: 'report', byUserId: 12 }), 300),
+    },
+    storage: { chatInfo },
+    act: async (page) => {
+      await page.getByRole('alertdialog').waitFor();
+    },
+  },
+  {
     name: 'chatpage-leave',
     loggedIn: true,
     go: '/chatpage',
@@ -389,14 +513,17 @@ try {
       try {
         if (shot.date) await page.clock.setFixedTime(new Date(shot.date));
         if (!liveBase) {
+          const session = { loggedIn: shot.loggedIn };
           await mockApi(page, {
-            loggedIn: shot.loggedIn,
+            session,
             nickname: shot.nickname === undefined ? '달빛Moon' : shot.nickname,
             history: shot.history === true,
             round: shot.round ?? {},
+            business: shot.business ?? demoBusiness,
+            login: shot.login ?? 'failed',
           });
           const socket = shot.socket ?? (shot.loggedIn ? {} : null);
-          if (socket) await mockSocket(page, socket);
+          if (socket) await mockSocket(page, socket, session);
         }
         if (shot.storage) {
           await page.addInitScript((entries) => {

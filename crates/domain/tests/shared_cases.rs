@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use serde_json::Value;
+use telepathy_domain::safety::ReportForm;
 use telepathy_domain::{
     check_new_password, Birthdate, ErrorCode, Nickname, Password, PasswordContext, Phone, Username,
 };
@@ -86,6 +87,28 @@ fn birthdate() {
 #[test]
 fn nickname() {
     check("nickname", |s| Nickname::parse(s).map(drop));
+}
+
+#[test]
+fn report() {
+    let table = table();
+    let cases = table["report"].as_array().expect("report cases");
+    assert!(!cases.is_empty());
+    for case in cases {
+        let reasons: Vec<String> = case["reasons"]
+            .as_array()
+            .expect("reasons")
+            .iter()
+            .map(|r| r.as_str().expect("a reason").to_owned())
+            .collect();
+        let extra = case["extra"].as_str().expect("extra");
+        let got = ReportForm::parse(&reasons, extra).err().map(code_name);
+        assert_eq!(
+            got.as_deref(),
+            case["error"].as_str(),
+            "report {reasons:?}, {extra:?}"
+        );
+    }
 }
 
 #[test]

@@ -47,7 +47,53 @@ pub const VARS: &[VarDoc] = &[
     VarDoc { name: "TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", example: "", doc: "PortOne channel key of the identity verification channel." },
     VarDoc { name: "TELEPATHY_PORTONE_BASE_URL", example: "https://api.portone.io", doc: "PortOne V2 API base URL." },
     VarDoc { name: "TELEPATHY_OPERATOR_PASSWORD", example: "", doc: "Read only by `telepathy operator add`: the new operator's password (otherwise one line of standard input). Never set it for a running node." },
+    VarDoc { name: "TELEPATHY_BUSINESS_NAME", example: "", doc: "The operator's trade name (상호), shown in the footer, the help page and the terms. Unset: 텔레파시 운영팀 in demo mode, otherwise left out." },
+    VarDoc { name: "TELEPATHY_BUSINESS_REPRESENTATIVE", example: "", doc: "The operator's representative (대표자). Unset: left out." },
+    VarDoc { name: "TELEPATHY_BUSINESS_REGISTRATION_NUMBER", example: "", doc: "Business registration number (사업자등록번호), 10 digits, hyphens optional. Unset: left out." },
+    VarDoc { name: "TELEPATHY_BUSINESS_MAIL_ORDER_NUMBER", example: "", doc: "Mail-order business report number (통신판매업 신고번호). Unset: left out." },
+    VarDoc { name: "TELEPATHY_BUSINESS_ADDRESS", example: "", doc: "The operator's address. Unset: left out." },
+    VarDoc { name: "TELEPATHY_BUSINESS_PHONE", example: "", doc: "The operator's customer phone number. Unset: left out." },
+    VarDoc { name: "TELEPATHY_BUSINESS_EMAIL", example: "", doc: "The operator's contact email, for questions, appeals and withdrawal requests. Unset: help@telepathy.example in demo mode, otherwise left out." },
+    VarDoc { name: "TELEPATHY_BUSINESS_HOSTING", example: "", doc: "The hosting provider (호스팅 제공자), also named in the privacy policy as a processor. Unset: left out." },
+    VarDoc { name: "TELEPATHY_YOUTH_OFFICER_NAME", example: "", doc: "The youth protection officer (청소년보호책임자). Unset: left out, with the officer's position and email." },
+    VarDoc { name: "TELEPATHY_YOUTH_OFFICER_POSITION", example: "", doc: "The youth protection officer's position; needs the name." },
+    VarDoc { name: "TELEPATHY_YOUTH_OFFICER_EMAIL", example: "", doc: "The youth protection officer's email; needs the name." },
+    VarDoc { name: "TELEPATHY_PRIVACY_OFFICER_NAME", example: "", doc: "The privacy officer (개인정보 보호책임자). Unset: left out, with the officer's position and email." },
+    VarDoc { name: "TELEPATHY_PRIVACY_OFFICER_POSITION", example: "", doc: "The privacy officer's position; needs the name." },
+    VarDoc { name: "TELEPATHY_PRIVACY_OFFICER_EMAIL", example: "", doc: "The privacy officer's email; needs the name." },
 ];
+
+/// The operator's facts the web app shows (footer, help page, terms). A field not set is
+/// `None`, and the app leaves its line out: it never shows a placeholder.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BusinessInfo {
+    /// Trade name (상호).
+    pub name: Option<String>,
+    /// Representative (대표자).
+    pub representative: Option<String>,
+    /// Business registration number (사업자등록번호), as `123-45-67890`.
+    pub registration_number: Option<String>,
+    /// Mail-order business report number (통신판매업 신고번호).
+    pub mail_order_number: Option<String>,
+    pub address: Option<String>,
+    pub phone: Option<String>,
+    /// Contact email for questions, appeals and withdrawal requests.
+    pub email: Option<String>,
+    /// Hosting provider (호스팅 제공자).
+    pub hosting: Option<String>,
+    /// Youth protection officer (청소년보호책임자).
+    pub youth_officer: Option<Officer>,
+    /// Privacy officer (개인정보 보호책임자).
+    pub privacy_officer: Option<Officer>,
+}
+
+/// A person the law asks the operator to name, with how to reach them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Officer {
+    pub name: String,
+    pub position: Option<String>,
+    pub email: Option<String>,
+}
 
 /// The validated configuration of a node.
 #[derive(Debug, Clone)]
@@ -76,6 +122,8 @@ pub struct Config {
     pub metrics_token: Option<Secret>,
     /// Lets clients on other hosts read the demo SMS outbox (`Authorization: Bearer …`).
     pub outbox_token: Option<Secret>,
+    /// The operator's facts the web app shows.
+    pub business: BusinessInfo,
 }
 
 impl Config {
@@ -228,6 +276,7 @@ impl Config {
             (None, None) => 0,
         };
         let outbox_token = get("TELEPATHY_OUTBOX_TOKEN").map(Secret::new);
+        let business = business_info(&get, demo, &mut errors);
 
         if !errors.is_empty() {
             return Err(ConfigErrors(errors));
@@ -254,7 +303,88 @@ impl Config {
             node_id,
             metrics_token,
             outbox_token,
+            business,
         })
+    }
+}
+
+/// The `TELEPATHY_BUSINESS_*` and officer variables. Demo mode names a demo operator and
+/// email so its pages read whole; everything else is left out until set.
+fn business_info(
+    get: &impl Fn(&str) -> Option<String>,
+    demo: bool,
+    errors: &mut Vec<String>,
+) -> BusinessInfo {
+    let email = |name: &str, errors: &mut Vec<String>| {
+        let value = get(name)?;
+        if looks_like_email(&value) {
+            Some(value)
+        } else {
+            errors.push(format!(
+                "{name}: `{value}` is not an email address like help@example.com"
+            ));
+            None
+        }
+    };
+    let registration_number = get("TELEPATHY_BUSINESS_REGISTRATION_NUMBER").and_then(|value| {
+        let digits: String = value.chars().filter(|c| *c != '-').collect();
+        if digits.len() == 10 && digits.chars().all(|c| c.is_ascii_digit()) {
+            Some(format!("{}-{}-{}", &digits[..3], &digits[3..5], &digits[5..]))
+        } else {
+            errors.push(format!(
+                "TELEPATHY_BUSINESS_REGISTRATION_NUMBER: `{value}` is not 10 digits like 123-45-67890"
+            ));
+            None
+        }
+    });
+    let officer = |prefix: &str, errors: &mut Vec<String>| {
+        let position = get(&format!("{prefix}_POSITION"));
+        let email = email(&format!("{prefix}_EMAIL"), errors);
+        match get(&format!("{prefix}_NAME")) {
+            Some(name) => Some(Officer {
+                name,
+                position,
+                email,
+            }),
+            None => {
+                if position.is_some() || email.is_some() {
+                    errors.push(format!(
+                        "{prefix}_NAME: the officer's position or email is set without a name"
+                    ));
+                }
+                None
+            }
+        }
+    };
+    let youth_officer = officer("TELEPATHY_YOUTH_OFFICER", errors);
+    let privacy_officer = officer("TELEPATHY_PRIVACY_OFFICER", errors);
+    BusinessInfo {
+        name: get("TELEPATHY_BUSINESS_NAME").or_else(|| demo.then(|| "텔레파시 운영팀".to_owned())),
+        representative: get("TELEPATHY_BUSINESS_REPRESENTATIVE"),
+        registration_number,
+        mail_order_number: get("TELEPATHY_BUSINESS_MAIL_ORDER_NUMBER"),
+        address: get("TELEPATHY_BUSINESS_ADDRESS"),
+        phone: get("TELEPATHY_BUSINESS_PHONE"),
+        email: email("TELEPATHY_BUSINESS_EMAIL", errors)
+            .or_else(|| demo.then(|| "help@telepathy.example".to_owned())),
+        hosting: get("TELEPATHY_BUSINESS_HOSTING"),
+        youth_officer,
+        privacy_officer,
+    }
+}
+
+/// One `@` with something on each side and a dot in the domain, no spaces.
+fn looks_like_email(text: &str) -> bool {
+    match text.split_once('@') {
+        Some((local, domain)) => {
+            !local.is_empty()
+                && domain.contains('.')
+                && !domain.starts_with('.')
+                && !domain.ends_with('.')
+                && !domain.contains('@')
+                && !text.chars().any(char::is_whitespace)
+        }
+        None => false,
     }
 }
 
@@ -455,6 +585,63 @@ mod tests {
         ] {
             let err = config(bad).unwrap_err().to_string();
             assert!(err.contains(bad[0].0), "{bad:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn business_info_is_read_checked_and_left_out_when_unset() {
+        let outside_demo = [
+            ("TELEPATHY_DEMO", "false"),
+            ("TELEPATHY_SOLAPI_API_KEY", "k"),
+            ("TELEPATHY_SOLAPI_API_SECRET", "s"),
+            ("TELEPATHY_SOLAPI_SENDER", "0212345678"),
+            ("TELEPATHY_PORTONE_API_SECRET", "s"),
+            ("TELEPATHY_PORTONE_STORE_ID", "x"),
+            ("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", "y"),
+        ];
+        assert_eq!(
+            config(&outside_demo).unwrap().business,
+            BusinessInfo::default()
+        );
+        let demo = config(&[]).unwrap().business;
+        assert_eq!(demo.name.as_deref(), Some("텔레파시 운영팀"));
+        assert_eq!(demo.email.as_deref(), Some("help@telepathy.example"));
+        assert_eq!(demo.representative, None);
+
+        let mut vars = outside_demo.to_vec();
+        vars.extend([
+            ("TELEPATHY_BUSINESS_NAME", "주식회사 텔레파시"),
+            ("TELEPATHY_BUSINESS_REGISTRATION_NUMBER", "1234567890"),
+            ("TELEPATHY_BUSINESS_EMAIL", "help@telepathy.kr"),
+            ("TELEPATHY_PRIVACY_OFFICER_NAME", "김민준"),
+            ("TELEPATHY_PRIVACY_OFFICER_EMAIL", "privacy@telepathy.kr"),
+        ]);
+        let b = config(&vars).unwrap().business;
+        assert_eq!(b.name.as_deref(), Some("주식회사 텔레파시"));
+        assert_eq!(b.registration_number.as_deref(), Some("123-45-67890"));
+        assert_eq!(
+            b.privacy_officer,
+            Some(Officer {
+                name: "김민준".into(),
+                position: None,
+                email: Some("privacy@telepathy.kr".into()),
+            })
+        );
+        assert_eq!(b.youth_officer, None);
+
+        let err = config(&[
+            ("TELEPATHY_BUSINESS_EMAIL", "help at telepathy"),
+            ("TELEPATHY_BUSINESS_REGISTRATION_NUMBER", "123-45"),
+            ("TELEPATHY_YOUTH_OFFICER_POSITION", "운영 책임자"),
+        ])
+        .unwrap_err()
+        .to_string();
+        for name in [
+            "TELEPATHY_BUSINESS_EMAIL",
+            "TELEPATHY_BUSINESS_REGISTRATION_NUMBER",
+            "TELEPATHY_YOUTH_OFFICER_NAME",
+        ] {
+            assert!(err.contains(name), "{name}: {err}");
         }
     }
 

@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import { api } from './client';
+import { api, type Schemas } from './client';
 import { unwrap } from './outcome';
 
 export const appConfigKey = '/app-config';
@@ -14,3 +14,7 @@ export function useAppConfig() {
     revalidateOnFocus: false,
   });
 }
+
+/** The operator's facts; a field the server leaves out is not configured and is not shown. */
+export type Business = Schemas['Business'];
+export type BusinessOfficer = Schemas['BusinessOfficer'];

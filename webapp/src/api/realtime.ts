@@ -17,7 +17,11 @@ export interface ServerEvents {
   typing: Schemas['RoomRef'];
   stopTyping: Schemas['RoomRef'];
   chatEnded: Schemas['ChatEnded'];
+  /** A member reported the other: the chat ended for both (`reason: 'report'`, `byUserId` the reporter). */
+  chatEndedByReport: Schemas['ChatEnded'];
   resumed: Schemas['Resumed'];
+  /** The account was suspended or banned; the server closes the socket next. */
+  accountRestricted: Schemas['AccountRestricted'];
   error: Schemas['SocketError'];
 }
 

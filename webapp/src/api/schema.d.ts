@@ -878,6 +878,8 @@ export interface components {
         AppConfig: {
             /** @description Demo providers are in use: the app shows a DEMO badge. */
             demo: boolean;
+            /** @description The operator's facts for the footer, the help page and the terms. */
+            business: components["schemas"]["Business"] & unknown;
         };
         /**
          * AuditItem
@@ -915,6 +917,40 @@ export interface components {
             success: boolean;
             isAvailable: boolean;
             message: string;
+        };
+        /**
+         * Business
+         * @description The operator's facts (`TELEPATHY_BUSINESS_*` and the officers). A field that is not
+         *     configured is absent, and the app leaves its line out.
+         */
+        Business: {
+            /** @description Trade name (상호). */
+            name?: string;
+            /** @description Representative (대표자). */
+            representative?: string;
+            /** @description Business registration number (사업자등록번호), `123-45-67890`. */
+            registrationNumber?: string;
+            /** @description Mail-order business report number (통신판매업 신고번호). */
+            mailOrderNumber?: string;
+            address?: string;
+            phone?: string;
+            /** @description Contact email for questions, appeals and withdrawal requests. */
+            email?: string;
+            /** @description Hosting provider (호스팅 제공자). */
+            hosting?: string;
+            /** @description Youth protection officer (청소년보호책임자). */
+            youthOfficer?: components["schemas"]["BusinessOfficer"] & unknown;
+            /** @description Privacy officer (개인정보 보호책임자). */
+            privacyOfficer?: components["schemas"]["BusinessOfficer"] & unknown;
+        };
+        /**
+         * BusinessOfficer
+         * @description An officer the operator names, with how to reach them.
+         */
+        BusinessOfficer: {
+            name: string;
+            position?: string;
+            email?: string;
         };
         /** ChangeBody */
         ChangeBody: {

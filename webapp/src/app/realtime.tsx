@@ -1,18 +1,25 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAuthCheck } from '@/api/auth-check';
+import type { Schemas } from '@/api/client';
+import { useSessionCache } from '@/api/session';
+import { AlertDialog } from '@/components/alert-dialog';
+import { ko } from '@/i18n/ko';
 import { chatLog } from '@/lib/chat-log';
 import { chatInfoFromMatched, writeChatInfo } from '@/lib/chat-session';
 import { tabSocket, useSocketEvent } from '@/lib/socket';
 
 /**
  * Keeps the tab's socket open while logged in and closed otherwise. A match is honoured on
- * whatever page it reaches the user: the session is stored and the chat opens.
+ * whatever page it reaches the user: the session is stored and the chat opens. A suspension or
+ * ban ends the session here and now, and says why and until when.
  */
 export function Realtime() {
   const { data: auth } = useAuthCheck();
   const loggedIn = auth?.loggedIn === true;
   const navigate = useNavigate();
+  const { markLoggedOut } = useSessionCache();
+  const [restriction, setRestriction] = useState<Schemas['AccountRestricted'] | null>(null);
 
   useEffect(() => {
     if (!loggedIn) return;
@@ -30,5 +37,24 @@ export function Realtime() {
     void navigate('/chatpage');
   });
 
-  return null;
+  useSocketEvent('accountRestricted', (notice) => {
+    // The server closes the socket next and the session no longer works: no reconnecting.
+    tabSocket().stop();
+    chatLog.clear();
+    setRestriction(notice);
+    // As a logout does; the member pages then send the user to /login behind the dialog.
+    void markLoggedOut();
+  });
+
+  return (
+    <AlertDialog
+      open={restriction !== null}
+      title={ko.restricted.title}
+      message={restriction?.message}
+      onConfirm={() => {
+        setRestriction(null);
+        void navigate('/login', { replace: true });
+      }}
+    />
+  );
 }

@@ -9,4 +9,23 @@ export const limits = {
   commentMaxLength: 100,
   commentsShown: 3,
   commentRefreshMs: 10_000,
+  /** Months a nickname is kept before it may change. */
+  nicknameKeepMonths: 1,
+  /** Words shown in each round. */
+  wordsPerRound: 4,
+  /** The opening hours the screens state, Asia/Seoul; the server decides when matching is open. */
+  serviceHours: { open: '20:00', close: '02:00' },
+  /** Characters of a report's text. */
+  reportExtraMaxLength: 200,
+  /** After an accepted report, the reporter leaves the chat this long later. */
+  reportLeaveDelayMs: 2000,
+  /** The operations team reviews a report within this many hours. */
+  reportReviewHours: 24,
+  /** Months chat messages, and a withdrawn account's records, are kept (privacy policy). */
+  retentionMonths: 6,
 } as const;
+
+/** The reasons a report may give, as the codes the server reads; their labels are in ko.report.reasons. */
+export const reportReasons = ['ad', 'harassment', 'threat', 'sexual', 'other'] as const;
+
+export type ReportReason = (typeof reportReasons)[number];

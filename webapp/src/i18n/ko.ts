@@ -3,22 +3,12 @@
  * Server messages are shown as the server sends them; the texts here are the fallbacks and the
  * client-side checks, worded exactly as the product specification states them.
  */
-/** The final consonant (jong-seong) index of a word's last Hangul syllable; 0 when none. */
-function finalConsonant(word: string): number {
-  const code = word.charCodeAt(word.length - 1);
-  return code >= 0xac00 && code <= 0xd7a3 ? (code - 0xac00) % 28 : 0;
-}
+import { limits } from '@/config/limits';
+import { directionParticle, objectParticle } from '@/lib/korean';
 
-/** 을 after a final consonant, 를 after a vowel: 봄을, 피자를. */
-function objectParticle(word: string): string {
-  return finalConsonant(word) === 0 ? '를' : '을';
-}
-
-/** 으로 after a final consonant other than ㄹ, 로 otherwise: 봄으로, 피자로, 가을로. */
-function directionParticle(word: string): string {
-  const last = finalConsonant(word);
-  return last === 0 || last === 8 ? '로' : '으로';
-}
+const { open: opensAt, close: closesAt } = limits.serviceHours;
+/** '매일 20:00 ~ 02:00', from the configured hours. */
+const dailyHours = `매일 ${opensAt} ~ ${closesAt}`;
 
 export const ko = {
   app: {
@@ -49,6 +39,8 @@ export const ko = {
     GENDER_INVALID: '성별을 선택해주세요.',
     NICKNAME_REQUIRED: '닉네임을 입력해주세요.',
     NICKNAME_INVALID: '닉네임은 한글, 영문, 숫자로 20자 이내여야 합니다.',
+    REPORT_EMPTY: '신고 사유를 선택하거나 내용을 입력해주세요.',
+    REPORT_TOO_LONG: '신고 내용은 200자 이내로 입력해주세요.',
   },
 
   nav: {
@@ -209,7 +201,7 @@ export const ko = {
     title: '텔레파시',
     subtitle: '같은 단어를 고른 사람과 연결돼요',
     hoursTitle: '집중 운영 시간',
-    hours: '매일 20:00 ~ 02:00',
+    hours: dailyHours,
     hoursNotice: '텔레파시는 매일 밤 8시부터 새벽 2시까지 집중 운영돼요. 이 시간에 가장 많은 사람을 만날 수 있어요.',
     howTitle: '이렇게 연결돼요',
     howSteps: [
@@ -219,7 +211,6 @@ export const ko = {
     ],
     greeting: (nickname: string) => `${nickname}님, 반가워요`,
     help: '도움말',
-    businessInfo: '사업자 정보',
   },
 
   round: {
@@ -304,9 +295,140 @@ export const ko = {
     endedByPartner: (partner: string) => `${partner}님이 대화방을 나갔어요.`,
     endedDisconnected: (partner: string) => `${partner}님과의 연결이 끊겨 대화가 종료되었어요.`,
     endedGone: '이미 종료된 대화예요.',
+    endedByReport: '신고로 대화가 종료되었어요.',
+    endedByReportHint: '운영팀이 신고된 대화를 확인할 예정이에요. 서로를 존중하는 대화를 부탁드려요.',
     endedLeave: '나가기',
     missingTitle: '대화방 안내',
     missingInfo: '채팅에 필요한 정보가 없습니다.',
+  },
+
+  report: {
+    open: '신고하기',
+    title: '신고하기',
+    description: (partner: string) =>
+      `${partner}님과의 대화에서 불편했던 점을 알려주세요. 신고하면 대화가 바로 종료되고, 두 분은 다시 연결되지 않아요.`,
+    reasonsLegend: '신고 사유',
+    reasonsHint: '해당하는 사유를 모두 골라주세요.',
+    reasons: {
+      ad: '광고/홍보성 메시지',
+      harassment: '욕설/비하',
+      threat: '위협',
+      sexual: '성적인 발언/행위',
+      other: '기타',
+    },
+    extraLabel: '신고 내용',
+    extraPlaceholder: '어떤 일이 있었는지 적어주세요.',
+    counterLabel: (count: number, max: number) => `${max}자 중 ${count}자 입력`,
+    privacy: '신고 내용은 운영팀만 확인하며, 누가 신고했는지 상대에게 알리지 않아요.',
+    submit: '신고하기',
+    submitting: '신고하는 중…',
+    accepted: '신고가 접수되었어요. 운영팀이 24시간 이내에 확인할게요.',
+    failed: '신고하지 못했습니다.',
+    serverError: '서버 오류로 신고하지 못했습니다. 잠시 후 다시 시도해주세요.',
+    leavingSoon: '신고가 접수되어 곧 대화방을 나가요.',
+  },
+
+  restricted: {
+    title: '이용이 제한되었어요',
+    loginTitle: '이용이 제한된 계정이에요',
+    appeal: (email: string) => `이의가 있다면 알림을 받은 날부터 7일 이내에 ${email}${directionParticle(email)} 알려주세요.`,
+  },
+
+  business: {
+    toggle: (service: string) => `${service} 사업자 정보`,
+    name: '상호',
+    representative: '대표자',
+    registrationNumber: '사업자등록번호',
+    mailOrderNumber: '통신판매업 신고번호',
+    address: '주소',
+    phone: '전화',
+    email: '이메일',
+    hosting: '호스팅 제공자',
+    youthOfficer: '청소년보호책임자',
+    privacyOfficer: '개인정보 보호책임자',
+    officer: (name: string, position?: string) => (position ? `${name} (${position})` : name),
+  },
+
+  help: {
+    title: '도움말',
+    lead: '텔레파시를 즐겁고 안전하게 이용하는 방법을 모았어요.',
+    contents: '바로가기',
+    howTitle: '텔레파시는 이렇게 연결돼요',
+    howSteps: (seconds: number, words: number) => [
+      {
+        title: `${seconds}초마다 단어 ${words}개`,
+        text: `라운드마다 새로운 단어 ${words}개가 나타나요. 남은 시간 안에 마음이 가는 단어 하나를 골라요.`,
+      },
+      {
+        title: '같은 단어를 고르면 연결',
+        text: '같은 라운드에서 같은 단어를 고른 사람이 있으면 바로 1:1 대화방이 열려요.',
+      },
+      {
+        title: '익명으로 대화',
+        text: '상대에게는 닉네임만 보여요. 아이디, 휴대폰 번호 같은 정보는 공개되지 않아요.',
+      },
+    ],
+    hoursTitle: '운영 시간',
+    hours: dailyHours,
+    hoursZone: '한국 시간',
+    hoursText: '이 시간에만 단어를 고르고 대화할 수 있어요. 매일 밤 가장 많은 사람과 연결되는 시간이에요.',
+    faqTitle: '자주 묻는 질문',
+    faq: [
+      {
+        q: '단어를 골랐는데 연결되지 않았어요.',
+        a: `같은 라운드에서 같은 단어를 고른 사람이 있어야 연결돼요. 라운드가 끝날 때까지 아무도 같은 단어를 고르지 않으면 연결되지 않고, 다음 라운드에서 새 단어를 다시 고를 수 있어요. 차단하거나 신고한 상대와는 같은 단어를 골라도 다시 연결되지 않아요.`,
+      },
+      {
+        q: '대화방은 어떻게 나가나요?',
+        a: '대화방 오른쪽 위의 나가기 버튼을 누르고 한 번 더 확인하면 나갈 수 있어요. 나간 대화방으로는 다시 돌아갈 수 없고, 상대에게는 대화가 종료되었다고 알려요. 상대가 먼저 나가면 안내 창이 뜨고 더 이상 메시지를 보낼 수 없어요.',
+      },
+      {
+        q: '다시 만나고 싶지 않은 상대가 있어요.',
+        a: '나가기 버튼으로 대화를 마치면 메인 화면에 ‘방금 대화는 어땠나요?’ 창이 떠요. 여기서 ‘○○님과 다시 만나지 않기’를 누르면 그 상대와는 앞으로 같은 단어를 골라도 연결되지 않아요. 차단했다는 사실은 상대에게 알리지 않아요.',
+      },
+      {
+        q: '불쾌한 대화를 했어요. 어떻게 신고하나요?',
+        a: '대화방 왼쪽 위의 신고 버튼을 눌러 사유를 고르고, 필요하면 내용을 적어 보내주세요. 신고하면 대화가 바로 끝나고 두 사람은 다시 연결되지 않아요. 자세한 절차는 아래 ‘신고는 이렇게 처리돼요’에 있어요.',
+      },
+      {
+        q: '닉네임을 바꿀 수 있나요?',
+        a: `닉네임은 정한 날부터 ${limits.nicknameKeepMonths}개월 동안 유지되고, 그동안은 바꿀 수 없어요. 한글, 영문, 숫자로 ${limits.nicknameMaxLength}자까지 정할 수 있고, 욕설이나 다른 사람을 흉내 내는 닉네임은 쓸 수 없어요.`,
+      },
+      {
+        q: '회원 탈퇴는 어떻게 하나요?',
+        a: `마이페이지 맨 아래의 회원 탈퇴를 누르고 한 번 더 확인하면 탈퇴돼요. 탈퇴하면 그 계정으로 로그인할 수 없고, 남은 유료 아이템도 사라져요. 부정 이용 방지와 신고 처리를 위해 일부 정보는 최대 ${limits.retentionMonths}개월 동안 보관한 뒤 파기해요.`,
+      },
+      {
+        q: '대화 내용은 저장되나요?',
+        a: `청소년 보호를 위해 대화 내용은 보낸 날부터 ${limits.retentionMonths}개월 동안 보관한 뒤 삭제돼요. 운영팀은 신고된 대화를 검토하거나 법령에 따른 요청이 있을 때만 대화 내용을 열람해요.`,
+      },
+      {
+        q: '운영 시간이 아닐 때도 이용할 수 있나요?',
+        a: `단어 선택과 대화는 ${dailyHours}(한국 시간)에만 할 수 있어요. 운영 시간이 아닐 때는 메인 화면에서 다음 오픈까지 남은 시간을 알려드려요.`,
+      },
+    ],
+    reportTitle: '신고는 이렇게 처리돼요',
+    reportSteps: [
+      { title: '신고 버튼 누르기', text: '대화방 왼쪽 위의 신고 버튼을 눌러요.' },
+      {
+        title: '사유 고르기',
+        text: `해당하는 사유를 모두 고르고, 필요하면 어떤 일이 있었는지 ${limits.reportExtraMaxLength}자 이내로 적어요.`,
+      },
+      {
+        title: '대화 종료',
+        text: `신고하면 대화가 바로 끝나고 ${limits.reportLeaveDelayMs / 1000}초 뒤 메인 화면으로 돌아가요. 두 사람은 다시는 연결되지 않아요.`,
+      },
+      {
+        title: '운영팀 검토',
+        text: `운영팀이 신고된 대화를 ${limits.reportReviewHours}시간 이내에 확인하고, 운영정책 위반이 확인되면 이용 정지 등의 조치를 해요.`,
+      },
+    ],
+    reportReasons: '고를 수 있는 사유',
+    reportPrivacy: '누가 신고했는지는 상대에게 알리지 않아요. 신고 내용과 신고된 대화는 운영팀만 볼 수 있어요.',
+    contactTitle: '문의하기',
+    contactText: '궁금한 점이나 불편한 점이 있다면 메일로 알려주세요. 운영 시간이 아니어도 받아요.',
+    contactEmail: '메일로 문의하기',
+    businessTitle: '운영자 정보',
   },
 
   nickname: {
@@ -365,12 +487,6 @@ export const ko = {
     likesSoon: '단어 세트 신청은 곧 열려요.',
     wordsetTitle: '단어 세트 입력',
     wordsetSoon: '단어 세트 입력 화면은 곧 열려요.',
-    helpTitle: '도움말',
-    helpItems: [
-      { q: '텔레파시는 어떤 서비스인가요?', a: '30초마다 바뀌는 네 단어 중 하나를 고르면, 같은 단어를 고른 사람과 익명으로 1:1 대화를 나눌 수 있어요.' },
-      { q: '언제 이용할 수 있나요?', a: '매일 20:00부터 02:00까지 운영돼요.' },
-      { q: '불쾌한 대화를 했어요.', a: '대화방의 신고 버튼을 눌러주세요. 신고 내용은 운영팀만 확인하며 24시간 이내에 처리돼요.' },
-    ],
   },
 } as const;
 

@@ -3,16 +3,24 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ko, type ValidationCode } from '@/i18n/ko';
 import {
+  capLength,
   validateBirthdate,
   validateNewPassword,
   validateNickname,
   validatePhone,
   validateRegisterPassword,
+  validateReport,
   validateUsername,
 } from './validation';
 
 interface Case {
   input: string;
+  error: string | null;
+}
+
+interface ReportCase {
+  reasons: string[];
+  extra: string;
   error: string | null;
 }
 
@@ -24,6 +32,7 @@ interface Table {
   phone: Case[];
   birthdate: Case[];
   nickname: Case[];
+  report: ReportCase[];
 }
 
 const tablePath = path.resolve(import.meta.dirname, '../../../testdata/validation-cases.json');
@@ -54,6 +63,20 @@ describe('new password', () => {
   it('rejects a confirmation that differs', () => {
     expect(validateNewPassword('abcdef', 'abcdeg', 'reset')).toBe('RESET_PASSWORD_MISMATCH');
     expect(validateNewPassword('abcdef', 'abcdeg', 'change')).toBe('NEW_PASSWORD_MISMATCH');
+  });
+});
+
+describe('report', () => {
+  it.each(table.report.map((c) => [c.reasons.join(', '), c.extra.length, c] as const))('[%s] with %i code units of text', (_, __, { reasons, extra, error }) => {
+    expect(validateReport(reasons, extra)).toBe(error);
+  });
+});
+
+describe('capLength', () => {
+  it('keeps at most max characters and never cuts a surrogate pair', () => {
+    expect(capLength('가나다', 5)).toBe('가나다');
+    expect(capLength('가나다', 2)).toBe('가나');
+    expect(capLength('😀😀😀', 2)).toBe('😀😀');
   });
 });
 

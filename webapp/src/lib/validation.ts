@@ -3,6 +3,7 @@
  * Both sides are tested against testdata/validation-cases.json. Each check answers the error
  * code of the first rule broken, or null when the input is valid; ko.validation holds the text.
  */
+import { limits } from '@/config/limits';
 import type { ValidationCode } from '@/i18n/ko';
 
 const USERNAME = /^[a-z0-9_]{4,20}$/;
@@ -14,9 +15,15 @@ const PASSWORD_MAX = 64;
 const NEW_PASSWORD_MIN = 6;
 const EARLIEST_BIRTH_YEAR = 1900;
 
-/** Length in characters (code points), as a person counts them. */
-function charLength(value: string): number {
+/** Length in characters (code points), as a person and the server count them. */
+export function charLength(value: string): number {
   return Array.from(value).length;
+}
+
+/** The first `max` characters (code points) of `value`; a surrogate pair is never cut in two. */
+export function capLength(value: string, max: number): string {
+  const chars = Array.from(value);
+  return chars.length <= max ? value : chars.slice(0, max).join('');
 }
 
 export function validateUsername(input: string): ValidationCode | null {
@@ -102,4 +109,12 @@ export function validateNickname(input: string): ValidationCode | null {
   const nickname = input.trim();
   if (nickname === '') return 'NICKNAME_REQUIRED';
   return charLength(nickname) <= NICKNAME_MAX && NICKNAME.test(nickname) ? null : 'NICKNAME_INVALID';
+}
+
+/** A report: at least one reason or some text, the text at most 200 characters once trimmed. */
+export function validateReport(reasons: readonly string[], extra: string): ValidationCode | null {
+  const text = extra.trim();
+  if (charLength(text) > limits.reportExtraMaxLength) return 'REPORT_TOO_LONG';
+  if (reasons.length === 0 && text === '') return 'REPORT_EMPTY';
+  return null;
 }

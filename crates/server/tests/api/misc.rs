@@ -11,6 +11,7 @@ crate::both!(
     health_and_readiness,
     web_app_routes_fall_back_to_index,
     app_config_tells_demo,
+    app_config_tells_the_configured_business,
     a_locked_database_answers_503_and_recovers,
     oversized_bodies_are_refused_in_the_error_shape,
     overlong_addresses_are_refused_in_the_error_shape,
@@ -98,9 +99,45 @@ async fn web_app_routes_fall_back_to_index(mut app: TestApp) {
 }
 
 async fn app_config_tells_demo(mut app: TestApp) {
+    let config = app.get("/api/app-config").await.assert_ok().clone();
+    assert_eq!(config["demo"], json!(true));
+    // Demo mode names a demo operator and email, and nothing it was not told.
     assert_eq!(
-        app.get("/api/app-config").await.assert_ok()["demo"],
-        json!(true)
+        config["business"],
+        json!({ "name": "텔레파시 운영팀", "email": "help@telepathy.example" })
+    );
+}
+
+/// What the operator configures is what the footer, the help page and the terms read;
+/// what it leaves unset is absent, never a placeholder.
+async fn app_config_tells_the_configured_business(app: TestApp) {
+    let mut app = app
+        .with_vars(&[
+            ("TELEPATHY_BUSINESS_NAME", "주식회사 텔레파시"),
+            ("TELEPATHY_BUSINESS_REPRESENTATIVE", "한지우"),
+            ("TELEPATHY_BUSINESS_REGISTRATION_NUMBER", "1234567890"),
+            ("TELEPATHY_BUSINESS_EMAIL", "help@telepathy.kr"),
+            ("TELEPATHY_BUSINESS_HOSTING", "한빛클라우드"),
+            ("TELEPATHY_YOUTH_OFFICER_NAME", "이서연"),
+            ("TELEPATHY_YOUTH_OFFICER_POSITION", "운영 책임자"),
+            ("TELEPATHY_YOUTH_OFFICER_EMAIL", "youth@telepathy.kr"),
+        ])
+        .await;
+    let config = app.get("/api/app-config").await.assert_ok().clone();
+    assert_eq!(
+        config["business"],
+        json!({
+            "name": "주식회사 텔레파시",
+            "representative": "한지우",
+            "registrationNumber": "123-45-67890",
+            "email": "help@telepathy.kr",
+            "hosting": "한빛클라우드",
+            "youthOfficer": {
+                "name": "이서연",
+                "position": "운영 책임자",
+                "email": "youth@telepathy.kr"
+            }
+        })
     );
 }
 
@@ -175,7 +212,13 @@ async fn the_outbox_does_not_exist_outside_demo_mode() {
     app.get("/api/dev/sms-outbox?phone=01011112222")
         .await
         .assert_error(404, "NOT_FOUND");
-    assert_eq!(app.get("/api/app-config").await.body["demo"], json!(false));
+    let config = app.get("/api/app-config").await.body;
+    assert_eq!(config["demo"], json!(false));
+    assert_eq!(
+        config["business"],
+        json!({}),
+        "nothing configured, nothing told"
+    );
     // The real provider is unreachable here: the user is told the send failed.
     let a = app
         .post("/api/verify-mvp/send", json!({ "phone": "01011112222" }))

@@ -1,10 +1,12 @@
 import { useState, type SubmitEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { useAppConfig } from '@/api/app-config';
 import { serverMessage } from '@/api/outcome';
 import { useSessionCache } from '@/api/session';
 import { AlertDialog } from '@/components/alert-dialog';
 import { BrandMark } from '@/components/brand';
 import { Button } from '@/components/button';
+import { Icon } from '@/components/icons';
 import { Card } from '@/components/page';
 import { TextField } from '@/components/text-field';
 import { ko } from '@/i18n/ko';
@@ -19,6 +21,10 @@ export function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
+  /** The server's sentence for a suspended or banned account: why, and until when. */
+  const [restricted, setRestricted] = useState<string | null>(null);
+  const { data: appConfig } = useAppConfig();
+  const appealEmail = appConfig?.business.email;
   const [termsOpen, setTermsOpen] = useState(false);
 
   async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
@@ -27,7 +33,12 @@ export function LoginPage() {
       setFailure(ko.validation.FIELDS_REQUIRED);
       return;
     }
+    setRestricted(null);
     const outcome = await trigger({ username: username.trim(), password });
+    if (!outcome.ok && !outcome.network && outcome.code === 'ACCOUNT_RESTRICTED') {
+      setRestricted(outcome.message ?? ko.restricted.title);
+      return;
+    }
     if (!outcome.ok) {
       setFailure(outcome.network ? ko.login.networkFailed : (serverMessage(outcome) ?? ko.login.failed));
       return;
@@ -44,6 +55,20 @@ export function LoginPage() {
         <h1 className="auth-hero__title">{ko.login.title}</h1>
         <p className="auth-hero__tagline">{ko.login.tagline}</p>
       </div>
+      {restricted ? (
+        <section className="restricted-notice" role="alert" aria-labelledby="restricted-title">
+          <span className="restricted-notice__icon" aria-hidden="true">
+            <Icon name="lock" size={24} />
+          </span>
+          <div>
+            <h2 id="restricted-title" className="restricted-notice__title">
+              {ko.restricted.loginTitle}
+            </h2>
+            <p className="restricted-notice__message">{restricted}</p>
+            {appealEmail ? <p className="restricted-notice__appeal">{ko.restricted.appeal(appealEmail)}</p> : null}
+          </div>
+        </section>
+      ) : null}
       <Card>
         <form className="form" onSubmit={(event) => void onSubmit(event)} noValidate>
           <TextField

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useEffectEvent, useRef, useState, type SubmitEvent } from 'react';
 import { NavigationType, useBlocker, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import type { Schemas } from '@/api/client';
@@ -6,13 +6,16 @@ import { AlertDialog, ConfirmDialog } from '@/components/alert-dialog';
 import { Button } from '@/components/button';
 import { Icon } from '@/components/icons';
 import { Modal } from '@/components/modal';
+import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
 import { chatLog, newClientId, pendingEntry, useChatLog } from '@/lib/chat-log';
 import { clearChatInfo, moveChatInfoToFeedback, readChatInfo, type ChatInfo } from '@/lib/chat-session';
 import { tabSocket, useSocketEvent, useSocketStatus } from '@/lib/socket';
 import { useEndMatch } from '../api/end-match';
+import { useReport } from '../api/report';
 import { useTypingSignal } from '../hooks/use-typing-signal';
 import { MessageList } from './message-list';
+import { ReportModal, type ReportForm } from './report-modal';
 
 const MESSAGE_MAX_LENGTH = 1000;
 /** The partner's indicator goes away this long after their last `typing`, should `stopTyping` be lost. */
@@ -45,19 +48,25 @@ function ChatRoom({ info }: { info: ChatInfo }) {
   const entries = useChatLog(roomId);
   const socketStatus = useSocketStatus();
   const { trigger: endMatch } = useEndMatch();
+  const { trigger: sendReport, isMutating: reporting } = useReport();
   const [draft, setDraft] = useState('');
   const [ended, setEnded] = useState<Schemas['ChatEnded'] | null>(null);
   const [leaving, setLeaving] = useState(false);
   const [askLeave, setAskLeave] = useState(false);
+  const [reportOpen, setReportOpen] = useState(false);
+  /** This user's report was accepted: the chat is over and they leave shortly. */
+  const [reported, setReported] = useState(false);
   const [partnerTypingAt, setPartnerTypingAt] = useState<number | null>(null);
   const [lateConnection, setLateConnection] = useState<number | null>(null);
   const endedRef = useRef(false);
-  const active = ended === null && !leaving;
+  const active = ended === null && !leaving && !reported;
   const typing = useTypingSignal(roomId, active);
+  // A partner who left, or stayed away, can still be reported for what they said.
+  const canReport = !leaving && !reported && (ended === null || ended.reason === 'left' || ended.reason === 'disconnected');
 
   // Browser back asks first, like the leave button.
   const blocker = useBlocker(({ historyAction }) => historyAction === NavigationType.Pop && active);
-  const leaveDialogOpen = (askLeave || blocker.state === 'blocked') && ended === null;
+  const leaveDialogOpen = (askLeave || blocker.state === 'blocked') && ended === null && !reported;
 
   useEffect(() => {
     chatLog.open(roomId);
@@ -110,13 +119,43 @@ function ChatRoom({ info }: { info: ChatInfo }) {
     window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'smooth' });
   }, [entries.length, partnerTypingAt]);
 
-  useSocketEvent('chatEnded', (event) => {
-    if (event.roomId !== roomId || leaving) return;
+  /** The chat is over: nothing more can be sent, and walking away ends the session. */
+  function closeChat() {
     endedRef.current = true;
     typing.stop();
     setPartnerTypingAt(null);
+  }
+
+  useSocketEvent('chatEnded', (event) => {
+    if (event.roomId !== roomId || leaving) return;
+    closeChat();
     setEnded(event);
   });
+
+  useSocketEvent('chatEndedByReport', (event) => {
+    if (event.roomId !== roomId || leaving) return;
+    closeChat();
+    // The reporter is on the way out already (or reported from another tab, and goes too).
+    if (event.byUserId === myId) {
+      setReportOpen(false);
+      setReported(true);
+      return;
+    }
+    setReportOpen(false);
+    setEnded(event);
+  });
+
+  // The spec: after a successful report, leave after 2 seconds, with no mood question.
+  const leaveAfterReport = useEffectEvent(() => {
+    void leave(false);
+  });
+  useEffect(() => {
+    if (!reported) return;
+    const timer = window.setTimeout(leaveAfterReport, limits.reportLeaveDelayMs);
+    return () => {
+      window.clearTimeout(timer);
+    };
+  }, [reported]);
 
   useSocketEvent('typing', (event) => {
     if (event.roomId === roomId && event.userId !== myId) setPartnerTypingAt(Date.now());
@@ -181,6 +220,19 @@ function ChatRoom({ info }: { info: ChatInfo }) {
     void navigate('/main', { replace: true });
   }
 
+  async function submitReport(form: ReportForm) {
+    const outcome = await sendReport({ roomId, reportedId: partnerId, reasons: form.reasons, extraMessage: form.extraMessage });
+    if (!outcome.ok) {
+      const serverFailed = outcome.network || outcome.status >= 500;
+      toast.error(serverFailed ? ko.report.serverError : (outcome.message ?? ko.report.failed));
+      return;
+    }
+    toast.success(outcome.data.message || ko.report.accepted);
+    closeChat();
+    setReportOpen(false);
+    setReported(true);
+  }
+
   function cancelLeave() {
     setAskLeave(false);
     if (blocker.state === 'blocked') blocker.reset();
@@ -192,8 +244,18 @@ function ChatRoom({ info }: { info: ChatInfo }) {
   return (
     <div className="chat-page">
       <header className="chat-header">
-        {/* The report button takes this place. */}
-        <span className="chat-header__slot" />
+        <button
+          type="button"
+          className="icon-button chat-header__report"
+          aria-label={ko.report.open}
+          title={ko.report.open}
+          disabled={!canReport}
+          onClick={() => {
+            setReportOpen(true);
+          }}
+        >
+          <Icon name="siren" size={24} />
+        </button>
         <div className="chat-header__title">
           <h1 className="chat-header__word">{word}</h1>
           <p className="chat-header__partner">{ko.chat.partner(partnerNickname)}</p>
@@ -221,7 +283,13 @@ function ChatRoom({ info }: { info: ChatInfo }) {
         </div>
       </div>
 
-      {reconnecting ? (
+      {reported ? (
+        <p className="chat-notice chat-notice--info" role="status">
+          {ko.report.leavingSoon}
+        </p>
+      ) : null}
+
+      {reconnecting && !reported ? (
         <p className="chat-notice" role="status">
           {ko.chat.reconnecting}
         </p>
@@ -281,15 +349,43 @@ function ChatRoom({ info }: { info: ChatInfo }) {
         onConfirm={() => void leave(true)}
       />
 
-      <Modal open={ended !== null && !leaving} title={ko.chat.endedTitle} role="alertdialog" className="chat-ended">
+      {reportOpen && canReport ? (
+        <ReportModal
+          partnerNickname={partnerNickname}
+          busy={reporting}
+          onCancel={() => {
+            setReportOpen(false);
+          }}
+          onSubmit={(form) => void submitReport(form)}
+        />
+      ) : null}
+
+      <Modal
+        open={ended !== null && !leaving && !reported && !reportOpen}
+        title={ko.chat.endedTitle}
+        role="alertdialog"
+        className={ended?.reason === 'report' ? 'chat-ended chat-ended--report' : 'chat-ended'}
+      >
         <div className="chat-ended__icon" aria-hidden="true">
-          <Icon name="bubble" size={30} />
+          <Icon name={ended?.reason === 'report' ? 'siren' : 'bubble'} size={30} />
         </div>
         <p className="modal__description">{ended ? endedText(ended, info) : null}</p>
+        {ended?.reason === 'report' ? <p className="chat-ended__hint">{ko.chat.endedByReportHint}</p> : null}
         <div className="modal__actions">
           <Button block onClick={() => void leave(false)}>
             {ko.chat.endedLeave}
           </Button>
+          {canReport ? (
+            <Button
+              variant="ghost"
+              block
+              onClick={() => {
+                setReportOpen(true);
+              }}
+            >
+              {ko.report.open}
+            </Button>
+          ) : null}
         </div>
       </Modal>
     </div>
@@ -297,6 +393,7 @@ function ChatRoom({ info }: { info: ChatInfo }) {
 }
 
 function endedText(ended: Schemas['ChatEnded'], info: ChatInfo): string {
+  if (ended.reason === 'report') return ko.chat.endedByReport;
   if (ended.reason === 'disconnected') return ko.chat.endedDisconnected(info.partnerNickname);
   if (ended.reason === 'left' && ended.byUserId !== info.myId) return ko.chat.endedByPartner(info.partnerNickname);
   return ko.chat.endedGone;

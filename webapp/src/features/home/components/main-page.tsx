@@ -47,11 +47,13 @@ export function MainPage() {
   });
 
   // A stored chat that ended while away (the resume after connecting says so) is over.
-  useSocketEvent('chatEnded', (ended) => {
+  function chatEndedElsewhere(ended: { roomId: string }) {
     if (activeChat?.roomId !== ended.roomId) return;
     clearChatInfo();
     setActiveChat(null);
-  });
+  }
+  useSocketEvent('chatEnded', chatEndedElsewhere);
+  useSocketEvent('chatEndedByReport', chatEndedElsewhere);
 
   useSocketEvent('error', (error) => {
     if (chatEvents.has(error.event)) return;

@@ -1,9 +1,11 @@
 import { Navigate, useParams } from 'react-router';
+import { useAppConfig } from '@/api/app-config';
 import { ButtonLink } from '@/components/button';
 import { Card, PageBody, PageHeader } from '@/components/page';
+import { FullScreenSpinner } from '@/components/spinner';
 import { termsItems, termsPath } from '@/config/terms';
 import { ko } from '@/i18n/ko';
-import { termsDocuments, type TermsDocument, type TermsSlug } from '../content';
+import { termsDocuments, type TermsSlug } from '../content';
 import { Icon } from '@/components/icons';
 
 function isSlug(value: string): value is TermsSlug {
@@ -16,7 +18,7 @@ function isSlug(value: string): value is TermsSlug {
  */
 export function TermsPage() {
   const { type = '' } = useParams();
-  if (isSlug(type)) return <TermsDocumentView document={termsDocuments[type]} />;
+  if (isSlug(type)) return <TermsDocumentView slug={type} />;
   const item = termsItems.find((candidate) => candidate.type === type);
   if (item) return <Navigate to={termsPath(item.slug)} replace />;
   return <UnknownTerms />;
@@ -46,7 +48,11 @@ function formatDate(iso: string): string {
   return year && month && day ? `${year}년 ${Number(month)}월 ${Number(day)}일` : iso;
 }
 
-function TermsDocumentView({ document }: { document: TermsDocument }) {
+/** A document with the operator's facts the server tells; without an answer, with none of them. */
+function TermsDocumentView({ slug }: { slug: TermsSlug }) {
+  const { data, error } = useAppConfig();
+  if (!data && !error) return <FullScreenSpinner label={ko.app.loading} />;
+  const document = termsDocuments[slug](data?.business ?? {});
   return (
     <>
       <PageHeader title={document.title} />

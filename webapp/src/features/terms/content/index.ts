@@ -1,3 +1,4 @@
+import type { Business } from '@/api/app-config';
 import { improveConsent } from './improve-consent';
 import { notificationConsent } from './notification-consent';
 import { privacyPolicy } from './privacy-policy';
@@ -7,8 +8,11 @@ import { youthProtection } from './youth-protection';
 
 export type { TermsDocument, TermsSection, TermsSlug } from './types';
 
-/** Every terms document by slug. Each document's `slug` equals its key. */
-export const termsDocuments: Record<TermsSlug, TermsDocument> = {
+/**
+ * Every terms document by slug, written with the operator's configured facts. Each document's
+ * `slug` equals its key.
+ */
+export const termsDocuments: Record<TermsSlug, (business: Business) => TermsDocument> = {
   'service-agreement': serviceAgreement,
   'privacy-policy': privacyPolicy,
   'youth-protection': youthProtection,

@@ -1,0 +1,76 @@
+import { expect, test } from '@playwright/test';
+import { pickTogether, sameRound, setNickname, signUp, uniquePhone, uniqueUsername, wordButton } from './helpers';
+
+test('one user reports the other: both chats end, the reporter is back on /main after 2 s, the two never meet again', async ({
+  browser,
+  request,
+  baseURL,
+  viewport,
+  locale,
+  timezoneId,
+}) => {
+  test.skip(test.info().project.name !== 'mobile', 'runs once, on the mobile project');
+  test.setTimeout(120_000);
+  const options = { baseURL, viewport, locale, timezoneId, hasTouch: true };
+  const [contextA, contextB] = await Promise.all([browser.newContext(options), browser.newContext(options)]);
+  const [a, b] = await Promise.all([contextA.newPage(), contextB.newPage()]);
+  const suffix = Math.floor(Math.random() * 1000);
+  const alice = { username: uniqueUsername('ra'), phone: uniquePhone(), password: 'abcdefg1', nickname: `해님${suffix}` };
+  const bob = { username: uniqueUsername('rb'), phone: uniquePhone(), password: 'abcdefg1', nickname: `구름${suffix}` };
+
+  await Promise.all([signUp(a, request, alice), signUp(b, request, bob)]);
+  await Promise.all([setNickname(a, alice.nickname), setNickname(b, bob.nickname)]);
+  for (const page of [a, b]) await expect(page.getByText(/지금 \d+명 접속 중/)).toBeVisible();
+
+  await pickTogether(a, b);
+  const inputB = b.getByRole('textbox', { name: '메시지' });
+  await inputB.fill('연락처 알려주면 찾아갈 거야');
+  await inputB.press('Enter');
+  await expect(a.getByRole('log')).toContainText('찾아갈 거야');
+
+  // Alice reports Bob: an empty report is refused first, then two reasons and a few words go.
+  await a.getByRole('button', { name: '신고하기' }).click();
+  const report = a.getByRole('dialog', { name: '신고하기' });
+  await report.getByRole('button', { name: '신고하기' }).click();
+  await expect(report.getByRole('alert')).toHaveText('신고 사유를 선택하거나 내용을 입력해주세요.');
+  await report.getByRole('checkbox', { name: '위협' }).check();
+  await report.getByRole('checkbox', { name: '욕설/비하' }).check();
+  await report.getByLabel('신고 내용').fill('찾아오겠다고 위협했어요.');
+  await expect(report.getByText('13/200')).toBeVisible();
+  await report.getByRole('button', { name: '신고하기' }).click();
+
+  const accepted = a.getByText('신고가 접수되었어요. 운영팀이 24시간 이내에 확인할게요.');
+  await expect(accepted).toBeVisible();
+  const acceptedAt = Date.now();
+  await expect(report).toBeHidden();
+  await expect(a.getByRole('textbox', { name: '메시지' })).toBeDisabled();
+  await expect(a).toHaveURL(/\/chatpage$/);
+
+  // Bob's chat ends too, and he is told it was a report.
+  const ended = b.getByRole('alertdialog', { name: '대화가 종료되었어요' });
+  await expect(ended).toContainText('신고로 대화가 종료되었어요.');
+  await expect(inputB).toBeDisabled();
+
+  // Alice is back on /main after 2 s, with no mood question.
+  await expect(a).toHaveURL(/\/main$/, { timeout: 5_000 });
+  expect(Date.now() - acceptedAt).toBeGreaterThanOrEqual(1_800);
+  await expect(a.getByRole('heading', { level: 1, name: '텔레파시' })).toBeVisible();
+  await expect(a.getByRole('dialog', { name: '방금 대화는 어땠나요?' })).toHaveCount(0);
+  expect(await a.evaluate(() => [localStorage.getItem('chatInfo'), localStorage.getItem('feedbackInfo')])).toEqual([null, null]);
+
+  // Bob leaves from the ended chat, with no mood question either.
+  await ended.getByRole('button', { name: '나가기' }).click();
+  await expect(b).toHaveURL(/\/main$/);
+  await expect(b.getByRole('dialog', { name: '방금 대화는 어땠나요?' })).toHaveCount(0);
+
+  // In a fresh round both pick the same word: each waits alone until the round is over.
+  const word = await sameRound(a, b);
+  await Promise.all([wordButton(a, word).click(), wordButton(b, word).click()]);
+  for (const page of [a, b]) await expect(page.getByText(`고른 사람을 기다리고 있어요`)).toBeVisible();
+  const expired = '이번 라운드에는 같은 단어를 고른 사람이 없었어요. 새 단어를 골라보세요.';
+  await Promise.all([a, b].map((page) => expect(page.getByText(expired)).toBeVisible({ timeout: 35_000 })));
+  await expect(a).toHaveURL(/\/main$/);
+  await expect(b).toHaveURL(/\/main$/);
+
+  await Promise.all([contextA.close(), contextB.close()]);
+});

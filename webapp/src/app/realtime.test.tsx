@@ -1,0 +1,99 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ko } from '@/i18n/ko';
+import { writeChatInfo } from '@/lib/chat-session';
+import { tabSocket } from '@/lib/socket';
+import { RECONNECT_MAX_MS } from '@/lib/socket-client';
+import { storageKeys, writeLocal } from '@/lib/storage';
+import { FakeWebSocket } from '@/test/fake-socket';
+import { jsonResponse, renderRoute } from '@/test/render';
+import { Realtime } from './realtime';
+
+const message = '운영정책 위반으로 2026년 11월 30일 20:05까지 이용이 정지되었어요. 사유: 욕설';
+
+beforeEach(() => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => Promise.resolve(jsonResponse({ loggedIn: true }))),
+  );
+  vi.stubGlobal('WebSocket', FakeWebSocket);
+  FakeWebSocket.instances = [];
+});
+
+afterEach(() => {
+  tabSocket().stop();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('Realtime', () => {
+  it('ends a restricted session at once: no reconnect, nothing of the account kept, why and until when', async () => {
+    writeLocal(storageKeys.username, 'alice_01');
+    writeLocal(storageKeys.nickname, '달빛');
+    writeChatInfo({
+      myId: 7,
+      myUsername: 'alice_01',
+      myNickname: '달빛',
+      partnerId: 12,
+      partnerUsername: 'star_12',
+      partnerNickname: '별빛',
+      word: '고양이',
+      round: 1,
+      roomId: 'room-1',
+      startTime: 0,
+    });
+    const user = userEvent.setup();
+    const { router } = renderRoute(<Realtime />, { path: '/main', extraPaths: ['/login'] });
+    await waitFor(() => {
+      expect(FakeWebSocket.instances).toHaveLength(1);
+    });
+    const socket = FakeWebSocket.latest();
+    act(() => {
+      socket.open();
+    });
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    act(() => {
+      socket.receive('accountRestricted', { kind: 'suspend', reason: '욕설', until: '2026-11-30T11:05:00+00:00', message });
+      socket.drop();
+    });
+    // Stopped there and then, before the logout below has reached the socket's owner.
+    expect(tabSocket().getStatus()).toBe('idle');
+    const dialog = screen.getByRole('alertdialog', { name: ko.restricted.title });
+    expect(dialog).toHaveTextContent(message);
+    expect(socket.closed).toBe(true);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(RECONNECT_MAX_MS * 3);
+    });
+    expect(FakeWebSocket.instances).toHaveLength(1);
+    expect(tabSocket().getStatus()).toBe('idle');
+    for (const key of Object.values(storageKeys)) expect(localStorage.getItem(key)).toBeNull();
+    vi.useRealTimers();
+
+    await user.click(within(dialog).getByRole('button', { name: ko.app.confirm }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/login');
+    });
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
+  it('keeps reconnecting after an ordinary drop', async () => {
+    renderRoute(<Realtime />, { path: '/main' });
+    await waitFor(() => {
+      expect(FakeWebSocket.instances).toHaveLength(1);
+    });
+    const socket = FakeWebSocket.latest();
+    act(() => {
+      socket.open();
+    });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    act(() => {
+      socket.drop();
+    });
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(RECONNECT_MAX_MS);
+    });
+    expect(FakeWebSocket.instances).toHaveLength(2);
+  });
+});
