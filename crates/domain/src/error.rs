@@ -114,6 +114,25 @@ pub enum ErrorCode {
     SecondFactorRequired,
     /// The one-time code of the second factor is wrong or used.
     TotpInvalid,
+    /// The operator already enrolled an authenticator app (a new one needs
+    /// `telepathy operator reset-totp`).
+    TotpEnrolled,
+    /// A code was sent before the operator's enrolment started.
+    TotpNotStarted,
+    /// An operator password breaks the operator password rule (`telepathy operator add`).
+    OperatorPasswordWeak,
+    /// The report was already resolved, by this operator or another.
+    ReportClosed,
+    /// The action on a report or user is none of dismiss, warn, suspend, ban.
+    SanctionKindInvalid,
+    /// A suspension without its days, or with days out of 1–365.
+    SanctionDaysInvalid,
+    /// A sanction or lift without the reason the user (or the audit log) is told.
+    SanctionReasonRequired,
+    /// The reason is longer than 200 characters.
+    SanctionReasonTooLong,
+    /// The sanction was already lifted or has run out.
+    SanctionLifted,
     /// The request body or parameters could not be read.
     InvalidRequest,
     /// The request body is larger than the API reads.
@@ -184,6 +203,15 @@ impl ErrorCode {
         Self::OperatorOnly,
         Self::SecondFactorRequired,
         Self::TotpInvalid,
+        Self::TotpEnrolled,
+        Self::TotpNotStarted,
+        Self::OperatorPasswordWeak,
+        Self::ReportClosed,
+        Self::SanctionKindInvalid,
+        Self::SanctionDaysInvalid,
+        Self::SanctionReasonRequired,
+        Self::SanctionReasonTooLong,
+        Self::SanctionLifted,
         Self::InvalidRequest,
         Self::PayloadTooLarge,
         Self::UriTooLong,
@@ -260,6 +288,17 @@ impl ErrorCode {
             Self::TotpInvalid => {
                 "인증 코드가 올바르지 않습니다. 인증 앱의 6자리 코드를 입력해주세요."
             }
+            Self::TotpEnrolled => "이미 인증 앱이 등록되어 있습니다. 인증 앱의 6자리 코드를 입력해주세요.",
+            Self::TotpNotStarted => "인증 앱 등록을 먼저 시작해주세요.",
+            Self::OperatorPasswordWeak => {
+                "운영자 비밀번호는 12자 이상이며, 영문 소문자, 영문 대문자, 숫자, 특수문자 중 3가지 이상을 포함해야 합니다."
+            }
+            Self::ReportClosed => "이미 처리된 신고입니다.",
+            Self::SanctionKindInvalid => "처리 방법을 다시 선택해주세요.",
+            Self::SanctionDaysInvalid => "정지 기간은 1일부터 365일까지 입력해주세요.",
+            Self::SanctionReasonRequired => "사유를 입력해주세요.",
+            Self::SanctionReasonTooLong => "사유는 200자 이내로 입력해주세요.",
+            Self::SanctionLifted => "이미 해제되었거나 기간이 끝난 제재입니다.",
             Self::InvalidRequest => "요청 형식이 올바르지 않습니다.",
             Self::PayloadTooLarge => "요청 내용이 너무 큽니다.",
             Self::UriTooLong => "요청 주소가 너무 깁니다.",

@@ -19,5 +19,5 @@ pub use emotion::Emotion;
 pub use error::ErrorCode;
 pub use validate::{
     check_new_password, normalize_phone, Birthdate, Gender, Nickname, Password, PasswordContext,
-    Phone, Username,
+    Phone, Username, OPERATOR_PASSWORD_MIN_CHARS,
 };

@@ -67,3 +67,24 @@ pub const FLAG_AFTER_MASKED: u32 = 3;
 /// A withdrawn account's personal data is kept this long, then erased (the privacy
 /// policy's promise).
 pub const WITHDRAWN_KEEP_DAYS: i64 = 183;
+
+/// An operator's reason for a sanction (shown to the user) or a lift, at most this many
+/// characters after trimming.
+pub const SANCTION_REASON_MAX_CHARS: usize = 200;
+/// The longest suspension, in days (longer is a ban).
+pub const SUSPEND_DAYS_MAX: i64 = 365;
+/// An operator session ends after this long without a request.
+pub const OPERATOR_IDLE: Duration = Duration::from_secs(30 * 60);
+/// An operator session ends this long after its login, however busy.
+pub const OPERATOR_SESSION_MAX: Duration = Duration::from_secs(12 * 60 * 60);
+/// An operator session's idle deadline moves at most this often (one write a minute, not
+/// one per request).
+pub const OPERATOR_SLIDE_EVERY: Duration = Duration::from_secs(60);
+/// The back-off of one operator's wrong second-factor codes: at most this many in each
+/// window. With three codes valid at a time (the step before, now and after), 20 tries a
+/// day find one with a chance of about 6 in 100,000, and only after the password.
+pub const TOTP_BACKOFF: [(u32, Duration); 3] = [
+    (5, Duration::from_secs(5 * 60)),
+    (10, Duration::from_secs(60 * 60)),
+    (20, Duration::from_secs(24 * 60 * 60)),
+];

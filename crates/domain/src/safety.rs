@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use chrono_tz::Asia::Seoul;
 
-use crate::limits::REPORT_EXTRA_MAX_CHARS;
+use crate::limits::{REPORT_EXTRA_MAX_CHARS, SANCTION_REASON_MAX_CHARS, SUSPEND_DAYS_MAX};
 use crate::ErrorCode;
 
 /// A reason a user may give for a report (the report modal's choices).
@@ -120,6 +120,105 @@ impl SanctionKind {
     }
 }
 
+/// A sanction an operator orders, checked: a suspension has 1–`SUSPEND_DAYS_MAX` days,
+/// and every sanction a reason of 1–`SANCTION_REASON_MAX_CHARS` characters (the user reads
+/// it, in Korean). Days given with a warning or a ban mean nothing and are dropped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SanctionOrder {
+    pub kind: SanctionKind,
+    /// Days of a suspension.
+    pub days: Option<i64>,
+    pub reason: String,
+}
+
+impl SanctionOrder {
+    pub fn parse(kind: &str, days: Option<i64>, reason: &str) -> Result<Self, ErrorCode> {
+        let kind = SanctionKind::parse(kind.trim()).ok_or(ErrorCode::SanctionKindInvalid)?;
+        let days = match kind {
+            SanctionKind::Suspend => Some(
+                days.filter(|d| (1..=SUSPEND_DAYS_MAX).contains(d))
+                    .ok_or(ErrorCode::SanctionDaysInvalid)?,
+            ),
+            SanctionKind::Warn | SanctionKind::Ban => None,
+        };
+        Ok(Self {
+            kind,
+            days,
+            reason: parse_reason(reason)?,
+        })
+    }
+
+    /// When a suspension given at `now_ms` ends; `None` for a warning or a ban.
+    pub fn until(&self, now_ms: i64) -> Option<i64> {
+        self.days
+            .map(|d| now_ms.saturating_add(d.saturating_mul(24 * 60 * 60 * 1000)))
+    }
+
+    /// The line the report queue and the audit log show: `7일 정지: 욕설`.
+    pub fn summary(&self) -> String {
+        let what = match (self.kind, self.days) {
+            (SanctionKind::Warn, _) => "경고".to_owned(),
+            (SanctionKind::Suspend, Some(d)) => format!("{d}일 정지"),
+            (SanctionKind::Suspend, None) => "정지".to_owned(),
+            (SanctionKind::Ban, _) => "영구 정지".to_owned(),
+        };
+        format!("{what}: {}", self.reason)
+    }
+}
+
+/// An operator's decision on a report: dismiss it (a note is optional) or sanction the
+/// reported user.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Decision {
+    Dismiss { note: String },
+    Sanction(SanctionOrder),
+}
+
+impl Decision {
+    /// `action` is `dismiss`, `warn`, `suspend` or `ban`.
+    pub fn parse(action: &str, days: Option<i64>, reason: &str) -> Result<Self, ErrorCode> {
+        if action.trim() == "dismiss" {
+            let note = reason.trim();
+            if note.chars().count() > SANCTION_REASON_MAX_CHARS {
+                return Err(ErrorCode::SanctionReasonTooLong);
+            }
+            return Ok(Self::Dismiss {
+                note: note.to_owned(),
+            });
+        }
+        SanctionOrder::parse(action, days, reason).map(Self::Sanction)
+    }
+
+    /// The report's status after it: `dismissed` or `actioned`.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Self::Dismiss { .. } => "dismissed",
+            Self::Sanction(_) => "actioned",
+        }
+    }
+
+    /// The report's resolution line: `기각` (with the note), or the sanction's summary.
+    pub fn summary(&self) -> String {
+        match self {
+            Self::Dismiss { note } if note.is_empty() => "기각".to_owned(),
+            Self::Dismiss { note } => format!("기각: {note}"),
+            Self::Sanction(order) => order.summary(),
+        }
+    }
+}
+
+/// An operator's reason, trimmed: 1–`SANCTION_REASON_MAX_CHARS` characters.
+pub fn parse_reason(reason: &str) -> Result<String, ErrorCode> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(ErrorCode::SanctionReasonRequired);
+    }
+    if reason.chars().count() > SANCTION_REASON_MAX_CHARS {
+        return Err(ErrorCode::SanctionReasonTooLong);
+    }
+    Ok(reason.to_owned())
+}
+
 /// A suspension or ban in force: what the user is told at login and on an open socket.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Restriction {
@@ -188,6 +287,74 @@ mod tests {
         assert_eq!(
             ReportForm::parse(&strings(&["스팸"]), ""),
             Err(ErrorCode::ReportReasonInvalid)
+        );
+    }
+
+    #[test]
+    fn decisions_need_their_days_and_reasons() {
+        /// (action, days, reason, the resolution line or the error)
+        type Case<'a> = (&'a str, Option<i64>, &'a str, Result<&'a str, ErrorCode>);
+        let cases: &[Case] = &[
+            ("dismiss", None, "", Ok("기각")),
+            ("dismiss", Some(3), " 오해였어요 ", Ok("기각: 오해였어요")),
+            ("warn", None, " 욕설 ", Ok("경고: 욕설")),
+            ("warn", None, "  ", Err(ErrorCode::SanctionReasonRequired)),
+            ("suspend", Some(7), "욕설", Ok("7일 정지: 욕설")),
+            ("suspend", None, "욕설", Err(ErrorCode::SanctionDaysInvalid)),
+            (
+                "suspend",
+                Some(0),
+                "욕설",
+                Err(ErrorCode::SanctionDaysInvalid),
+            ),
+            ("suspend", Some(365), "욕설", Ok("365일 정지: 욕설")),
+            (
+                "suspend",
+                Some(366),
+                "욕설",
+                Err(ErrorCode::SanctionDaysInvalid),
+            ),
+            (
+                "suspend",
+                Some(-1),
+                "욕설",
+                Err(ErrorCode::SanctionDaysInvalid),
+            ),
+            ("ban", Some(7), "협박", Ok("영구 정지: 협박")),
+            ("ban", None, "", Err(ErrorCode::SanctionReasonRequired)),
+            ("delete", None, "욕설", Err(ErrorCode::SanctionKindInvalid)),
+            ("", None, "욕설", Err(ErrorCode::SanctionKindInvalid)),
+        ];
+        for (action, days, reason, expected) in cases {
+            let got = Decision::parse(action, *days, reason);
+            assert_eq!(
+                got.as_ref().map(Decision::summary).map_err(|e| *e),
+                expected.map(str::to_owned),
+                "{action} {days:?} {reason:?}"
+            );
+        }
+        let long = "가".repeat(SANCTION_REASON_MAX_CHARS + 1);
+        for action in ["dismiss", "warn", "ban"] {
+            assert_eq!(
+                Decision::parse(action, None, &long),
+                Err(ErrorCode::SanctionReasonTooLong)
+            );
+        }
+        let order = SanctionOrder::parse("suspend", Some(2), "욕설").unwrap();
+        assert_eq!(order.until(1000), Some(1000 + 2 * 86_400_000));
+        assert_eq!(
+            SanctionOrder::parse("ban", Some(2), "욕설")
+                .unwrap()
+                .until(1000),
+            None
+        );
+        assert_eq!(
+            Decision::parse("dismiss", None, "").unwrap().status(),
+            "dismissed"
+        );
+        assert_eq!(
+            Decision::parse("warn", None, "욕설").unwrap().status(),
+            "actioned"
         );
     }
 

@@ -46,6 +46,8 @@ pub enum PasswordContext {
 
 /// The longest password we accept, so that hashing cost stays bounded.
 const MAX_PASSWORD_CHARS: usize = 64;
+/// The shortest operator password.
+pub const OPERATOR_PASSWORD_MIN_CHARS: usize = 12;
 
 /// A password that met the rule of its context. Never printed.
 #[derive(Clone, PartialEq, Eq)]
@@ -75,6 +77,31 @@ impl Password {
         let classes = [letters, digits, specials].iter().filter(|b| **b).count();
         if chars < 8 || classes < 2 {
             return Err(ErrorCode::PasswordWeak);
+        }
+        Ok(Self(input.to_owned()))
+    }
+
+    /// An operator's password, stronger than a user's: operators see chats and sanction
+    /// people. At least `OPERATOR_PASSWORD_MIN_CHARS` characters holding three of lowercase
+    /// letters, uppercase letters, digits and symbols (anything else but spaces, Hangul
+    /// included).
+    pub fn parse_operator(input: &str) -> Result<Self, ErrorCode> {
+        let chars = input.chars().count();
+        if chars > MAX_PASSWORD_CHARS {
+            return Err(ErrorCode::PasswordTooLong);
+        }
+        let lower = input.chars().any(char::is_lowercase);
+        let upper = input.chars().any(char::is_uppercase);
+        let digits = input.chars().any(|c| c.is_ascii_digit());
+        let symbols = input.chars().any(|c| {
+            !c.is_lowercase() && !c.is_uppercase() && !c.is_ascii_digit() && !c.is_whitespace()
+        });
+        let classes = [lower, upper, digits, symbols]
+            .iter()
+            .filter(|b| **b)
+            .count();
+        if chars < OPERATOR_PASSWORD_MIN_CHARS || classes < 3 {
+            return Err(ErrorCode::OperatorPasswordWeak);
         }
         Ok(Self(input.to_owned()))
     }
@@ -279,6 +306,36 @@ mod tests {
         assert_eq!(b.age_on(day("2026-06-14")), 13);
         assert_eq!(b.age_on(day("2026-06-15")), 14);
         assert_eq!(b.age_on(day("2011-01-01")), 0);
+    }
+
+    #[test]
+    fn operator_passwords_are_long_and_mixed() {
+        let cases: &[(&str, Result<(), ErrorCode>)] = &[
+            ("Abcdefghij1!", Ok(())),
+            ("abcdefghij12", Err(ErrorCode::OperatorPasswordWeak)),
+            ("abcdefghijK1", Ok(())),
+            ("abcdefghij1!", Ok(())),
+            ("ABCDEFGHIJ1!", Ok(())),
+            ("abcdefghijK!", Ok(())),
+            ("Abcdefgh1!", Err(ErrorCode::OperatorPasswordWeak)),
+            ("Abcdefghi1!", Err(ErrorCode::OperatorPasswordWeak)),
+            ("abcdef ghijk", Err(ErrorCode::OperatorPasswordWeak)),
+            ("비밀번호는길어야안전해요1a", Ok(())),
+            ("123456789012", Err(ErrorCode::OperatorPasswordWeak)),
+            ("", Err(ErrorCode::OperatorPasswordWeak)),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(
+                &Password::parse_operator(input).map(drop),
+                expected,
+                "{input:?}"
+            );
+        }
+        let long = format!("Aa1!{}", "x".repeat(MAX_PASSWORD_CHARS));
+        assert_eq!(
+            Password::parse_operator(&long).map(drop),
+            Err(ErrorCode::PasswordTooLong)
+        );
     }
 
     #[test]

@@ -46,6 +46,7 @@ pub const VARS: &[VarDoc] = &[
     VarDoc { name: "TELEPATHY_PORTONE_STORE_ID", example: "", doc: "PortOne store id given to the browser widget." },
     VarDoc { name: "TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", example: "", doc: "PortOne channel key of the identity verification channel." },
     VarDoc { name: "TELEPATHY_PORTONE_BASE_URL", example: "https://api.portone.io", doc: "PortOne V2 API base URL." },
+    VarDoc { name: "TELEPATHY_OPERATOR_PASSWORD", example: "", doc: "Read only by `telepathy operator add`: the new operator's password (otherwise one line of standard input). Never set it for a running node." },
 ];
 
 /// The validated configuration of a node.

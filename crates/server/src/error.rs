@@ -21,6 +21,7 @@ pub struct ErrorBody {
     /// What went wrong, in Korean, for people.
     pub message: String,
     /// With `ACCOUNT_RESTRICTED`: the suspension or ban, and until when.
+    // Boxed: every error answer carries the field, and most leave it empty.
     pub restriction: Option<Box<AccountRestricted>>,
 }
 
@@ -63,7 +64,7 @@ pub enum ApiError {
     /// Nothing there.
     #[oai(status = 404)]
     NotFound(Json<ErrorBody>),
-    /// Taken by someone else.
+    /// Taken by someone else, or done already.
     #[oai(status = 409)]
     Conflict(Json<ErrorBody>),
     /// The body is larger than the API reads.
@@ -101,7 +102,12 @@ impl From<ErrorCode> for ApiError {
             | E::ReportNotPartner
             | E::AccountRestricted => Self::Forbidden(body),
             E::NotFound => Self::NotFound(body),
-            E::UsernameTaken | E::PhoneInUse | E::AlreadyInRoom => Self::Conflict(body),
+            E::UsernameTaken
+            | E::PhoneInUse
+            | E::AlreadyInRoom
+            | E::TotpEnrolled
+            | E::ReportClosed
+            | E::SanctionLifted => Self::Conflict(body),
             E::PayloadTooLarge => Self::PayloadTooLarge(body),
             E::UriTooLong => Self::UriTooLong(body),
             E::RateLimited | E::SmsCooldown | E::SmsDailyLimit => Self::TooManyRequests(body),

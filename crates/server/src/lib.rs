@@ -6,6 +6,8 @@ pub mod clock;
 pub mod config;
 pub mod error;
 pub mod metrics;
+pub mod operator_cli;
+pub mod operators;
 pub mod passwords;
 pub mod realtime;
 pub mod safety;
@@ -13,6 +15,7 @@ pub mod security;
 pub mod seed;
 pub mod session;
 pub mod state;
+pub mod totp;
 
 /// The OpenAPI document of the API, as committed in `openapi/openapi.json`.
 pub async fn openapi_json() -> anyhow::Result<String> {

@@ -1,5 +1,5 @@
 //! `telepathy`: with no arguments (or `serve`) starts a node; `openapi` prints the API
-//! document.
+//! document; `seed` makes load-test users; `operator` manages the operations team.
 
 use poem::listener::TcpListener;
 use poem::Server;
@@ -13,7 +13,8 @@ use tracing_subscriber::EnvFilter;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const USAGE: &str = "usage: telepathy [serve | openapi | seed --users N --out FILE [--url URL]...]";
+const USAGE: &str = "usage: telepathy [serve | openapi | seed --users N --out FILE [--url URL]... \
+     | operator (add <username> | list | disable <username> | reset-totp <username>)]";
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
@@ -28,6 +29,10 @@ async fn main() -> std::process::ExitCode {
         "seed" => {
             let args: Vec<String> = std::env::args().skip(2).collect();
             telepathy_server::seed::run(&args).await
+        }
+        "operator" => {
+            let args: Vec<String> = std::env::args().skip(2).collect();
+            telepathy_server::operator_cli::run(&args).await
         }
         "-h" | "--help" | "help" => {
             println!("{USAGE}");

@@ -6,7 +6,7 @@ use std::time::Duration;
 use telepathy_domain::limits::{FLAG_AFTER_MASKED, REPORTS_PER_DAY};
 use telepathy_domain::safety::{ReportForm, ReportReason, Restriction, SanctionKind};
 use telepathy_domain::ErrorCode;
-use telepathy_store::{AuditEntry, NewReport, NewSanction, Sanction};
+use telepathy_store::{AuditEntry, NewReport, NewSanction, Resolution, Sanction, StoreError};
 
 use crate::error::{internal_code as internal, ApiError};
 use crate::realtime::protocol::EndReason;
@@ -46,19 +46,30 @@ impl AppState {
         }
     }
 
-    /// Records a sanction with its audit entry. A suspension or ban ends the user's
-    /// sessions in the same transaction, and their sockets on every node are told why and
-    /// closed at once.
+    /// Records a sanction with its audit entry, and with the resolution of the report it
+    /// answers when `resolves` names one (`ReportClosed` when that report was resolved
+    /// already: then nothing is written). A suspension or ban ends the user's sessions in
+    /// the same transaction, and their sockets on every node are told why and closed at
+    /// once.
     pub async fn sanction(
         &self,
         sanction: &NewSanction<'_>,
+        resolves: Option<&Resolution<'_>>,
         audit: &AuditEntry<'_>,
     ) -> Result<i64, ErrorCode> {
-        let id = self
-            .store
-            .add_sanction(sanction, audit)
-            .await
-            .map_err(|e| internal("saving a sanction", e))?;
+        let saved = match resolves {
+            None => self.store.add_sanction(sanction, audit).await,
+            Some(r) => self
+                .store
+                .resolve_report(r, Some(sanction), audit)
+                .await
+                .map(Option::unwrap_or_default),
+        };
+        let id = match saved {
+            Ok(id) => id,
+            Err(StoreError::ReportClosed) => return Err(ErrorCode::ReportClosed),
+            Err(e) => return Err(internal("saving a sanction", e)),
+        };
         tracing::info!(
             user_id = sanction.user_id,
             kind = sanction.kind,

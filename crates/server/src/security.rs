@@ -7,7 +7,9 @@ use poem::error::ReadBodyError;
 use poem::http::{header, Method};
 use poem::{Body, Endpoint, IntoResponse, Request, Response};
 use sha2::{Digest, Sha256};
-use telepathy_domain::limits::{LOOKUPS_PER_IP, LOOKUP_WINDOW};
+use telepathy_domain::limits::{
+    LOGIN_BACKOFF, LOGIN_PER_IP, LOGIN_WINDOW, LOOKUPS_PER_IP, LOOKUP_WINDOW,
+};
 use telepathy_domain::ErrorCode;
 use telepathy_providers::Secret;
 
@@ -204,7 +206,80 @@ pub async fn check_origin<E: Endpoint>(next: E, req: Request) -> poem::Result<Re
     next.call(req).await.map(IntoResponse::into_response)
 }
 
+/// The counts of one try of a secret (a password, a one-time code), taken before it is
+/// checked so that tries at once on several nodes cannot pass together. A try that
+/// succeeds hands them to [`AppState::tries_succeeded`].
+#[derive(Debug)]
+pub struct Tries {
+    /// Counts a success takes back (the address's own count of failures).
+    refund: Vec<String>,
+    /// Back-offs a success starts over.
+    clear: Vec<String>,
+}
+
 impl AppState {
+    /// Counts a password try for `username` from address `ip`: per address (`LOGIN_PER_IP`
+    /// in `LOGIN_WINDOW`), and per username from that address with the `LOGIN_BACKOFF`.
+    /// A stranger who fails for a username holds back only their own address, never the
+    /// owner's. `scope` keeps the counts of users' and operators' logins apart.
+    pub async fn count_password_try(
+        &self,
+        scope: &str,
+        ip: &str,
+        username: &str,
+    ) -> Result<Tries, ApiError> {
+        let ip_key = format!("{scope}:ip:{ip}");
+        let backoff_keys = LOGIN_BACKOFF
+            .map(|(_, window)| format!("{scope}:fail:{}s:{username}:{ip}", window.as_secs()));
+        let mut limits = vec![(ip_key.as_str(), LOGIN_PER_IP, LOGIN_WINDOW)];
+        for (key, (limit, window)) in backoff_keys.iter().zip(LOGIN_BACKOFF) {
+            limits.push((key.as_str(), limit, window));
+        }
+        self.limit_all(&limits, ErrorCode::RateLimited).await?;
+        Ok(Tries {
+            refund: vec![ip_key],
+            clear: backoff_keys.to_vec(),
+        })
+    }
+
+    /// Counts a try of `subject`'s one-time code against `backoff`: at most so many wrong
+    /// codes in each window, whatever the address.
+    pub async fn count_code_try(
+        &self,
+        scope: &str,
+        subject: &str,
+        backoff: &[(u32, Duration)],
+    ) -> Result<Tries, ApiError> {
+        let keys: Vec<String> = backoff
+            .iter()
+            .map(|(_, window)| format!("{scope}:fail:{}s:{subject}", window.as_secs()))
+            .collect();
+        let limits: Vec<(&str, u32, Duration)> = keys
+            .iter()
+            .zip(backoff)
+            .map(|(key, (limit, window))| (key.as_str(), *limit, *window))
+            .collect();
+        self.limit_all(&limits, ErrorCode::RateLimited).await?;
+        Ok(Tries {
+            refund: Vec::new(),
+            clear: keys,
+        })
+    }
+
+    /// The secret was right: the address's count takes the try back, and the back-offs
+    /// start over.
+    pub async fn tries_succeeded(&self, tries: &Tries) -> Result<(), ApiError> {
+        let refund: Vec<&str> = tries.refund.iter().map(String::as_str).collect();
+        self.refund(&refund).await;
+        for key in &tries.clear {
+            self.engine
+                .clear(key)
+                .await
+                .or_internal("clearing a failure counter")?;
+        }
+        Ok(())
+    }
+
     /// Counts one account look-up (username check, find password, whether a phone or
     /// username is taken at sign-up) of the request's client address, so that usernames and
     /// phone numbers cannot be enumerated quickly.

@@ -40,7 +40,8 @@ pub struct NewSession<'a> {
     pub user_agent: &'a str,
 }
 
-const USER_COLUMNS: &str = "id, username, password_hash, phone, gender, birthdate, nickname, \
+pub(crate) const USER_COLUMNS: &str =
+    "id, username, password_hash, phone, gender, birthdate, nickname, \
      nickname_set_at, real_name, status, created_at";
 
 impl Store {

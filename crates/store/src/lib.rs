@@ -7,6 +7,8 @@
 
 mod accounts;
 mod codes;
+mod console;
+mod operators;
 mod rooms;
 mod safety;
 mod seed;
@@ -20,6 +22,8 @@ use sqlx::AnyPool;
 
 pub use accounts::{NewSession, NewUser, User};
 pub use codes::{IdentityCheck, PhoneCode};
+pub use console::{AuditRow, ConsoleCounts, ReportRow, Resolution, SanctionRow};
+pub use operators::{NewOperatorSession, Operator, OperatorSession, SecondFactor};
 pub use rooms::{ArchivedMessage, HistoryItem, MatchSide, RoomRecord};
 pub use safety::{AuditEntry, NewReport, NewSanction, Sanction};
 pub use seed::{SeedOutcome, SeedUser, SeededUser, SEEDED_PASSWORD_HASH, SEEDED_USER_AGENT};
@@ -53,6 +57,10 @@ pub enum StoreError {
     UsernameTaken,
     #[error("the phone belongs to an active account")]
     PhoneInUse,
+    #[error("an operator has this username")]
+    OperatorExists,
+    #[error("the report was resolved already")]
+    ReportClosed,
     #[error("database: {0}")]
     Sql(#[from] sqlx::Error),
     #[error("migration: {0}")]

@@ -112,28 +112,7 @@ impl Store {
         audit: &AuditEntry<'_>,
     ) -> Result<i64, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let id: i64 = sqlx::query_scalar(
-            "INSERT INTO sanctions (user_id, kind, reason, created_at, until, operator_id, report_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
-        )
-        .bind(s.user_id)
-        .bind(s.kind)
-        .bind(s.reason)
-        .bind(s.now)
-        .bind(s.until)
-        .bind(s.operator_id)
-        .bind(s.report_id)
-        .fetch_one(&mut *tx)
-        .await?;
-        if s.kind != "warn" {
-            sqlx::query(
-                "UPDATE sessions SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL",
-            )
-            .bind(s.now)
-            .bind(s.user_id)
-            .execute(&mut *tx)
-            .await?;
-        }
+        let id = insert_sanction(&mut tx, s).await?;
         insert_audit(&mut tx, audit).await?;
         tx.commit().await?;
         Ok(id)
@@ -243,6 +222,37 @@ impl Store {
         tx.commit().await?;
         Ok(())
     }
+}
+
+/// Writes a sanction inside the transaction of the action that gives it; a suspension or
+/// ban ends every session of the user there too. Returns its id.
+pub(crate) async fn insert_sanction(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    s: &NewSanction<'_>,
+) -> Result<i64, StoreError> {
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO sanctions (user_id, kind, reason, created_at, until, operator_id, report_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+    )
+    .bind(s.user_id)
+    .bind(s.kind)
+    .bind(s.reason)
+    .bind(s.now)
+    .bind(s.until)
+    .bind(s.operator_id)
+    .bind(s.report_id)
+    .fetch_one(&mut **tx)
+    .await?;
+    if s.kind != "warn" {
+        sqlx::query(
+            "UPDATE sessions SET revoked_at = $1 WHERE user_id = $2 AND revoked_at IS NULL",
+        )
+        .bind(s.now)
+        .bind(s.user_id)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(id)
 }
 
 /// Writes an audit line inside the transaction of the action it records.

@@ -4,8 +4,8 @@
 
 use telepathy_store::testing::fresh_store;
 use telepathy_store::{
-    ArchivedMessage, AuditEntry, Backend, MatchSide, NewReport, NewSanction, NewSession, NewUser,
-    RoomRecord, Store, StoreError,
+    ArchivedMessage, AuditEntry, Backend, MatchSide, NewOperatorSession, NewReport, NewSanction,
+    NewSession, NewUser, Resolution, RoomRecord, SecondFactor, Store, StoreError,
 };
 
 macro_rules! both {
@@ -42,6 +42,11 @@ both!(
     sanctions_restrict_until_they_run_out,
     the_audit_log_cannot_be_changed,
     withdrawn_accounts_are_erased_after_the_retention,
+    operators_are_unique_and_disabling_ends_their_sessions,
+    a_second_factor_step_passes_once,
+    a_report_resolves_once_with_its_sanction,
+    the_console_counts_lists_and_finds,
+    sanctions_lift_once_while_in_force,
 );
 
 fn user<'a>(username: &'a str, phone: &'a str, now: i64) -> NewUser<'a> {
@@ -702,4 +707,459 @@ async fn withdrawn_accounts_are_erased_after_the_retention(store: Store) {
         "bob",
         "others stay"
     );
+}
+
+async fn audit_lines(store: &Store) -> usize {
+    store.audit_page(None, 1000).await.unwrap().len()
+}
+
+async fn operators_are_unique_and_disabling_ends_their_sessions(store: Store) {
+    let id = store
+        .add_operator("mina", "hash", 1000, &audit("operator.add", 1000))
+        .await
+        .unwrap();
+    assert!(matches!(
+        store
+            .add_operator("mina", "hash", 1000, &audit("operator.add", 1000))
+            .await,
+        Err(StoreError::OperatorExists)
+    ));
+    assert_eq!(audit_lines(&store).await, 1, "a refused add writes nothing");
+    let session = |token_hash| NewOperatorSession {
+        token_hash,
+        operator_id: id,
+        now: 2000,
+        expires_at: 10_000,
+        ip: "127.0.0.1",
+    };
+    store
+        .create_operator_session(&session("s1"), &audit("operator.login", 2000))
+        .await
+        .unwrap();
+    let live = store.operator_session("s1", 3000).await.unwrap().unwrap();
+    assert_eq!(live.operator.username, "mina");
+    assert_eq!((live.created_at, live.expires_at), (2000, 10_000));
+    assert_eq!(live.second_factor_at, None);
+    assert!(
+        store
+            .operator_session("s1", 10_000)
+            .await
+            .unwrap()
+            .is_none(),
+        "expired"
+    );
+
+    store
+        .slide_operator_session("s1", 20_000, 19_000)
+        .await
+        .unwrap();
+    assert!(
+        store
+            .operator_session("s1", 15_000)
+            .await
+            .unwrap()
+            .is_some(),
+        "slid"
+    );
+    store
+        .slide_operator_session("s1", 21_000, 11_000)
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .operator_session("s1", 15_000)
+            .await
+            .unwrap()
+            .unwrap()
+            .expires_at,
+        20_000,
+        "not again while the deadline is recent"
+    );
+
+    assert!(store
+        .disable_operator(id, 4000, &audit("operator.disable", 4000))
+        .await
+        .unwrap());
+    assert!(store.operator_session("s1", 5000).await.unwrap().is_none());
+    assert!(!store
+        .disable_operator(id, 4000, &audit("operator.disable", 4000))
+        .await
+        .unwrap());
+    assert_eq!(audit_lines(&store).await, 3);
+    assert!(store
+        .operator_by_username("mina")
+        .await
+        .unwrap()
+        .unwrap()
+        .disabled_at
+        .is_some());
+    assert_eq!(store.operators().await.unwrap().len(), 1);
+}
+
+async fn a_second_factor_step_passes_once(store: Store) {
+    let id = store
+        .add_operator("mina", "hash", 1000, &audit("operator.add", 1000))
+        .await
+        .unwrap();
+    assert_eq!(
+        store
+            .start_totp_enrollment(id, "SECRETONE")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("SECRETONE")
+    );
+    assert_eq!(
+        store
+            .start_totp_enrollment(id, "SECRETTWO")
+            .await
+            .unwrap()
+            .as_deref(),
+        Some("SECRETONE"),
+        "the first secret is kept until enrolled"
+    );
+    for token_hash in ["s1", "s2", "s3"] {
+        store
+            .create_operator_session(
+                &NewOperatorSession {
+                    token_hash,
+                    operator_id: id,
+                    now: 2000,
+                    expires_at: 100_000,
+                    ip: "",
+                },
+                &audit("operator.login", 2000),
+            )
+            .await
+            .unwrap();
+    }
+    let pass = |token_hash, secret, step| SecondFactor {
+        operator_id: id,
+        token_hash,
+        secret,
+        step,
+        now: 3000,
+    };
+    // One code sent twice at once passes once.
+    let (first, second) = (pass("s1", "SECRETONE", 100), pass("s2", "SECRETONE", 100));
+    let enrol = audit("totp.enrol", 3000);
+    let (x, y) = tokio::join!(
+        store.pass_second_factor(&first, &enrol),
+        store.pass_second_factor(&second, &enrol),
+    );
+    assert!(x.unwrap() ^ y.unwrap(), "exactly one passes");
+    let op = store.operator_by_username("mina").await.unwrap().unwrap();
+    assert_eq!(
+        (op.totp_last_step, op.totp_enrolled_at),
+        (Some(100), Some(3000))
+    );
+    assert!(
+        store
+            .start_totp_enrollment(id, "X")
+            .await
+            .unwrap()
+            .is_none(),
+        "enrolled"
+    );
+    assert!(
+        !store
+            .pass_second_factor(&pass("s3", "SECRETONE", 99), &audit("totp.verify", 3000))
+            .await
+            .unwrap(),
+        "an older step is used up too"
+    );
+    assert!(
+        !store
+            .pass_second_factor(&pass("s3", "OTHER", 101), &audit("totp.verify", 3000))
+            .await
+            .unwrap(),
+        "a code of another secret"
+    );
+    assert!(store
+        .pass_second_factor(&pass("s3", "SECRETONE", 101), &audit("totp.verify", 3000))
+        .await
+        .unwrap());
+    assert_eq!(
+        store
+            .operator_session("s3", 4000)
+            .await
+            .unwrap()
+            .unwrap()
+            .second_factor_at,
+        Some(3000)
+    );
+    assert_eq!(
+        audit_lines(&store).await,
+        1 + 3 + 2,
+        "one line per passed code"
+    );
+
+    store
+        .reset_operator_totp(id, 5000, &audit("operator.reset_totp", 5000))
+        .await
+        .unwrap();
+    let op = store.operator_by_username("mina").await.unwrap().unwrap();
+    assert_eq!(
+        (op.totp_secret, op.totp_enrolled_at, op.totp_last_step),
+        (None, None, None)
+    );
+    assert!(
+        store.operator_session("s3", 6000).await.unwrap().is_none(),
+        "sessions end"
+    );
+}
+
+async fn a_report_resolves_once_with_its_sanction(store: Store) {
+    let (a, b) = two_users(&store).await;
+    let op = store
+        .add_operator("mina", "hash", 1000, &audit("operator.add", 1000))
+        .await
+        .unwrap();
+    let (report, _) = store
+        .add_report(&NewReport {
+            reporter_id: Some(a),
+            reported_id: b,
+            room_id: "room-1",
+            reasons: &["threat"],
+            extra: "",
+            now: 10_000,
+        })
+        .await
+        .unwrap();
+    store
+        .create_session(&NewSession {
+            token_hash: "t1",
+            user_id: b,
+            now: 1000,
+            expires_at: 1_000_000,
+            ip: "",
+            user_agent: "",
+        })
+        .await
+        .unwrap();
+    let resolution = Resolution {
+        report_id: report,
+        status: "actioned",
+        resolution: "영구 정지: 협박",
+        operator_id: op,
+        now: 20_000,
+    };
+    let ban = NewSanction {
+        user_id: b,
+        kind: "ban",
+        reason: "협박",
+        until: None,
+        operator_id: Some(op),
+        report_id: Some(report),
+        now: 20_000,
+    };
+    let dismissal = Resolution {
+        status: "dismissed",
+        resolution: "기각",
+        ..resolution
+    };
+    let lines = audit_lines(&store).await;
+    let line = audit("report.resolve", 20_000);
+    let (x, y) = tokio::join!(
+        store.resolve_report(&resolution, Some(&ban), &line),
+        store.resolve_report(&dismissal, None, &line),
+    );
+    let (won, lost) = match (x, y) {
+        (Ok(id), Err(StoreError::ReportClosed)) => (id, "dismissed"),
+        (Err(StoreError::ReportClosed), Ok(id)) => (id, "actioned"),
+        other => panic!("exactly one resolution must win: {other:?}"),
+    };
+    assert_eq!(
+        audit_lines(&store).await,
+        lines + 1,
+        "the loser writes nothing"
+    );
+    let row = store.report(report).await.unwrap().unwrap();
+    assert_ne!(row.status, lost);
+    assert_eq!(row.resolved_by.as_deref(), Some("mina"));
+    assert_eq!(row.resolved_at, Some(20_000));
+    let sanctions = store.sanctions_of(b).await.unwrap();
+    match won {
+        Some(id) => {
+            assert_eq!(row.status, "actioned");
+            assert_eq!((sanctions.len(), sanctions[0].id), (1, id));
+            assert_eq!(sanctions[0].report_id, Some(report));
+            assert!(
+                store.session_user("t1", 30_000).await.unwrap().is_none(),
+                "ban ends sessions"
+            );
+        }
+        None => {
+            assert_eq!(row.status, "dismissed");
+            assert!(sanctions.is_empty());
+            assert!(store.session_user("t1", 30_000).await.unwrap().is_some());
+        }
+    }
+    assert!(matches!(
+        store
+            .resolve_report(&resolution, Some(&ban), &audit("report.resolve", 30_000))
+            .await,
+        Err(StoreError::ReportClosed)
+    ));
+    assert_eq!(
+        store.sanctions_of(b).await.unwrap().len(),
+        sanctions.len(),
+        "nothing more"
+    );
+}
+
+async fn the_console_counts_lists_and_finds(store: Store) {
+    let (a, b) = two_users(&store).await;
+    store.set_nickname(a, "달빛소녀", 1000).await.unwrap();
+    store.set_nickname(b, "달님", 1000).await.unwrap();
+    let sides = || {
+        [
+            MatchSide {
+                user_id: a,
+                nickname: "달빛소녀",
+            },
+            MatchSide {
+                user_id: b,
+                nickname: "달님",
+            },
+        ]
+    };
+    store
+        .record_match(&room("r-old", a, b, 5_000), sides())
+        .await
+        .unwrap();
+    store
+        .record_match(&room("r-new", a, b, 50_000), sides())
+        .await
+        .unwrap();
+    for (room_id, reporter, reported, at) in [
+        ("r-new", Some(a), b, 60_000),
+        ("r-old", Some(b), a, 40_000),
+        ("r-new", None, b, 70_000),
+    ] {
+        store
+            .add_report(&NewReport {
+                reporter_id: reporter,
+                reported_id: reported,
+                room_id,
+                reasons: &["ad", "other"],
+                extra: "",
+                now: at,
+            })
+            .await
+            .unwrap();
+    }
+    let counts = store.console_counts(10_000, 65_000).await.unwrap();
+    assert_eq!(
+        (
+            counts.matches_today,
+            counts.open_reports,
+            counts.overdue_reports
+        ),
+        (1, 3, 2)
+    );
+    let queue = store.open_reports(200).await.unwrap();
+    let times: Vec<i64> = queue.iter().map(|r| r.created_at).collect();
+    assert_eq!(times, [40_000, 60_000, 70_000], "oldest first");
+    assert_eq!(queue[0].reporter_nickname.as_deref(), Some("달님"));
+    assert_eq!(queue[0].reported_username, "alice");
+    assert_eq!(queue[2].source, "filter");
+    assert_eq!(queue[2].reporter_id, None);
+    assert_eq!(queue[1].reasons, "ad,other");
+    assert_eq!(store.open_reports(2).await.unwrap().len(), 2);
+    assert!(store.closed_reports(200).await.unwrap().is_empty());
+    assert_eq!(store.reports_against(b, 50).await.unwrap().len(), 2);
+    assert_eq!(store.reports_filed_by(b, 50).await.unwrap().len(), 1);
+    assert_eq!(store.count_reports_filed_by(a).await.unwrap(), 1);
+
+    let found = |q: &'static str| {
+        let store = store.clone();
+        async move {
+            store
+                .find_users(q, 20)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|u| u.username)
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(found("달").await, ["alice", "bob"], "nickname prefix");
+    assert_eq!(found("달빛").await, ["alice"]);
+    assert_eq!(
+        found("빛").await,
+        Vec::<String>::new(),
+        "a prefix, not a part"
+    );
+    assert_eq!(found("BOB").await, ["bob"], "usernames are lowercase");
+    assert_eq!(
+        found("bo").await,
+        Vec::<String>::new(),
+        "usernames match whole"
+    );
+    assert_eq!(store.find_users(&b.to_string(), 20).await.unwrap()[0].id, b);
+    assert_eq!(found("%").await, Vec::<String>::new());
+}
+
+async fn sanctions_lift_once_while_in_force(store: Store) {
+    let (a, _) = two_users(&store).await;
+    let op = store
+        .add_operator("mina", "hash", 1000, &audit("operator.add", 1000))
+        .await
+        .unwrap();
+    let suspend = |until| NewSanction {
+        user_id: a,
+        kind: "suspend",
+        reason: "욕설",
+        until: Some(until),
+        operator_id: Some(op),
+        report_id: None,
+        now: 2000,
+    };
+    let id = store
+        .add_sanction(&suspend(50_000), &audit("sanction.add", 2000))
+        .await
+        .unwrap();
+    let history = store.sanction_history(a).await.unwrap();
+    assert_eq!(history[0].operator_username.as_deref(), Some("mina"));
+    assert_eq!(history[0].sanction.id, id);
+    let lines = audit_lines(&store).await;
+    assert!(store
+        .lift_sanction(id, 3000, &audit("sanction.lift", 3000))
+        .await
+        .unwrap());
+    assert!(store.active_restriction(a, 3000).await.unwrap().is_none());
+    assert!(
+        !store
+            .lift_sanction(id, 4000, &audit("sanction.lift", 4000))
+            .await
+            .unwrap(),
+        "once"
+    );
+    let ran_out = store
+        .add_sanction(&suspend(5000), &audit("sanction.add", 2000))
+        .await
+        .unwrap();
+    assert!(
+        !store
+            .lift_sanction(ran_out, 6000, &audit("sanction.lift", 6000))
+            .await
+            .unwrap(),
+        "over already"
+    );
+    assert_eq!(
+        audit_lines(&store).await,
+        lines + 2,
+        "refusals write nothing"
+    );
+    assert_eq!(
+        store.sanction(id).await.unwrap().unwrap().lifted_at,
+        Some(3000)
+    );
+    let page = store.audit_page(None, 2).await.unwrap();
+    assert_eq!(page.len(), 2);
+    assert!(page[0].id > page[1].id, "newest first");
+    let older = store.audit_page(Some(page[1].id), 100).await.unwrap();
+    assert!(older.iter().all(|l| l.id < page[1].id));
+    assert_eq!(older.len() + 2, audit_lines(&store).await);
 }

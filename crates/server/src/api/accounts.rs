@@ -2,7 +2,6 @@ use poem::web::cookie::CookieJar;
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
-use telepathy_domain::limits::{LOGIN_BACKOFF, LOGIN_PER_IP, LOGIN_WINDOW};
 use telepathy_domain::{ErrorCode, Password, Username};
 
 use super::{Ack, Tag};
@@ -49,24 +48,12 @@ impl AccountsApi {
         ) else {
             return Err(ErrorCode::LoginFailed.into());
         };
-        // Failures count per address, and per username from that address with a back-off:
-        // a stranger who fails for a username holds back only their own address, never the
-        // owner's. Every try is counted before the password is checked, so tries at once on
-        // several nodes cannot pass together; a try that succeeds is taken back.
+        // Every try is counted before the password is checked; a try that succeeds is
+        // taken back.
         let ip = client_ip(req, s.config.trusted_proxies);
-        let ip_key = format!("login:ip:{ip}");
-        let backoff_keys = LOGIN_BACKOFF.map(|(_, window)| {
-            format!(
-                "login:fail:{}s:{}:{ip}",
-                window.as_secs(),
-                username.as_ref()
-            )
-        });
-        let mut limits = vec![(ip_key.as_str(), LOGIN_PER_IP, LOGIN_WINDOW)];
-        for (key, (limit, window)) in backoff_keys.iter().zip(LOGIN_BACKOFF) {
-            limits.push((key.as_str(), limit, window));
-        }
-        s.limit_all(&limits, ErrorCode::RateLimited).await?;
+        let tries = s
+            .count_password_try("login", &ip, username.as_ref())
+            .await?;
 
         let user = s
             .store
@@ -84,15 +71,8 @@ impl AccountsApi {
         // A suspended or banned account is told why and until when, only once its
         // password is right.
         s.refuse_restricted(user.id).await?;
-        // The address's own count keeps its failures; this username's back-off from this
-        // address starts over.
-        s.refund(&[&ip_key]).await;
-        for key in &backoff_keys {
-            s.engine
-                .clear(key)
-                .await
-                .or_internal("clearing a login counter")?;
-        }
+        // This username's back-off from this address starts over.
+        s.tries_succeeded(&tries).await?;
         s.start_session(req, cookies, user.id).await?;
         // A sanction given while this login was on its way ended every session but this
         // new one: look again, and end it too.

@@ -2,6 +2,7 @@
 //! is generated from these types; the web app's types are generated from that file.
 
 mod accounts;
+mod admin;
 mod codes;
 mod game;
 mod identity;
@@ -35,6 +36,9 @@ enum Tag {
     Meta,
     /// Demo mode only.
     Dev,
+    /// The operations console: operators only, each with a second factor; every action
+    /// is written to the audit log.
+    Admin,
 }
 
 /// The plain answer of a state change.
@@ -63,6 +67,9 @@ type Apis = (
     meta::MetaApi,
     game::GameApi,
     report::ReportApi,
+    admin::AdminAuthApi,
+    admin::AdminReportsApi,
+    admin::AdminUsersApi,
 );
 
 /// The API service, mounted at `/api`.
@@ -77,6 +84,9 @@ pub fn service(state: &AppState) -> OpenApiService<Apis, ()> {
             meta::MetaApi(state.clone()),
             game::GameApi(state.clone()),
             report::ReportApi(state.clone()),
+            admin::AdminAuthApi(state.clone()),
+            admin::AdminReportsApi(state.clone()),
+            admin::AdminUsersApi(state.clone()),
         ),
         "Telepathy API",
         env!("CARGO_PKG_VERSION"),

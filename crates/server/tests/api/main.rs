@@ -7,6 +7,7 @@ mod helpers;
 #[path = "../support/ws_client.rs"]
 mod ws_client;
 
+mod admin;
 mod identity;
 mod login;
 mod misc;

@@ -1,0 +1,281 @@
+//! `telepathy operator …`: operators are made and stopped from the command line of a
+//! machine that holds the configuration (`DATABASE_URL`), never over the API. Every
+//! command leaves a line in the audit log (no operator, address `cli`).
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use anyhow::{anyhow, bail, Context};
+use telepathy_domain::safety::seoul_minute;
+use telepathy_domain::{Password, Username};
+use telepathy_store::{AuditEntry, Store, StoreError};
+
+use crate::config::Config;
+use crate::passwords;
+
+pub const USAGE: &str = "사용법: telepathy operator <명령>
+  add <아이디>         운영자를 만듭니다. 비밀번호는 TELEPATHY_OPERATOR_PASSWORD 또는 표준
+                       입력의 첫 줄에서 읽습니다(12자 이상, 영문 소문자/대문자/숫자/특수문자
+                       중 3가지 이상).
+  list                 운영자 목록을 보여줍니다.
+  disable <아이디>     운영자를 사용 중지하고 로그인된 세션을 모두 끝냅니다.
+  reset-totp <아이디>  인증 앱 등록을 지우고 세션을 끝냅니다. 다음 로그인에서 새로 등록합니다.
+설정(DATABASE_URL 등)은 serve와 같이 환경 변수와 .env에서 읽습니다.";
+
+/// The environment variable `add` reads the password from.
+pub const PASSWORD_VAR: &str = "TELEPATHY_OPERATOR_PASSWORD";
+
+/// The address audit lines of the command line carry.
+const CLI_IP: &str = "cli";
+
+/// A command of `telepathy operator`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    Add(String),
+    List,
+    Disable(String),
+    ResetTotp(String),
+}
+
+/// Reads the words after `operator`.
+pub fn parse_args(args: &[String]) -> anyhow::Result<Command> {
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let username = |name: &str| {
+        Username::parse(name)
+            .map(|u| u.as_ref().to_owned())
+            .map_err(|e| anyhow!("{}", e.message()))
+    };
+    match words.as_slice() {
+        ["add", name] => Ok(Command::Add(username(name)?)),
+        ["list"] => Ok(Command::List),
+        ["disable", name] => Ok(Command::Disable(username(name)?)),
+        ["reset-totp", name] => Ok(Command::ResetTotp(username(name)?)),
+        [] => bail!("명령이 없습니다.\n{USAGE}"),
+        [command, ..] => bail!("알 수 없는 명령이거나 인자가 맞지 않습니다: {command}\n{USAGE}"),
+    }
+}
+
+/// The new operator's password: `from_env` when set, otherwise the first line of `input`;
+/// checked against the operator password rule.
+pub fn read_password(
+    from_env: Option<String>,
+    input: &mut dyn BufRead,
+) -> anyhow::Result<Password> {
+    let password = match from_env.filter(|p| !p.is_empty()) {
+        Some(p) => p,
+        None => {
+            let mut line = String::new();
+            input
+                .read_line(&mut line)
+                .context("표준 입력에서 비밀번호를 읽지 못했습니다")?;
+            line.trim_end_matches(['\r', '\n']).to_owned()
+        }
+    };
+    if password.is_empty() {
+        bail!("비밀번호가 없습니다. {PASSWORD_VAR}에 넣거나 표준 입력으로 한 줄을 보내주세요.");
+    }
+    Password::parse_operator(&password).map_err(|e| anyhow!("{}", e.message()))
+}
+
+/// `telepathy operator …`.
+pub async fn run(args: &[String]) -> anyhow::Result<()> {
+    if args
+        .iter()
+        .any(|a| matches!(a.as_str(), "-h" | "--help" | "help"))
+    {
+        println!("{USAGE}");
+        return Ok(());
+    }
+    let command = parse_args(args)?;
+    if let Err(e) = dotenvy::dotenv() {
+        if !e.not_found() {
+            return Err(anyhow!("reading .env: {e}"));
+        }
+    }
+    let password = match &command {
+        Command::Add(_) => {
+            let stdin = std::io::stdin();
+            if stdin.is_terminal() {
+                eprint!("새 운영자 비밀번호(화면에 보입니다): ");
+                let _ = std::io::stderr().flush();
+            }
+            Some(read_password(
+                std::env::var(PASSWORD_VAR).ok(),
+                &mut stdin.lock(),
+            )?)
+        }
+        _ => None,
+    };
+    let config = Config::from_env()?;
+    let store = Store::connect(&config.database_url)
+        .await
+        .context("connecting to the store")?;
+    let now = chrono::Utc::now().timestamp_millis();
+    let done = execute(&store, &command, password.as_ref(), now).await;
+    store.close().await;
+    println!("{}", done?);
+    Ok(())
+}
+
+/// Carries out `command` on `store` (with `password` for `add`) and answers what to print.
+pub async fn execute(
+    store: &Store,
+    command: &Command,
+    password: Option<&Password>,
+    now: i64,
+) -> anyhow::Result<String> {
+    let audit = |action, detail| AuditEntry {
+        operator_id: None,
+        action,
+        user_id: None,
+        report_id: None,
+        detail,
+        ip: CLI_IP,
+        now,
+    };
+    match command {
+        Command::Add(name) => {
+            let password = password.ok_or_else(|| anyhow!("비밀번호가 없습니다."))?;
+            let hash = passwords::hash(password.expose().to_owned()).await?;
+            let detail = format!("운영자 {name} 추가");
+            match store
+                .add_operator(name, &hash, now, &audit("operator.add", &detail))
+                .await
+            {
+                Ok(_) => Ok(format!(
+                    "운영자 {name}을(를) 만들었습니다. 첫 로그인에서 인증 앱을 등록합니다."
+                )),
+                Err(StoreError::OperatorExists) => bail!("이미 있는 운영자 아이디입니다: {name}"),
+                Err(e) => Err(e).context("adding an operator"),
+            }
+        }
+        Command::List => {
+            let operators = store.operators().await?;
+            let detail = format!("운영자 목록 조회 ({}명)", operators.len());
+            store.audit(&audit("operator.list", &detail)).await?;
+            if operators.is_empty() {
+                return Ok(
+                    "운영자가 없습니다. telepathy operator add <아이디>로 만들어주세요.".to_owned(),
+                );
+            }
+            let mut out = String::from("아이디\t인증 앱\t만든 때\t상태");
+            for o in operators {
+                let totp = if o.totp_enrolled_at.is_some() {
+                    "등록됨"
+                } else {
+                    "미등록"
+                };
+                let state = match o.disabled_at {
+                    Some(at) => format!("사용 중지({})", seoul_minute(at)),
+                    None => "사용 중".to_owned(),
+                };
+                out.push_str(&format!(
+                    "\n{}\t{totp}\t{}\t{state}",
+                    o.username,
+                    seoul_minute(o.created_at)
+                ));
+            }
+            Ok(out)
+        }
+        Command::Disable(name) => {
+            let operator = find(store, name).await?;
+            let detail = format!("운영자 {name} 사용 중지");
+            if !store
+                .disable_operator(operator.id, now, &audit("operator.disable", &detail))
+                .await?
+            {
+                bail!("이미 사용 중지된 운영자입니다: {name}");
+            }
+            Ok(format!(
+                "운영자 {name}을(를) 사용 중지하고 세션을 모두 끝냈습니다."
+            ))
+        }
+        Command::ResetTotp(name) => {
+            let operator = find(store, name).await?;
+            let detail = format!("운영자 {name} 인증 앱 초기화");
+            store
+                .reset_operator_totp(operator.id, now, &audit("operator.reset_totp", &detail))
+                .await?;
+            Ok(format!(
+                "운영자 {name}의 인증 앱 등록을 지우고 세션을 끝냈습니다. 다음 로그인에서 새로 등록합니다."
+            ))
+        }
+    }
+}
+
+async fn find(store: &Store, name: &str) -> anyhow::Result<telepathy_store::Operator> {
+    store
+        .operator_by_username(name)
+        .await?
+        .ok_or_else(|| anyhow!("운영자를 찾을 수 없습니다: {name}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use telepathy_domain::ErrorCode;
+
+    use super::*;
+
+    fn args(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| (*w).to_owned()).collect()
+    }
+
+    #[test]
+    fn commands_parse() {
+        let cases: &[(&[&str], Option<Command>)] = &[
+            (&["add", "mina"], Some(Command::Add("mina".into()))),
+            (&["list"], Some(Command::List)),
+            (
+                &["disable", "mina_2"],
+                Some(Command::Disable("mina_2".into())),
+            ),
+            (
+                &["reset-totp", "mina"],
+                Some(Command::ResetTotp("mina".into())),
+            ),
+            (&["add"], None),
+            (&["add", "mina", "extra"], None),
+            (&["add", "Mina"], None),
+            (&["add", "mi"], None),
+            (&["list", "all"], None),
+            (&["remove", "mina"], None),
+            (&[], None),
+        ];
+        for (words, expected) in cases {
+            assert_eq!(parse_args(&args(words)).ok(), *expected, "{words:?}");
+        }
+        let e = parse_args(&args(&["add", "Mina"])).unwrap_err().to_string();
+        assert_eq!(e, ErrorCode::UsernameInvalid.message());
+    }
+
+    #[test]
+    fn the_password_comes_from_the_variable_or_one_line() {
+        let strong = "Correct-horse-7";
+        let mut none: &[u8] = b"";
+        assert_eq!(
+            read_password(Some(strong.into()), &mut none)
+                .unwrap()
+                .expose(),
+            strong
+        );
+        let mut line: &[u8] = b"Correct-horse-7\r\nsecond line\n";
+        assert_eq!(read_password(None, &mut line).unwrap().expose(), strong);
+        let mut line: &[u8] = b"Correct-horse-7";
+        assert_eq!(
+            read_password(Some(String::new()), &mut line)
+                .unwrap()
+                .expose(),
+            strong,
+            "an empty variable is not a password"
+        );
+        let mut weak_line: &[u8] = b"correcthorse\n";
+        assert_eq!(
+            read_password(None, &mut weak_line).unwrap_err().to_string(),
+            ErrorCode::OperatorPasswordWeak.message()
+        );
+        let mut empty: &[u8] = b"\n";
+        assert!(read_password(None, &mut empty)
+            .unwrap_err()
+            .to_string()
+            .contains(PASSWORD_VAR));
+    }
+}
