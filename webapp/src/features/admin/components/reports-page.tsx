@@ -16,9 +16,11 @@ function nameOf(nickname: string | null | undefined, fallback: string): string {
 function ReportRow({ report, now }: { report: ReportItem; now: number }) {
   const t = koAdmin.reports;
   const due = report.status === 'open' ? describeDueAt(report.dueAt, now) : null;
+  // The server said so when it answered; the clock here keeps it true while the page stays open.
+  const overdue = due ? due.overdue : report.overdue;
   return (
     <li>
-      <Link to={`/admin/reports/${report.id}`} className="queue-row" data-overdue={report.overdue || undefined}>
+      <Link to={`/admin/reports/${report.id}`} className="queue-row" data-overdue={overdue || undefined}>
         <div className="queue-row__head">
           <span className="queue-row__id">{t.number(report.id)}</span>
           {due ? <DueBadge due={due} /> : <StatusChip status={report.status} />}
