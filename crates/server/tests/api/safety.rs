@@ -200,14 +200,14 @@ async fn a_restricted_user_is_told_why_at_login_and_on_the_socket(mut app: TestA
     };
     // A warning stops nothing.
     app.state
-        .sanction(&sanction("warn", None), &audit)
+        .sanction(&sanction("warn", None), None, &audit)
         .await
         .unwrap();
     app.cookie = Some(cookie_a.clone());
     assert!(app.logged_in().await);
 
     app.state
-        .sanction(&sanction("suspend", Some(now + 3 * day)), &audit)
+        .sanction(&sanction("suspend", Some(now + 3 * day)), None, &audit)
         .await
         .unwrap();
     let notice = a.expect("accountRestricted").await;
@@ -233,7 +233,7 @@ async fn a_restricted_user_is_told_why_at_login_and_on_the_socket(mut app: TestA
     app.login("alice", "abcdefg1").await.assert_ok();
 
     app.state
-        .sanction(&sanction("ban", None), &audit)
+        .sanction(&sanction("ban", None), None, &audit)
         .await
         .unwrap();
     let login = app.login("alice", "abcdefg1").await;
@@ -313,6 +313,7 @@ async fn housekeeping_lifts_suspensions_and_erases_withdrawn_accounts(mut app: T
                 report_id: None,
                 now,
             },
+            None,
             &audit,
         )
         .await
