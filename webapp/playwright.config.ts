@@ -1,18 +1,12 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, devices } from '@playwright/test';
+import { serverBinary, serverDatabaseUrl } from './e2e/server-env';
 import { serverLogPath } from './e2e/server-log';
 
 const webappDir = path.dirname(fileURLToPath(import.meta.url));
 const port = Number(process.env.E2E_PORT ?? 18080);
 const origin = `http://127.0.0.1:${port}`;
-// A fresh database for every run, so tests never see each other's accounts.
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'telepathy-e2e-'));
-// The debug server binary, wherever cargo puts its target folder.
-const targetDir = process.env.CARGO_TARGET_DIR ?? path.join(webappDir, '../target');
-const serverBinary = path.join(targetDir, 'debug/telepathy');
 
 const chromium = {
   executablePath: '/usr/bin/chromium',
@@ -63,7 +57,8 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       TELEPATHY_LISTEN: `127.0.0.1:${port}`,
-      DATABASE_URL: `sqlite://${dataDir}/e2e.db?mode=rwc`,
+      // A fresh database for every run (e2e/server-env.ts).
+      DATABASE_URL: serverDatabaseUrl,
       TELEPATHY_DEMO: 'true',
       TELEPATHY_STATIC_DIR: path.join(webappDir, 'dist'),
       TELEPATHY_PUBLIC_ORIGIN: origin,

@@ -1,5 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { serverBinary, serverDatabaseUrl } from './server-env';
 import { serverLogPath } from './server-log';
 
 export function uniqueUsername(prefix = 'e2e'): string {
@@ -129,4 +132,188 @@ export async function pickTogether(a: Page, b: Page): Promise<string> {
     }
   }
   throw new Error('no match');
+}
+
+/** Decodes RFC 4648 base32 (spaces and padding ignored), as authenticator apps read TOTP secrets. */
+function base32Bytes(secret: string): Buffer {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0;
+  let value = 0;
+  const bytes: number[] = [];
+  for (const char of secret.replace(/[\s=]/g, '').toUpperCase()) {
+    const index = alphabet.indexOf(char);
+    if (index < 0) throw new Error(`not base32: ${char}`);
+    value = (value << 5) | index;
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((value >>> bits) & 0xff);
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+/** The 6-digit RFC 6238 code of a base32 secret at `atMs`: HMAC-SHA1 over the 30-second counter. */
+export function totpCode(secret: string, atMs = Date.now()): string {
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(atMs / 1000 / 30)));
+  const mac = crypto.createHmac('sha1', base32Bytes(secret)).update(counter).digest();
+  const offset = (mac[mac.length - 1] ?? 0) & 0x0f;
+  const binary = mac.readUInt32BE(offset) & 0x7fffffff;
+  return String(binary % 1_000_000).padStart(6, '0');
+}
+
+/** Makes an operator with the real binary, in the database of the server under test. */
+export function addOperator(username: string, password: string): void {
+  execFileSync(serverBinary, ['operator', 'add', username], {
+    env: { ...process.env, DATABASE_URL: serverDatabaseUrl, TELEPATHY_OPERATOR_PASSWORD: password },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** A member made through the API in `context` (which keeps their session cookie): sign-up, phone code, nickname. */
+export async function signUpByApi(context: BrowserContext, account: Account & { nickname: string }): Promise<void> {
+  const { request } = context;
+  const post = async (url: string, data: unknown) => {
+    const response = await request.post(url, { data });
+    expect(response.ok(), `${url}: ${await response.text()}`).toBe(true);
+  };
+  await post('/api/verify-mvp/send', { phone: account.phone });
+  await post('/api/verify-mvp/check', { phone: account.phone, code: await latestCode(request, account.phone) });
+  await post('/api/register', {
+    username: account.username,
+    password: account.password,
+    phone: account.phone,
+    gender: '여성',
+    birthdate: '2000-01-01',
+  });
+  await post('/api/nickname/set-nickname', { nickname: account.nickname });
+}
+
+interface Frame {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+declare global {
+  interface Window {
+    testSocket?: WebSocket;
+    testFrames?: Frame[];
+  }
+}
+
+/**
+ * A raw socket of the member logged in on `page`'s context, opened from a page of the API (so
+ * the web app's own socket stays shut) and keeping every frame it receives.
+ */
+export class TestSocket {
+  private constructor(private readonly page: Page) {}
+
+  static async open(page: Page): Promise<TestSocket> {
+    await page.goto('/api/app-config');
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const socket = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws`);
+          window.testFrames = [];
+          socket.onmessage = (message) => {
+            window.testFrames?.push(JSON.parse(String(message.data)) as Frame);
+          };
+          socket.onopen = () => {
+            resolve();
+          };
+          socket.onerror = () => {
+            reject(new Error('the socket did not open'));
+          };
+          window.testSocket = socket;
+        }),
+    );
+    return new TestSocket(page);
+  }
+
+  async send(event: string, data: Record<string, unknown>): Promise<void> {
+    await this.page.evaluate(([name, payload]) => window.testSocket?.send(JSON.stringify({ event: name, data: payload })), [event, data] as const);
+  }
+
+  async frames(): Promise<Frame[]> {
+    return this.page.evaluate(() => window.testFrames ?? []);
+  }
+
+  /** The last frame of `event` received after the first `skip` frames, waiting up to `timeout` ms. */
+  async next(event: string, { skip = 0, timeout = 10_000 } = {}): Promise<Frame> {
+    let found: Frame | undefined;
+    await expect
+      .poll(
+        async () => {
+          found = (await this.frames()).slice(skip).filter((frame) => frame.event === event).pop();
+          return found !== undefined;
+        },
+        { timeout, message: `waiting for ${event}` },
+      )
+      .toBe(true);
+    if (!found) throw new Error(`no ${event}`);
+    return found;
+  }
+}
+
+interface RoundFrame {
+  round: number;
+  remaining: number;
+  words: { word: string }[];
+}
+
+/** The round the socket heard of last (from hello or a round push). */
+async function currentRound(socket: TestSocket): Promise<RoundFrame | null> {
+  const frames = await socket.frames();
+  for (const frame of [...frames].reverse()) {
+    if (frame.event === 'round') return frame.data as unknown as RoundFrame;
+    if (frame.event === 'hello') return frame.data.round as RoundFrame;
+  }
+  return null;
+}
+
+/**
+ * Two members' sockets pick the same word of one round with a few seconds to spare, until
+ * they are matched (a round that ends first is retried in the next). Returns the room id.
+ */
+export async function matchSockets(a: TestSocket, b: TestSocket): Promise<string> {
+  for (let attempt = 1; attempt <= 4; attempt += 1) {
+    let round: RoundFrame | null = null;
+    await expect
+      .poll(
+        async () => {
+          const [ra, rb] = await Promise.all([currentRound(a), currentRound(b)]);
+          round = ra && rb && ra.round === rb.round && ra.remaining >= 5 ? ra : null;
+          return round !== null;
+        },
+        { timeout: 40_000, intervals: [250] },
+      )
+      .toBe(true);
+    const chosen = round as RoundFrame | null;
+    const word = chosen?.words[0]?.word;
+    if (!chosen || !word) throw new Error('a round without words');
+    const [skipA, skipB] = [(await a.frames()).length, (await b.frames()).length];
+    await a.send('join_match', { word, round: chosen.round });
+    await b.send('join_match', { word, round: chosen.round });
+    try {
+      const [matchedA] = await Promise.all([a.next('matched', { skip: skipA, timeout: 8_000 }), b.next('matched', { skip: skipB, timeout: 8_000 })]);
+      return String(matchedA.data.roomId);
+    } catch (error) {
+      if (attempt === 4) throw error;
+    }
+  }
+  throw new Error('no match');
+}
+
+/** Sends a chat line and waits until the partner has it (masked, if the abuse filter saw something). */
+export async function say(from: TestSocket, to: TestSocket, roomId: string, message: string): Promise<void> {
+  const skip = (await to.frames()).length;
+  const sent = (await from.frames()).length;
+  await from.send('chatMessage', { roomId, message });
+  try {
+    await to.next('chatMessage', { skip });
+  } catch (error) {
+    // Say what the sender heard instead (an error frame names the refusal).
+    throw new Error(`"${message}" did not arrive; the sender heard ${JSON.stringify((await from.frames()).slice(sent))}`, { cause: error });
+  }
 }

@@ -18,6 +18,15 @@ import { RootLayout } from './layouts/root-layout';
 
 export const routes = [
   {
+    // The operations console: loaded only when opened, and outside the user app's layout (no
+    // user socket, no user auth rule); it has its own routes, guard and texts.
+    path: '/admin/*',
+    lazy: async () => {
+      const { AdminApp } = await import('@/features/admin/components/admin-app');
+      return { Component: AdminApp };
+    },
+  },
+  {
     element: <RootLayout />,
     children: [
       { path: '/', element: <Navigate to="/main" replace /> },
