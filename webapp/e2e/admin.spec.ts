@@ -1,7 +1,16 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { addOperator, matchSockets, say, signUpByApi, TestSocket, totpCode, uniquePhone, uniqueUsername } from './helpers';
-
-const OPERATOR_PASSWORD = 'Console-Pass-2026';
+import { expect, test, type Browser } from '@playwright/test';
+import {
+  addOperator,
+  enrolAndLogIn,
+  matchSockets,
+  OPERATOR_PASSWORD,
+  say,
+  signUpByApi,
+  TestSocket,
+  totpCode,
+  uniquePhone,
+  uniqueUsername,
+} from './helpers';
 
 /** Two members who chatted, the second reporting the first. Returns the reported member's username and their last line. */
 async function reportedChat(browser: Browser, baseURL: string | undefined) {
@@ -25,24 +34,6 @@ async function reportedChat(browser: Browser, baseURL: string | undefined) {
   expect(report.ok(), await report.text()).toBe(true);
   await rudeSocket.next('chatEndedByReport');
   return { rude, kind, lastLine, rudeSocket, close: () => Promise.all([rudeContext.close(), kindContext.close()]) };
-}
-
-/** Logs in at /admin and enrols the authenticator app with the secret the page shows, ending on the dashboard. */
-async function enrolAndLogIn(page: Page, username: string) {
-  await page.goto('/admin');
-  await page.getByLabel('운영자 아이디').fill(username);
-  await page.getByLabel('비밀번호').fill(OPERATOR_PASSWORD);
-  await page.getByRole('button', { name: '로그인', exact: true }).click();
-  await expect(page).toHaveURL(/\/admin\/totp$/);
-  await expect(page.getByRole('heading', { name: '인증 앱 등록' })).toBeVisible();
-  await expect(page.getByRole('img', { name: '인증 앱 등록용 QR 코드' })).toBeVisible();
-  const shown = (await page.getByTestId('totp-secret').textContent()) ?? '';
-  expect(shown).toMatch(/^([A-Z2-7]{4} )+[A-Z2-7]{1,4}$/);
-  const code = page.getByLabel('인증 코드');
-  await expect(code).toHaveAttribute('autocomplete', 'one-time-code');
-  await code.fill(totpCode(shown));
-  await page.getByRole('button', { name: '확인', exact: true }).click();
-  await expect(page).toHaveURL(/\/admin\/dashboard$/);
 }
 
 test('an operator enrols TOTP, reads a reported chat, bans the reported member and finds the ban in the audit log', async ({

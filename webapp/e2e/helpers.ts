@@ -317,3 +317,24 @@ export async function say(from: TestSocket, to: TestSocket, roomId: string, mess
     throw new Error(`"${message}" did not arrive; the sender heard ${JSON.stringify((await from.frames()).slice(sent))}`, { cause: error });
   }
 }
+
+/** The password the browser tests give the operators they make. */
+export const OPERATOR_PASSWORD = 'Console-Pass-2026';
+
+/** Logs in at /admin and enrols the authenticator app with the secret the page shows, ending on the dashboard. */
+export async function enrolAndLogIn(page: Page, username: string) {
+  await page.goto('/admin');
+  await page.getByLabel('운영자 아이디').fill(username);
+  await page.getByLabel('비밀번호').fill(OPERATOR_PASSWORD);
+  await page.getByRole('button', { name: '로그인', exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/totp$/);
+  await expect(page.getByRole('heading', { name: '인증 앱 등록' })).toBeVisible();
+  await expect(page.getByRole('img', { name: '인증 앱 등록용 QR 코드' })).toBeVisible();
+  const shown = (await page.getByTestId('totp-secret').textContent()) ?? '';
+  expect(shown).toMatch(/^([A-Z2-7]{4} )+[A-Z2-7]{1,4}$/);
+  const code = page.getByLabel('인증 코드');
+  await expect(code).toHaveAttribute('autocomplete', 'one-time-code');
+  await code.fill(totpCode(shown));
+  await page.getByRole('button', { name: '확인', exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/dashboard$/);
+}

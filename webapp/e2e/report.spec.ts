@@ -1,7 +1,19 @@
 import { expect, test } from '@playwright/test';
-import { pickTogether, sameRound, setNickname, signUp, uniquePhone, uniqueUsername, wordButton } from './helpers';
+import {
+  addOperator,
+  enrolAndLogIn,
+  login,
+  OPERATOR_PASSWORD,
+  pickTogether,
+  sameRound,
+  setNickname,
+  signUp,
+  uniquePhone,
+  uniqueUsername,
+  wordButton,
+} from './helpers';
 
-test('one user reports the other: both chats end, the reporter is back on /main after 2 s, the two never meet again', async ({
+test('one user reports the other: both chats end, the reporter is back on /main after 2 s, the two never meet again, an operator bans the reported user', async ({
   browser,
   request,
   baseURL,
@@ -10,7 +22,7 @@ test('one user reports the other: both chats end, the reporter is back on /main 
   timezoneId,
 }) => {
   test.skip(test.info().project.name !== 'mobile', 'runs once, on the mobile project');
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const options = { baseURL, viewport, locale, timezoneId, hasTouch: true };
   const [contextA, contextB] = await Promise.all([browser.newContext(options), browser.newContext(options)]);
   const [a, b] = await Promise.all([contextA.newPage(), contextB.newPage()]);
@@ -72,5 +84,32 @@ test('one user reports the other: both chats end, the reporter is back on /main 
   await expect(a).toHaveURL(/\/main$/);
   await expect(b).toHaveURL(/\/main$/);
 
-  await Promise.all([contextA.close(), contextB.close()]);
+  // An operator logs in with password and TOTP, reads the report with Bob's last words,
+  // and bans him.
+  const operatorContext = await browser.newContext({ ...options, viewport: { width: 1280, height: 800 } });
+  const consolePage = await operatorContext.newPage();
+  const operator = uniqueUsername('op');
+  addOperator(operator, OPERATOR_PASSWORD);
+  await enrolAndLogIn(consolePage, operator);
+  await consolePage.getByRole('navigation', { name: '운영 메뉴' }).getByRole('link', { name: '신고' }).click();
+  await consolePage.getByRole('link').filter({ hasText: bob.username }).click();
+  const transcript = consolePage.getByRole('list', { name: '대화 기록' });
+  await expect(transcript.locator('[data-from="reported"]').last()).toContainText('연락처 알려주면 찾아갈 거야');
+  await expect(consolePage.getByText('찾아오겠다고 위협했어요.')).toBeVisible();
+  await consolePage.getByRole('radio', { name: '영구 정지' }).check();
+  await consolePage.getByLabel('사유', { exact: true }).fill('다른 회원을 위협함');
+  await consolePage.getByRole('button', { name: '영구 정지하기' }).click();
+  await consolePage.getByRole('alertdialog', { name: '영구 정지할까요?' }).getByRole('button', { name: '영구 정지하기' }).click();
+  await expect(consolePage).toHaveURL(/\/admin\/reports$/);
+
+  // Bob's open page is told at once, his session ends, and his next login says why.
+  const restricted = b.getByRole('alertdialog', { name: '이용이 제한되었어요' });
+  await expect(restricted).toContainText('영구 정지되었어요. 사유: 다른 회원을 위협함');
+  await restricted.getByRole('button').first().click();
+  await expect(b).toHaveURL(/\/login$/);
+  await login(b, bob.username, bob.password);
+  await expect(b.getByText('운영정책 위반으로 이용이 영구 정지되었어요. 사유: 다른 회원을 위협함')).toBeVisible();
+  await expect(b).toHaveURL(/\/login$/);
+
+  await Promise.all([contextA.close(), contextB.close(), operatorContext.close()]);
 });
