@@ -36,7 +36,7 @@ async function reportedChat(browser: Browser, baseURL: string | undefined) {
   return { rude, kind, lastLine, rudeSocket, close: () => Promise.all([rudeContext.close(), kindContext.close()]) };
 }
 
-test('an operator enrols TOTP, reads a reported chat, bans the reported member and finds the ban in the audit log', async ({
+test('an operator enrols TOTP, reads a reported chat, bans the reported member, finds the ban in the audit log and hides a comment', async ({
   page,
   browser,
   baseURL,
@@ -108,6 +108,20 @@ test('an operator enrols TOTP, reads a reported chat, bans the reported member a
   // The member cannot log in any more.
   const login = await page.request.post('/api/auth/login', { data: { username: chat.rude.username, password: chat.rude.password } });
   expect(login.status()).toBe(403);
+
+  // The comment board: a guest's comment is hidden from it.
+  const comment = `광고 보러 오세요 ${reportId}`;
+  const posted = await page.request.post('/api/comments', { data: { content: comment } });
+  expect(posted.ok(), await posted.text()).toBe(true);
+  await page.getByRole('navigation', { name: '운영 메뉴' }).getByRole('link', { name: '댓글' }).click();
+  const item = page.getByRole('listitem').filter({ hasText: comment });
+  await item.getByRole('button', { name: '숨기기' }).click();
+  const hide = page.getByRole('dialog', { name: '이 댓글을 숨길까요?' });
+  await hide.getByLabel('숨기는 사유').fill('광고');
+  await hide.getByRole('button', { name: '숨기기' }).click();
+  await expect(item).toContainText('숨김');
+  const board = (await (await page.request.get('/api/comments')).json()) as { content: string }[];
+  expect(board.map((c) => c.content)).not.toContain(comment);
 
   // Logging out ends the console session.
   await bar.getByRole('button', { name: '로그아웃' }).click();

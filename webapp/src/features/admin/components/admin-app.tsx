@@ -3,6 +3,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { koAdmin } from '@/i18n/ko-admin';
 import '../admin.css';
 import { AuditPage } from './audit-page';
+import { CommentsPage } from './comments-page';
 import { ConsoleLayout } from './console-layout';
 import { DashboardPage } from './dashboard-page';
 import { AdminLoginPage } from './login-page';
@@ -35,6 +36,7 @@ export function AdminApp() {
         <Route path="reports/:id" element={<ReportPage />} />
         <Route path="users" element={<UsersPage />} />
         <Route path="users/:id" element={<UserPage />} />
+        <Route path="comments" element={<CommentsPage />} />
         <Route path="audit" element={<AuditPage />} />
       </Route>
       <Route path="*" element={<Navigate to="/admin/dashboard" replace />} />

@@ -16,6 +16,7 @@ const sections = [
   { to: '/admin/dashboard', label: koAdmin.layout.dashboard },
   { to: '/admin/reports', label: koAdmin.layout.reports },
   { to: '/admin/users', label: koAdmin.layout.users },
+  { to: '/admin/comments', label: koAdmin.layout.comments },
   { to: '/admin/audit', label: koAdmin.layout.audit },
 ] as const;
 
