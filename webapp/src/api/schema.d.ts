@@ -1148,10 +1148,10 @@ export interface components {
             partnerNickname?: string;
             word?: string;
             /**
-             * @description 기뻐요, 괜찮아요, 슬퍼요, 행복해요 or 화나요.
              * @default
+             * @enum {string}
              */
-            emotion: string;
+            emotion: "기뻐요" | "괜찮아요" | "슬퍼요" | "행복해요" | "화나요";
         };
         /**
          * Hello
@@ -1380,10 +1380,10 @@ export interface components {
             /** @default  */
             phone: string;
             /**
-             * @description 남성 or 여성.
              * @default
+             * @enum {string}
              */
-            gender: string;
+            gender: "남성" | "여성";
             /**
              * @description YYYY-MM-DD (YYYYMMDD is accepted too).
              * @default

@@ -1,6 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { Schemas } from '@/api/client';
 import type { ChatInfo } from './chat-session';
-import { emotions, feedbackBody, validateFeedback } from './feedback';
+import { emotions, feedbackBody, validateFeedback, type Emotion } from './feedback';
+
+describe('emotions', () => {
+  it('are the ones the server lists in its contract', () => {
+    expectTypeOf<Emotion>().toEqualTypeOf<Schemas['FeedbackBody']['emotion']>();
+    expect(new Set(emotions).size).toBe(5);
+  });
+});
 
 describe('validateFeedback', () => {
   it('requires one of the five emotions', () => {

@@ -6,6 +6,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use telepathy_domain::{Emotion, ErrorCode, Notice};
 
+use super::choice::{Choice, EmotionChoices};
 use super::{Ack, Tag};
 use crate::error::{ApiResult, OrInternal};
 use crate::realtime::protocol::{ProtocolTypes, RoundState, RoundWord};
@@ -58,9 +59,8 @@ pub struct FeedbackBody {
     pub partner_username: Option<String>,
     pub partner_nickname: Option<String>,
     pub word: Option<String>,
-    /// 기뻐요, 괜찮아요, 슬퍼요, 행복해요 or 화나요.
     #[oai(default)]
-    pub emotion: String,
+    pub emotion: Choice<EmotionChoices>,
 }
 
 #[OpenApi]
@@ -167,7 +167,7 @@ impl GameApi {
     async fn feedback(&self, req: &Request, body: Json<FeedbackBody>) -> ApiResult<Ack> {
         let s = &self.0;
         let user = s.require_user(req).await?.user;
-        let emotion = Emotion::parse(&body.emotion)?;
+        let emotion = Emotion::parse(body.emotion.as_str())?;
         let room = match (&body.room_id, body.partner_id, &body.word) {
             (Some(id), _, _) if !crate::realtime::is_room_id(id) => None,
             (Some(id), _, _) => s

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod admin;
+mod choice;
 mod codes;
 mod comments;
 mod game;

@@ -8,6 +8,7 @@ use telepathy_domain::{Birthdate, ErrorCode, Gender, Notice, Password, Phone, Us
 use telepathy_providers::CodePurpose;
 use telepathy_store::{NewUser, StoreError};
 
+use super::choice::{Choice, GenderChoices};
 use super::{Ack, Tag};
 use crate::error::{internal, ApiResult, OrInternal};
 use crate::passwords;
@@ -51,9 +52,8 @@ pub struct RegisterBody {
     pub password: String,
     #[oai(default)]
     pub phone: String,
-    /// 남성 or 여성.
     #[oai(default)]
-    pub gender: String,
+    pub gender: Choice<GenderChoices>,
     /// YYYY-MM-DD (YYYYMMDD is accepted too).
     #[oai(default)]
     pub birthdate: String,
@@ -150,7 +150,7 @@ impl SignupApi {
         let username = Username::parse(&b.username)?;
         let password = Password::parse_new(&b.password)?;
         let phone = Phone::parse(&b.phone)?;
-        let gender = Gender::parse(&b.gender)?;
+        let gender = Gender::parse(b.gender.as_str())?;
         let birthdate = Birthdate::parse(&b.birthdate)?;
         let now = s.clock.now();
         if birthdate.age_on(seoul_date(now)) < MIN_AGE {

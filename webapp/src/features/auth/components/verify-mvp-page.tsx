@@ -1,5 +1,6 @@
 import { useRef, useState, type SubmitEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
+import type { Schemas } from '@/api/client';
 import { fetchProfile } from '@/api/profile';
 import { serverMessage } from '@/api/outcome';
 import { useSessionCache } from '@/api/session';
@@ -27,7 +28,8 @@ import { useRegister } from '../api/register';
 import { useSendVerificationCode } from '../api/send-verification-code';
 import { clearRegistrationDraft, readRegistrationDraft } from '../hooks/registration-draft';
 
-type Gender = '남성' | '여성';
+/** The genders the server lists in its contract. */
+type Gender = Schemas['RegisterBody']['gender'];
 
 const genderOptions = [
   { value: '남성', label: ko.verify.male },
