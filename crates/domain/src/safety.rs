@@ -247,6 +247,17 @@ impl Restriction {
     }
 }
 
+/// The Korean sentence a warned user reads.
+pub fn warning_message(reason: &str) -> String {
+    let reason = reason.trim();
+    let reason = if reason.is_empty() {
+        "운영정책 위반"
+    } else {
+        reason
+    };
+    format!("운영정책 위반으로 경고를 받았어요. 같은 일이 반복되면 이용이 정지될 수 있어요. 사유: {reason}")
+}
+
 /// `2026년 11월 30일 20:05` in Seoul time.
 pub fn seoul_minute(ms: i64) -> String {
     DateTime::<Utc>::from_timestamp_millis(ms)

@@ -4,12 +4,14 @@
 use std::time::Duration;
 
 use telepathy_domain::limits::{FLAG_AFTER_MASKED, REPORTS_PER_DAY};
-use telepathy_domain::safety::{ReportForm, ReportReason, Restriction, SanctionKind};
+use telepathy_domain::safety::{
+    warning_message, ReportForm, ReportReason, Restriction, SanctionKind,
+};
 use telepathy_domain::ErrorCode;
 use telepathy_store::{AuditEntry, NewReport, NewSanction, Resolution, Sanction, StoreError};
 
 use crate::error::{internal_code as internal, ApiError};
-use crate::realtime::protocol::EndReason;
+use crate::realtime::protocol::{frame, AccountWarned, EndReason};
 use crate::state::AppState;
 
 const DAY: Duration = Duration::from_secs(24 * 60 * 60);
@@ -76,7 +78,15 @@ impl AppState {
             until = sanction.until,
             "sanction given"
         );
-        if sanction.kind != SanctionKind::Warn.code() {
+        if sanction.kind == SanctionKind::Warn.code() {
+            // Told at once where they are connected; nothing is stopped.
+            let warned = AccountWarned {
+                reason: sanction.reason.to_owned(),
+                message: warning_message(sanction.reason),
+            };
+            self.deliver(&[sanction.user_id], &frame("accountWarned", &warned))
+                .await;
+        } else {
             self.recheck_sessions(sanction.user_id).await;
         }
         Ok(id)

@@ -22,6 +22,8 @@ export interface ServerEvents {
   resumed: Schemas['Resumed'];
   /** The account was suspended or banned; the server closes the socket next. */
   accountRestricted: Schemas['AccountRestricted'];
+  /** An operator warned the user; nothing is stopped. */
+  accountWarned: Schemas['AccountWarned'];
   error: Schemas['SocketError'];
 }
 

@@ -846,6 +846,16 @@ export interface components {
             message: string;
         };
         /**
+         * AccountWarned
+         * @description `accountWarned`: an operator warned the user; nothing is stopped.
+         */
+        AccountWarned: {
+            /** @description The operator's reason. */
+            reason: string;
+            /** @description The Korean sentence to show. */
+            message: string;
+        };
+        /**
          * Ack
          * @description The plain answer of a state change.
          */
@@ -1364,6 +1374,7 @@ export interface components {
             chatEnded?: components["schemas"]["ChatEnded"];
             resumed?: components["schemas"]["Resumed"];
             accountRestricted?: components["schemas"]["AccountRestricted"];
+            accountWarned?: components["schemas"]["AccountWarned"];
             error?: components["schemas"]["SocketError"];
         };
         /**

@@ -78,6 +78,28 @@ describe('Realtime', () => {
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
 
+  it('shows a warning and keeps the session and the socket', async () => {
+    const user = userEvent.setup();
+    renderRoute(<Realtime />, { path: '/main' });
+    await waitFor(() => {
+      expect(FakeWebSocket.instances).toHaveLength(1);
+    });
+    const socket = FakeWebSocket.latest();
+    act(() => {
+      socket.open();
+    });
+    const warning = '운영정책 위반으로 경고를 받았어요. 같은 일이 반복되면 이용이 정지될 수 있어요. 사유: 욕설';
+    act(() => {
+      socket.receive('accountWarned', { reason: '욕설', message: warning });
+    });
+    const dialog = screen.getByRole('alertdialog', { name: ko.warned.title });
+    expect(dialog).toHaveTextContent(warning);
+    await user.click(within(dialog).getByRole('button', { name: ko.app.confirm }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(socket.closed).toBe(false);
+    expect(tabSocket().getStatus()).not.toBe('idle');
+  });
+
   it('keeps reconnecting after an ordinary drop', async () => {
     renderRoute(<Realtime />, { path: '/main' });
     await waitFor(() => {

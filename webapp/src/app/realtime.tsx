@@ -12,7 +12,8 @@ import { tabSocket, useSocketEvent } from '@/lib/socket';
 /**
  * Keeps the tab's socket open while logged in and closed otherwise. A match is honoured on
  * whatever page it reaches the user: the session is stored and the chat opens. A suspension or
- * ban ends the session here and now, and says why and until when.
+ * ban ends the session here and now, and says why and until when; a warning is shown and
+ * nothing else changes.
  */
 export function Realtime() {
   const { data: auth } = useAuthCheck();
@@ -20,6 +21,7 @@ export function Realtime() {
   const navigate = useNavigate();
   const { markLoggedOut } = useSessionCache();
   const [restriction, setRestriction] = useState<Schemas['AccountRestricted'] | null>(null);
+  const [warning, setWarning] = useState<Schemas['AccountWarned'] | null>(null);
 
   useEffect(() => {
     if (!loggedIn) return;
@@ -46,15 +48,29 @@ export function Realtime() {
     void markLoggedOut();
   });
 
+  useSocketEvent('accountWarned', (notice) => {
+    setWarning(notice);
+  });
+
   return (
-    <AlertDialog
-      open={restriction !== null}
-      title={ko.restricted.title}
-      message={restriction?.message}
-      onConfirm={() => {
-        setRestriction(null);
-        void navigate('/login', { replace: true });
-      }}
-    />
+    <>
+      <AlertDialog
+        open={warning !== null && restriction === null}
+        title={ko.warned.title}
+        message={warning?.message}
+        onConfirm={() => {
+          setWarning(null);
+        }}
+      />
+      <AlertDialog
+        open={restriction !== null}
+        title={ko.restricted.title}
+        message={restriction?.message}
+        onConfirm={() => {
+          setRestriction(null);
+          void navigate('/login', { replace: true });
+        }}
+      />
+    </>
   );
 }

@@ -328,6 +328,10 @@ export const ko = {
     leavingSoon: '신고가 접수되어 곧 대화방을 나가요.',
   },
 
+  warned: {
+    title: '운영팀의 경고가 있어요',
+  },
+
   restricted: {
     title: '이용이 제한되었어요',
     loginTitle: '이용이 제한된 계정이에요',

@@ -9,7 +9,7 @@
 //! `getOnlineCount`, `resume`.
 //! Server → client: `hello`, `round`, `onlineCount`, `matchWaiting`, `matched`,
 //! `matchExpired`, `chatMessage`, `typing`, `stopTyping`, `chatEnded`, `chatEndedByReport`,
-//! `resumed`, `accountRestricted`, `error`.
+//! `resumed`, `accountRestricted`, `accountWarned`, `error`.
 
 use poem_openapi::types::ParseFromJSON;
 use poem_openapi::{Enum, Object};
@@ -270,6 +270,17 @@ impl From<&telepathy_domain::safety::Restriction> for AccountRestricted {
     }
 }
 
+/// `accountWarned`: an operator warned the user; nothing is stopped.
+#[derive(Debug, Clone, Object, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
+pub struct AccountWarned {
+    /// The operator's reason.
+    pub reason: String,
+    /// The Korean sentence to show.
+    pub message: String,
+}
+
 /// Every frame type, so one OpenAPI operation can carry them into the document.
 #[derive(Debug, Clone, Default, Object)]
 #[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
@@ -288,6 +299,7 @@ pub struct ProtocolTypes {
     pub chat_ended: Option<ChatEnded>,
     pub resumed: Option<Resumed>,
     pub account_restricted: Option<AccountRestricted>,
+    pub account_warned: Option<AccountWarned>,
     pub error: Option<SocketError>,
 }
 
@@ -411,6 +423,10 @@ mod tests {
         for code in ErrorCode::ALL {
             same(&SocketError::new("chatMessage", *code));
         }
+        same(&AccountWarned {
+            reason: "욕설".into(),
+            message: telepathy_domain::safety::warning_message("욕설"),
+        });
         use telepathy_domain::safety::{Restriction, SanctionKind};
         for until in [Some(1_700_000_000_000), None] {
             same(&AccountRestricted::from(&Restriction {

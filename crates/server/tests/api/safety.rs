@@ -198,13 +198,18 @@ async fn a_restricted_user_is_told_why_at_login_and_on_the_socket(mut app: TestA
         ip: "",
         now,
     };
-    // A warning stops nothing.
+    // A warning is told on the open socket and stops nothing.
     app.state
         .sanction(&sanction("warn", None), None, &audit)
         .await
         .unwrap();
+    let warned = a.expect("accountWarned").await;
+    assert_eq!(warned["reason"], json!("반복된 욕설"));
+    assert!(warned["message"].as_str().unwrap().contains("경고를 받았어요"));
     app.cookie = Some(cookie_a.clone());
     assert!(app.logged_in().await);
+    a.send("getOnlineCount", json!({})).await;
+    a.expect("onlineCount").await;
 
     app.state
         .sanction(&sanction("suspend", Some(now + 3 * day)), None, &audit)
