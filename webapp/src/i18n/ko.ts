@@ -459,7 +459,7 @@ export const ko = {
     megaphoneUnit: (n: number) => `${n}개`,
     wordHistory: '단어 기록',
     paymentInquiry: '결제 문의',
-    faq: 'FAQ',
+    faq: '자주 묻는 질문',
     changePassword: '비밀번호 변경',
     logout: '로그아웃',
     withdraw: '회원 탈퇴',
