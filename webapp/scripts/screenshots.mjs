@@ -83,6 +83,8 @@ function mockApi(page, { session, nickname = '달빛Moon', history = false, roun
         return session.loggedIn
           ? json({ success: true, user_id: 7, id: 7, userId: 7, username: 'alice_01', nickname })
           : json({ success: false, code: 'UNAUTHORIZED', message: '로그인이 필요합니다.' }, 401);
+      case '/api/nickname/check':
+        return json({ success: true, message: '사용할 수 있는 닉네임이에요.' });
       case '/api/word-history':
         return json({
           success: true,
