@@ -243,6 +243,7 @@ const shots = [
       await page.getByRole('button', { name: '다음' }).click();
     },
   },
+  { name: 'register-empty', loggedIn: false, go: '/register' },
   {
     name: 'register',
     loggedIn: false,
