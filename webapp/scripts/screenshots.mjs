@@ -324,6 +324,8 @@ const shots = [
   { name: 'terms-unknown', loggedIn: false, go: '/terms/unknown' },
   { name: 'main', loggedIn: true, go: '/main' },
   { name: 'main-nickname', loggedIn: true, nickname: null, go: '/main' },
+  // The longest nickname (20 characters, all Hangul) beside a four-digit online count.
+  { name: 'main-long-nickname', loggedIn: true, nickname: '새벽세시의감성충만한달빛여행자고양이집사', go: '/main', socket: { online: 1234 } },
   {
     name: 'main-nickname-confirm',
     loggedIn: true,

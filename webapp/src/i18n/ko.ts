@@ -212,6 +212,9 @@ export const ko = {
       '같은 단어를 고른 사람과 1:1 익명 대화가 시작돼요.',
     ],
     greeting: (nickname: string) => `${nickname}님, 반가워요`,
+    /** The greeting in two lines, so that a long nickname can be cut short without losing 님. */
+    greetingName: '님,',
+    greetingHello: '반가워요',
     help: '도움말',
   },
 
