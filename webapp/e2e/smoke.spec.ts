@@ -20,6 +20,9 @@ test('short terms types redirect to their documents', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 2, name: '개인정보 처리방침' })).toBeVisible();
   await page.goto('/terms/whatever');
   await expect(page.getByText('존재하지 않는 약관 유형입니다.')).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: '약관', exact: true })).toBeVisible();
+  await page.getByRole('link', { name: '청소년 보호정책' }).click();
+  await expect(page).toHaveURL(/\/terms\/youth-protection$/);
 });
 
 test('the terms modal requires the three required terms', async ({ page }) => {

@@ -83,6 +83,8 @@ function mockApi(page, { session, nickname = '달빛Moon', history = false, roun
         return session.loggedIn
           ? json({ success: true, user_id: 7, id: 7, userId: 7, username: 'alice_01', nickname })
           : json({ success: false, code: 'UNAUTHORIZED', message: '로그인이 필요합니다.' }, 401);
+      case '/api/nickname/check':
+        return json({ success: true, message: '사용할 수 있는 닉네임이에요.' });
       case '/api/word-history':
         return json({
           success: true,
@@ -241,6 +243,7 @@ const shots = [
       await page.getByRole('button', { name: '다음' }).click();
     },
   },
+  { name: 'register-empty', loggedIn: false, go: '/register' },
   {
     name: 'register',
     loggedIn: false,
@@ -321,6 +324,8 @@ const shots = [
   { name: 'terms-unknown', loggedIn: false, go: '/terms/unknown' },
   { name: 'main', loggedIn: true, go: '/main' },
   { name: 'main-nickname', loggedIn: true, nickname: null, go: '/main' },
+  // The longest nickname (20 characters, all Hangul) beside a four-digit online count.
+  { name: 'main-long-nickname', loggedIn: true, nickname: '새벽세시의감성충만한달빛여행자고양이집사', go: '/main', socket: { online: 1234 } },
   {
     name: 'main-nickname-confirm',
     loggedIn: true,

@@ -61,7 +61,7 @@ describe('RegisterPage availability', () => {
     expect(await screen.findByText(ko.register.usernameAvailable)).toBeInTheDocument();
     const request = fetchMock.mock.calls[0]?.[0];
     expect(await request?.json()).toEqual({ username: 'alice_01' });
-    expect(username).toHaveAccessibleDescription(ko.register.usernameAvailable);
+    expect(username).toHaveAccessibleDescription(`${ko.register.usernameHint} ${ko.register.usernameAvailable}`);
   });
 
   it('shows a taken username and refuses to sign up', async () => {
@@ -106,6 +106,13 @@ describe('RegisterPage availability', () => {
     await user.click(submit);
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(ko.register.usernameCheckRequired);
     expect(router.state.location.pathname).toBe('/register');
+  });
+
+  it('states the password rule once, under the field', () => {
+    const { password } = setup();
+    expect(password).toHaveAccessibleDescription(ko.validation.PASSWORD_WEAK);
+    expect(password).not.toHaveAttribute('placeholder');
+    expect(screen.getAllByText(ko.validation.PASSWORD_WEAK)).toHaveLength(1);
   });
 
   it('validates the password before going on', async () => {

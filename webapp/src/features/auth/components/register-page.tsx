@@ -86,6 +86,7 @@ export function RegisterPage() {
               autoCapitalize="none"
               spellCheck={false}
               placeholder={ko.register.usernamePlaceholder}
+              hint={ko.register.usernameHint}
               maxLength={20}
               value={username}
               onChange={(event) => {
@@ -104,8 +105,8 @@ export function RegisterPage() {
               name="password"
               type="password"
               autoComplete="new-password"
-              placeholder={ko.register.passwordPlaceholder}
-              hint={ko.register.passwordHint}
+              // The rule's one statement: the text the server answers a weak password with.
+              hint={ko.validation.PASSWORD_WEAK}
               value={password}
               onChange={(event) => {
                 setPassword(event.target.value);

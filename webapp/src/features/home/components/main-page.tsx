@@ -84,7 +84,17 @@ export function MainPage() {
     <main className="page-body main-page">
       <header className="main-hero">
         <div className="main-hero__top">
-          <span className="main-hero__greeting">{profile?.nickname ? ko.main.greeting(profile.nickname) : '\u00a0'}</span>
+          {profile?.nickname ? (
+            <p className="main-hero__greeting" title={ko.main.greeting(profile.nickname)}>
+              <span className="main-hero__name-line">
+                <span className="main-hero__name">{profile.nickname}</span>
+                {ko.main.greetingName}
+              </span>
+              <span className="main-hero__hello">{ko.main.greetingHello}</span>
+            </p>
+          ) : (
+            <span className="main-hero__greeting" />
+          )}
           <div className="main-hero__actions">
             <OnlineCounter />
             <Link to="/helppage" className="icon-button icon-button--soft" aria-label={ko.main.help}>

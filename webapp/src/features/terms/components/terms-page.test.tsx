@@ -1,7 +1,7 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Business } from '@/api/app-config';
-import { termsItems } from '@/config/terms';
+import { termsItems, termsPath } from '@/config/terms';
 import { ko } from '@/i18n/ko';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { termsDocuments, termsSlugs } from '../content';
@@ -54,6 +54,10 @@ describe('TermsPage', () => {
     const { router } = renderRoute(<TermsPage />, { path: '/terms/:type' });
     await router.navigate('/terms/nope');
     expect(await screen.findByText(ko.terms.unknownType)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: ko.terms.pageTitle })).toBeInTheDocument();
+    expect(screen.queryByText(ko.terms.modalTitle)).not.toBeInTheDocument();
+    const links = within(screen.getByRole('navigation', { name: ko.terms.available })).getAllByRole('link');
+    expect(links.map((link) => link.getAttribute('href'))).toEqual(termsItems.map((item) => termsPath(item.slug)));
   });
 
   it('names the configured operator and contacts', async () => {

@@ -1,4 +1,4 @@
-import { Navigate, useParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
 import { useAppConfig } from '@/api/app-config';
 import { ButtonLink } from '@/components/button';
 import { Card, PageBody, PageHeader } from '@/components/page';
@@ -24,20 +24,36 @@ export function TermsPage() {
   return <UnknownTerms />;
 }
 
+/** Not a terms type: says so, and offers the documents that exist. */
 function UnknownTerms() {
   return (
     <>
-      <PageHeader title={ko.terms.modalTitle} />
+      <PageHeader title={ko.terms.pageTitle} />
       <PageBody>
         <Card className="stack center">
           <div className="result-icon result-icon--error">
             <Icon name="question" size={32} strokeWidth={2.4} />
           </div>
-          <p role="alert">{ko.terms.unknownType}</p>
-          <ButtonLink to="/main" block>
-            {ko.terms.toMain}
-          </ButtonLink>
+          <h2 className="card-title">{ko.terms.notFoundTitle}</h2>
+          <p role="alert" className="card-text">
+            {ko.terms.unknownType}
+          </p>
         </Card>
+        <nav className="card terms-links" aria-label={ko.terms.available}>
+          <h2 className="terms-links__title">{ko.terms.available}</h2>
+          <ul>
+            {termsItems.map((item) => (
+              <li key={item.slug}>
+                <Link className="terms-links__link" to={termsPath(item.slug)}>
+                  {ko.terms.labels[item.type]}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <ButtonLink to="/main" block>
+          {ko.terms.toMain}
+        </ButtonLink>
       </PageBody>
     </>
   );

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useWordHistory } from '@/api/word-history';
 import { Icon } from '@/components/icons';
-import { Card } from '@/components/page';
+import { Card, PageBody, PageHeader } from '@/components/page';
 import { Spinner } from '@/components/spinner';
 import { ko } from '@/i18n/ko';
 import { formatShortKoreanDate } from '@/lib/date';
@@ -18,33 +18,35 @@ export function MyWordsPage() {
   const history = data?.history ?? [];
 
   return (
-    <main className="page-body">
-      <h1 className="page-title">{ko.minimal.mywordsTitle}</h1>
-      {isLoading ? (
-        <div className="fullscreen-center">
-          <Spinner label={ko.app.loading} />
-        </div>
-      ) : history.length === 0 ? (
-        <Card className="empty-state">
-          <div className="empty-state__icon">
-            <Icon name="sparkles" size={36} />
+    <>
+      <PageHeader title={ko.minimal.mywordsTitle} fallback="/mypage" />
+      <PageBody>
+        {isLoading ? (
+          <div className="fullscreen-center">
+            <Spinner label={ko.app.loading} />
           </div>
-          <p className="empty-state__title">{ko.minimal.mywordsEmpty}</p>
-          <p className="empty-state__text">{ko.minimal.mywordsHint}</p>
-        </Card>
-      ) : (
-        <ul className="word-grid">
-          {history.map((entry) => (
-            <li key={`${entry.connected_at}-${entry.word}-${entry.partner_nickname}`} className="card word-card">
-              <span className="word-card__word">{entry.word}</span>
-              <span className="word-card__partner">{ko.minimal.partner(entry.partner_nickname)}</span>
-              <time className="word-card__date" dateTime={entry.connected_at}>
-                {formatShortKoreanDate(entry.connected_at)}
-              </time>
-            </li>
-          ))}
-        </ul>
-      )}
-    </main>
+        ) : history.length === 0 ? (
+          <Card className="empty-state">
+            <div className="empty-state__icon">
+              <Icon name="sparkles" size={36} />
+            </div>
+            <p className="empty-state__title">{ko.minimal.mywordsEmpty}</p>
+            <p className="empty-state__text">{ko.minimal.mywordsHint}</p>
+          </Card>
+        ) : (
+          <ul className="word-grid">
+            {history.map((entry) => (
+              <li key={`${entry.connected_at}-${entry.word}-${entry.partner_nickname}`} className="card word-card">
+                <span className="word-card__word">{entry.word}</span>
+                <span className="word-card__partner">{ko.minimal.partner(entry.partner_nickname)}</span>
+                <time className="word-card__date" dateTime={entry.connected_at}>
+                  {formatShortKoreanDate(entry.connected_at)}
+                </time>
+              </li>
+            ))}
+          </ul>
+        )}
+      </PageBody>
+    </>
   );
 }
