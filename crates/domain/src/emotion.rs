@@ -11,7 +11,7 @@ pub enum Emotion {
 }
 
 impl Emotion {
-    /// In the order the feedback modal shows them.
+    /// In the order of the specification (the feedback modal orders them by mood).
     pub const ALL: [Emotion; 5] = [Self::Glad, Self::Okay, Self::Sad, Self::Happy, Self::Angry];
 
     pub fn as_korean(self) -> &'static str {
