@@ -205,7 +205,10 @@ async fn a_restricted_user_is_told_why_at_login_and_on_the_socket(mut app: TestA
         .unwrap();
     let warned = a.expect("accountWarned").await;
     assert_eq!(warned["reason"], json!("반복된 욕설"));
-    assert!(warned["message"].as_str().unwrap().contains("경고를 받았어요"));
+    assert!(warned["message"]
+        .as_str()
+        .unwrap()
+        .contains("경고를 받았어요"));
     app.cookie = Some(cookie_a.clone());
     assert!(app.logged_in().await);
     a.send("getOnlineCount", json!({})).await;
