@@ -119,15 +119,7 @@ impl Store {
         user_id: i64,
         limit: i64,
     ) -> Result<Vec<ReportRow>, StoreError> {
-        let sql = format!(
-            "{REPORT_SELECT} WHERE r.reported_id = $1 ORDER BY r.created_at DESC, r.id DESC
-             LIMIT $2"
-        );
-        Ok(sqlx::query_as(&sql)
-            .bind(user_id)
-            .bind(limit)
-            .fetch_all(&self.pool)
-            .await?)
+        self.reports_of("r.reported_id", user_id, limit).await
     }
 
     /// Reports `user_id` filed, newest first.
@@ -136,9 +128,18 @@ impl Store {
         user_id: i64,
         limit: i64,
     ) -> Result<Vec<ReportRow>, StoreError> {
+        self.reports_of("r.reporter_id", user_id, limit).await
+    }
+
+    /// Reports whose `column` (one of the two above, never input) is `user_id`.
+    async fn reports_of(
+        &self,
+        column: &str,
+        user_id: i64,
+        limit: i64,
+    ) -> Result<Vec<ReportRow>, StoreError> {
         let sql = format!(
-            "{REPORT_SELECT} WHERE r.reporter_id = $1 ORDER BY r.created_at DESC, r.id DESC
-             LIMIT $2"
+            "{REPORT_SELECT} WHERE {column} = $1 ORDER BY r.created_at DESC, r.id DESC LIMIT $2"
         );
         Ok(sqlx::query_as(&sql)
             .bind(user_id)

@@ -138,16 +138,6 @@ impl Store {
             .await?)
     }
 
-    /// A user's sanctions, newest first.
-    pub async fn sanctions_of(&self, user_id: i64) -> Result<Vec<Sanction>, StoreError> {
-        let sql =
-            format!("SELECT {SANCTION_COLUMNS} FROM sanctions WHERE user_id = $1 ORDER BY id DESC");
-        Ok(sqlx::query_as(&sql)
-            .bind(user_id)
-            .fetch_all(&self.pool)
-            .await?)
-    }
-
     /// Marks suspensions that ran out by `now` as lifted, each with an audit entry of the
     /// service itself. Returns how many.
     pub async fn lift_expired_sanctions(&self, now: i64) -> Result<u64, StoreError> {

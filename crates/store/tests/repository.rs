@@ -651,7 +651,9 @@ async fn sanctions_restrict_until_they_run_out(store: Store) {
         "once"
     );
     assert_eq!(
-        store.sanctions_of(a).await.unwrap()[0].lifted_at,
+        store.sanction_history(a).await.unwrap()[0]
+            .sanction
+            .lifted_at,
         Some(50_000)
     );
 
@@ -665,7 +667,7 @@ async fn sanctions_restrict_until_they_run_out(store: Store) {
         .unwrap();
     let r = store.active_restriction(a, 70_000).await.unwrap().unwrap();
     assert_eq!(r.kind, "ban", "a ban outranks a suspension");
-    assert_eq!(store.sanctions_of(a).await.unwrap().len(), 4);
+    assert_eq!(store.sanction_history(a).await.unwrap().len(), 4);
 }
 
 async fn the_audit_log_cannot_be_changed(store: Store) {
@@ -1041,12 +1043,12 @@ async fn a_report_resolves_once_with_its_sanction(store: Store) {
     assert_ne!(row.status, lost);
     assert_eq!(row.resolved_by.as_deref(), Some("mina"));
     assert_eq!(row.resolved_at, Some(20_000));
-    let sanctions = store.sanctions_of(b).await.unwrap();
+    let sanctions = store.sanction_history(b).await.unwrap();
     match won {
         Some(id) => {
             assert_eq!(row.status, "actioned");
-            assert_eq!((sanctions.len(), sanctions[0].id), (1, id));
-            assert_eq!(sanctions[0].report_id, Some(report));
+            assert_eq!((sanctions.len(), sanctions[0].sanction.id), (1, id));
+            assert_eq!(sanctions[0].sanction.report_id, Some(report));
             assert!(
                 store.session_user("t1", 30_000).await.unwrap().is_none(),
                 "ban ends sessions"
@@ -1065,7 +1067,7 @@ async fn a_report_resolves_once_with_its_sanction(store: Store) {
         Err(StoreError::ReportClosed)
     ));
     assert_eq!(
-        store.sanctions_of(b).await.unwrap().len(),
+        store.sanction_history(b).await.unwrap().len(),
         sanctions.len(),
         "nothing more"
     );

@@ -339,7 +339,12 @@ async fn housekeeping_lifts_suspensions_and_erases_withdrawn_accounts(mut app: T
         }
     };
     turn(&app).await;
-    assert_eq!(store.sanctions_of(alice).await.unwrap()[0].lifted_at, None);
+    assert_eq!(
+        store.sanction_history(alice).await.unwrap()[0]
+            .sanction
+            .lifted_at,
+        None
+    );
     assert_eq!(
         store.user_by_id(bobby.id).await.unwrap().unwrap().phone,
         "01033334444"
@@ -348,7 +353,8 @@ async fn housekeeping_lifts_suspensions_and_erases_withdrawn_accounts(mut app: T
     // Two days on: the suspension is over and marked so.
     app.clock.advance(Duration::from_secs(2 * 24 * 3600));
     turn(&app).await;
-    assert!(store.sanctions_of(alice).await.unwrap()[0]
+    assert!(store.sanction_history(alice).await.unwrap()[0]
+        .sanction
         .lifted_at
         .is_some());
     // Six months on (the privacy policy), the withdrawn account names nobody.
