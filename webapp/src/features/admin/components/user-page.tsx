@@ -2,81 +2,46 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { serverMessage } from '@/api/outcome';
-import { Button } from '@/components/button';
-import { Modal } from '@/components/modal';
 import { Card } from '@/components/page';
 import { koAdmin } from '@/i18n/ko-admin';
 import { useLiftSanction } from '../api/lift-sanction';
 import { useSanctionUser } from '../api/sanction-user';
 import { useUser, type SanctionItem, type UserDetail } from '../api/user';
-import { checkDecision, REASON_MAX_CHARS, sanctionKinds, type Decision } from '../lib/decision';
+import { sanctionKinds, type Decision } from '../lib/decision';
 import { formatDateTime } from '../lib/format';
 import { DecisionForm } from './decision-form';
 import { ReportBriefList, RestrictionNotice, SanctionList } from './history';
+import { ReasonDialog } from './reason-dialog';
 import { ConsolePageHeader, ErrorState, LoadingState } from './states';
-import { TextAreaField } from './text-area-field';
 
 function LiftDialog({ sanction, onClose, onLifted }: { sanction: SanctionItem | null; onClose: () => void; onLifted: () => Promise<unknown> }) {
   const t = koAdmin.sanction;
   const { trigger, isMutating } = useLiftSanction();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const length = Array.from(reason).length;
-
-  function close() {
-    setReason('');
-    setError(null);
-    onClose();
-  }
-
-  async function lift() {
-    if (!sanction) return;
-    // A lift's reason follows the rule of a sanction's: 1–200 characters.
-    const checked = checkDecision({ action: 'warn', days: '', reason });
-    if (!checked.ok) {
-      setError(checked.errors.reason ?? null);
-      return;
-    }
-    const outcome = await trigger({ id: sanction.id, reason: checked.decision.reason });
-    if (!outcome.ok) {
-      if (outcome.network) setError(koAdmin.app.networkFailed);
-      else if (outcome.status !== 401) setError(serverMessage(outcome) ?? t.liftFailed);
-      if (!outcome.network && outcome.code === 'SANCTION_LIFTED') await onLifted();
-      return;
-    }
-    toast.success(t.liftDone);
-    await onLifted();
-    close();
-  }
-
   return (
-    <Modal open={sanction !== null} title={t.liftTitle} description={t.liftMessage} onClose={isMutating ? undefined : close}>
-      <div className="form lift-form">
-        {sanction ? (
+    <ReasonDialog
+      open={sanction !== null}
+      title={t.liftTitle}
+      message={t.liftMessage}
+      target={
+        sanction ? (
           <p className="lift-form__target">
             <span className={`kind-chip kind-chip--${sanction.kind}`}>{t.kinds[sanction.kind] ?? sanction.kind}</span> {sanction.reason}
           </p>
-        ) : null}
-        <TextAreaField
-          label={t.liftReason}
-          rows={3}
-          value={reason}
-          error={error}
-          count={{ length, max: REASON_MAX_CHARS, text: koAdmin.resolve.counter(length, REASON_MAX_CHARS) }}
-          onChange={(event) => {
-            setReason(event.target.value);
-          }}
-        />
-      </div>
-      <div className="modal__actions modal__actions--row">
-        <Button variant="secondary" block onClick={close} disabled={isMutating}>
-          {koAdmin.app.cancel}
-        </Button>
-        <Button block loading={isMutating} onClick={() => void lift()}>
-          {isMutating ? t.lifting : t.liftConfirm}
-        </Button>
-      </div>
-    </Modal>
+        ) : null
+      }
+      reasonLabel={t.liftReason}
+      confirm={t.liftConfirm}
+      pending={t.lifting}
+      failed={t.liftFailed}
+      busy={isMutating}
+      submit={(reason) => (sanction ? trigger({ id: sanction.id, reason }) : Promise.resolve({ ok: false, network: true }))}
+      onDone={async (outcome) => {
+        if (outcome.ok) toast.success(t.liftDone);
+        // Lifted or run out meanwhile: the page shows it.
+        if (outcome.ok || (!outcome.network && outcome.code === 'SANCTION_LIFTED')) await onLifted();
+      }}
+      onClose={onClose}
+    />
   );
 }
 
