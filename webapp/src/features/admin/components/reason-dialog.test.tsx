@@ -6,8 +6,8 @@ import { koAdmin } from '@/i18n/ko-admin';
 import { ReasonDialog } from './reason-dialog';
 
 function setup(outcome: Outcome<unknown>) {
-  const submit = vi.fn((_reason: string) => Promise.resolve(outcome));
-  const onDone = vi.fn((_outcome: Outcome<unknown>) => Promise.resolve());
+  const submit = vi.fn<(reason: string) => Promise<Outcome<unknown>>>(() => Promise.resolve(outcome));
+  const onDone = vi.fn<(done: Outcome<unknown>) => Promise<void>>(() => Promise.resolve());
   const onClose = vi.fn();
   render(
     <ReasonDialog
