@@ -127,6 +127,21 @@ pub enum ErrorCode {
     OperatorPasswordWeak,
     /// The report was already resolved, by this operator or another.
     ReportClosed,
+    /// A megaphone message is blank.
+    MegaphoneEmpty,
+    /// A megaphone message is longer than 20 characters.
+    MegaphoneTooLong,
+    /// Sending a megaphone with none left.
+    NoMegaphones,
+    /// The item is none of the megaphone packs.
+    PackInvalid,
+    /// The payment is unknown, not ours, not this user's, not for this item or amount, or
+    /// paid another order already.
+    PaymentInvalid,
+    /// The payment exists but is not paid (cancelled, failed, still waiting).
+    PaymentNotPaid,
+    /// The card payment gateway could not be asked.
+    PaymentUnavailable,
     /// The action on a report or user is none of dismiss, warn, suspend, ban.
     SanctionKindInvalid,
     /// A suspension without its days, or with days out of 1–365.
@@ -213,6 +228,13 @@ impl ErrorCode {
         Self::TotpNotStarted,
         Self::OperatorPasswordWeak,
         Self::ReportClosed,
+        Self::MegaphoneEmpty,
+        Self::MegaphoneTooLong,
+        Self::NoMegaphones,
+        Self::PackInvalid,
+        Self::PaymentInvalid,
+        Self::PaymentNotPaid,
+        Self::PaymentUnavailable,
         Self::SanctionKindInvalid,
         Self::SanctionDaysInvalid,
         Self::SanctionReasonRequired,
@@ -302,6 +324,15 @@ impl ErrorCode {
                 "운영자 비밀번호는 12자 이상이며, 영문 소문자, 영문 대문자, 숫자, 특수문자 중 3가지 이상을 포함해야 합니다."
             }
             Self::ReportClosed => "이미 처리된 신고입니다.",
+            Self::MegaphoneEmpty => "확성기로 보낼 메시지를 입력해주세요.",
+            Self::MegaphoneTooLong => "확성기 메시지는 20자 이내로 입력해주세요.",
+            Self::NoMegaphones => "확성기가 없어요. 확성기를 구매한 뒤 보내주세요.",
+            Self::PackInvalid => "구매할 확성기 상품을 다시 선택해주세요.",
+            Self::PaymentInvalid => "결제 정보를 확인할 수 없어요. 결제 문의로 알려주세요.",
+            Self::PaymentNotPaid => "결제가 완료되지 않았어요.",
+            Self::PaymentUnavailable => {
+                "결제 서버와 연결하지 못했어요. 잠시 후 다시 시도해주세요."
+            }
             Self::SanctionKindInvalid => "처리 방법을 다시 선택해주세요.",
             Self::SanctionDaysInvalid => "정지 기간은 1일부터 365일까지 입력해주세요.",
             Self::SanctionReasonRequired => "사유를 입력해주세요.",

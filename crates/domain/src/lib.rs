@@ -8,6 +8,7 @@
 mod emotion;
 mod error;
 pub mod limits;
+pub mod megaphone;
 pub mod moderation;
 mod notice;
 pub mod round;

@@ -95,3 +95,14 @@ pub const TOTP_BACKOFF: [(u32, Duration); 3] = [
     (10, Duration::from_secs(60 * 60)),
     (20, Duration::from_secs(24 * 60 * 60)),
 ];
+
+/// Megaphones one user may send per `MEGAPHONE_WINDOW`: each shows on every screen for 5 s.
+pub const MEGAPHONES_PER_USER: u32 = 1;
+pub const MEGAPHONE_WINDOW: Duration = Duration::from_secs(10);
+/// Card orders (payment windows opened) one user may issue per `PAYMENT_WINDOW`.
+pub const CARD_ORDERS_PER_USER: u32 = 20;
+/// Payment verifications one user may ask for per `PAYMENT_WINDOW` (each asks PortOne).
+pub const PAYMENT_CHECKS_PER_USER: u32 = 30;
+/// PortOne notifications one address may send per `PAYMENT_WINDOW` (each asks PortOne).
+pub const PAYMENT_NOTICES_PER_IP: u32 = 600;
+pub const PAYMENT_WINDOW: Duration = Duration::from_secs(10 * 60);

@@ -29,6 +29,9 @@ pub enum Notice {
     SanctionGiven,
     SanctionLifted,
     CommentHidden,
+    MegaphoneCount,
+    MegaphonesGranted,
+    MegaphoneSent,
 }
 
 impl Notice {
@@ -61,6 +64,9 @@ impl Notice {
             Self::SanctionGiven => "제재를 적용했습니다.",
             Self::SanctionLifted => "제재를 해제했습니다.",
             Self::CommentHidden => "댓글을 숨겼습니다.",
+            Self::MegaphoneCount => "보유한 확성기 개수입니다.",
+            Self::MegaphonesGranted => "확성기가 지급되었어요.",
+            Self::MegaphoneSent => "확성기를 보냈어요.",
         }
     }
 }

@@ -7,19 +7,28 @@
 //! - SMS: [`SmsSender`], implemented by [`SolapiSms`] and [`DemoSms`].
 //! - Identity verification: [`IdentityVerifier`], implemented by
 //!   [`PortOneIdentity`] (PortOne V2) and [`DemoIdentity`].
+//! - Card payments: [`CardPayments`], implemented by [`PortOneV1Payments`] (PortOne V1,
+//!   the payment window `IMP.request_pay`) and [`DemoCardPayments`].
 
 mod error;
 mod identity;
+mod payments;
 mod portone;
 mod secret;
 mod sms;
 mod solapi;
+#[cfg(feature = "stand-in")]
+pub mod stand_in;
 mod util;
 
 pub use error::ProviderError;
 pub use identity::{
     DemoIdentity, IdentityClientConfig, IdentityOutcome, IdentityVerifier, VerifiedPerson,
     DEMO_PERSON_NAME,
+};
+pub use payments::{
+    CardClientConfig, CardPayment, CardPayments, CardStatus, DemoCardPayments, PortOneV1Config,
+    PortOneV1Payments,
 };
 pub use portone::{PortOneConfig, PortOneIdentity};
 pub use secret::Secret;

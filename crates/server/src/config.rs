@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use telepathy_domain::round::ServiceWindow;
-use telepathy_providers::{PortOneConfig, Secret, SolapiConfig};
+use telepathy_providers::{PortOneConfig, PortOneV1Config, Secret, SolapiConfig};
 use telepathy_store::Backend;
 
 /// One documented variable. `.env.example` is checked against this list by a test.
@@ -46,6 +46,11 @@ pub const VARS: &[VarDoc] = &[
     VarDoc { name: "TELEPATHY_PORTONE_STORE_ID", example: "", doc: "PortOne store id given to the browser widget." },
     VarDoc { name: "TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", example: "", doc: "PortOne channel key of the identity verification channel." },
     VarDoc { name: "TELEPATHY_PORTONE_BASE_URL", example: "https://api.portone.io", doc: "PortOne V2 API base URL." },
+    VarDoc { name: "TELEPATHY_PORTONE_V1_API_KEY", example: "", doc: "PortOne V1 (iamport) REST API key for card payments of megaphones; required outside demo mode." },
+    VarDoc { name: "TELEPATHY_PORTONE_V1_API_SECRET", example: "", doc: "PortOne V1 REST API secret." },
+    VarDoc { name: "TELEPATHY_PORTONE_V1_IMP_CODE", example: "", doc: "PortOne V1 merchant code (imp12345678) given to the payment window." },
+    VarDoc { name: "TELEPATHY_PORTONE_V1_PG", example: "html5_inicis", doc: "The pg of the payment window (IMP.request_pay)." },
+    VarDoc { name: "TELEPATHY_PORTONE_V1_BASE_URL", example: "https://api.iamport.kr", doc: "PortOne V1 API base URL." },
     VarDoc { name: "TELEPATHY_OPERATOR_PASSWORD", example: "", doc: "Read only by `telepathy operator add`: the new operator's password (otherwise one line of standard input). Never set it for a running node." },
     VarDoc { name: "TELEPATHY_BUSINESS_NAME", example: "", doc: "The operator's trade name (상호), shown in the footer, the help page and the terms. Unset: 텔레파시 운영팀 in demo mode, otherwise left out." },
     VarDoc { name: "TELEPATHY_BUSINESS_REPRESENTATIVE", example: "", doc: "The operator's representative (대표자). Unset: left out." },
@@ -112,6 +117,8 @@ pub struct Config {
     pub json_logs: bool,
     pub solapi: Option<SolapiConfig>,
     pub portone: Option<PortOneConfig>,
+    /// Card payments (megaphones) through PortOne V1.
+    pub card_payments: Option<PortOneV1Config>,
     pub service_window: ServiceWindow,
     pub grace: Duration,
     /// On SIGTERM, how long requests in flight may take before the node exits.
@@ -242,6 +249,28 @@ impl Config {
                 None
             }
         };
+        let card_payments = match (
+            get("TELEPATHY_PORTONE_V1_API_KEY"),
+            get("TELEPATHY_PORTONE_V1_API_SECRET"),
+            get("TELEPATHY_PORTONE_V1_IMP_CODE"),
+        ) {
+            (Some(api_key), Some(secret), Some(imp_code)) => Some(PortOneV1Config {
+                api_key,
+                api_secret: Secret::new(secret),
+                imp_code,
+                pg: get("TELEPATHY_PORTONE_V1_PG").unwrap_or_else(|| "html5_inicis".into()),
+                base_url: get("TELEPATHY_PORTONE_V1_BASE_URL")
+                    .unwrap_or_else(|| PortOneV1Config::DEFAULT_BASE_URL.into()),
+            }),
+            (None, None, None) => None,
+            _ => {
+                errors.push("TELEPATHY_PORTONE_V1_API_KEY, TELEPATHY_PORTONE_V1_API_SECRET and TELEPATHY_PORTONE_V1_IMP_CODE go together: set all three".into());
+                None
+            }
+        };
+        if !demo && card_payments.is_none() {
+            errors.push("TELEPATHY_PORTONE_V1_API_KEY: PortOne V1 credentials for card payments are required outside demo mode (or set TELEPATHY_DEMO=true)".into());
+        }
         if !demo && solapi.is_none() {
             errors.push("TELEPATHY_SOLAPI_API_KEY: SMS credentials are required outside demo mode (or set TELEPATHY_DEMO=true)".into());
         }
@@ -296,6 +325,7 @@ impl Config {
             json_logs,
             solapi,
             portone,
+            card_payments,
             service_window,
             grace: Duration::from_secs(grace.unsigned_abs()),
             drain: Duration::from_secs(drain.unsigned_abs()),
@@ -493,6 +523,9 @@ mod tests {
             ("TELEPATHY_PORTONE_API_SECRET", "s"),
             ("TELEPATHY_PORTONE_STORE_ID", "x"),
             ("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", "y"),
+            ("TELEPATHY_PORTONE_V1_API_KEY", "k"),
+            ("TELEPATHY_PORTONE_V1_API_SECRET", "s"),
+            ("TELEPATHY_PORTONE_V1_IMP_CODE", "imp12345678"),
         ])
         .unwrap();
         assert_eq!(c.service_window, ServiceWindow::default());
@@ -545,7 +578,8 @@ mod tests {
         let err = config(&vars).unwrap_err().to_string();
         assert!(
             err.contains("TELEPATHY_SOLAPI_API_KEY")
-                && err.contains("TELEPATHY_PORTONE_API_SECRET"),
+                && err.contains("TELEPATHY_PORTONE_API_SECRET")
+                && err.contains("TELEPATHY_PORTONE_V1_API_KEY"),
             "{err}"
         );
         let c = config(&[vars[0], vars[1], ("TELEPATHY_DEMO", "true")]).unwrap();
@@ -598,6 +632,9 @@ mod tests {
             ("TELEPATHY_PORTONE_API_SECRET", "s"),
             ("TELEPATHY_PORTONE_STORE_ID", "x"),
             ("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", "y"),
+            ("TELEPATHY_PORTONE_V1_API_KEY", "k"),
+            ("TELEPATHY_PORTONE_V1_API_SECRET", "s"),
+            ("TELEPATHY_PORTONE_V1_IMP_CODE", "imp12345678"),
         ];
         assert_eq!(
             config(&outside_demo).unwrap().business,
@@ -653,7 +690,10 @@ mod tests {
             .lines()
             .filter_map(|l| l.trim_start_matches('#').trim().split_once('='))
             .map(|(k, _)| k.trim())
-            .filter(|k| k.chars().all(|c| c.is_ascii_uppercase() || c == '_'))
+            .filter(|k| {
+                k.chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            })
             .collect();
         let known: Vec<&str> = VARS.iter().map(|v| v.name).collect();
         for name in &known {

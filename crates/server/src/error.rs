@@ -112,7 +112,7 @@ impl From<ErrorCode> for ApiError {
             E::UriTooLong => Self::UriTooLong(body),
             E::RateLimited | E::SmsCooldown | E::SmsDailyLimit => Self::TooManyRequests(body),
             E::Internal => Self::Internal(body),
-            E::SmsSendFailed | E::IdentityFailed => Self::BadGateway(body),
+            E::SmsSendFailed | E::IdentityFailed | E::PaymentUnavailable => Self::BadGateway(body),
             E::Unavailable => Self::ServiceUnavailable(body),
             _ => Self::BadRequest(body),
         }

@@ -5,6 +5,7 @@ pub mod app;
 pub mod clock;
 pub mod config;
 pub mod error;
+pub mod megaphones;
 pub mod metrics;
 pub mod operator_cli;
 pub mod operators;

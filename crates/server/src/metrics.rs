@@ -69,6 +69,11 @@ pub struct Metrics {
     pub sockets_kicked: Kicked,
     pub messages_masked: Masked,
     pub reports: Reports,
+    /// Megaphones sent to everyone online.
+    pub megaphones_sent: Counter,
+    /// Card payments looked at, by outcome (op): granted, repeated (paid before, nothing
+    /// more granted), refused (not ours, another amount or order), unpaid.
+    pub card_payments: Family<Op, Counter>,
     /// Times the bus lost events for this node (lag or reconnection); each closes every
     /// socket of the node.
     pub bus_gaps: Counter,
@@ -120,6 +125,8 @@ impl Metrics {
                 user: by_user,
                 filter: by_filter,
             },
+            megaphones_sent: Counter::default(),
+            card_payments: Family::default(),
             bus_gaps: Counter::default(),
             engine_errors: Family::default(),
             engine_latency: Family::new_with_constructor(latency),
@@ -180,6 +187,16 @@ impl Metrics {
             "reports",
             "Reports filed, by who filed them (op): a user, or the abuse filter flagging a chat",
             reports,
+        );
+        r.register(
+            "megaphones_sent",
+            "Megaphones sent to everyone online",
+            metrics.megaphones_sent.clone(),
+        );
+        r.register(
+            "card_payments",
+            "Card payments looked at, by outcome (op): granted, repeated, refused, unpaid",
+            metrics.card_payments.clone(),
         );
         r.register(
             "bus_gaps",

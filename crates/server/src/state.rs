@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use telepathy_engine::{Engine, MemoryEngine, RedisEngine};
 use telepathy_providers::{
-    DemoIdentity, DemoSms, IdentityVerifier, PortOneIdentity, SmsSender, SolapiSms,
+    CardPayments, DemoCardPayments, DemoIdentity, DemoSms, IdentityVerifier, PortOneIdentity,
+    PortOneV1Payments, SmsSender, SolapiSms,
 };
 use telepathy_store::Store;
 
@@ -29,6 +30,7 @@ pub struct Inner {
     /// The demo SMS outbox; present only in demo mode.
     pub demo_sms: Option<Arc<DemoSms>>,
     pub identity: Arc<dyn IdentityVerifier>,
+    pub payments: Arc<dyn CardPayments>,
     pub clock: Arc<dyn Clock>,
     /// The engine's clock minus this machine's, kept fresh by a background task.
     pub clock_offset_ms: AtomicI64,
@@ -64,6 +66,7 @@ pub struct Overrides {
     pub engine: Option<Arc<dyn Engine>>,
     pub sms: Option<Arc<dyn SmsSender>>,
     pub identity: Option<Arc<dyn IdentityVerifier>>,
+    pub payments: Option<Arc<dyn CardPayments>>,
 }
 
 impl AppState {
@@ -90,6 +93,7 @@ impl AppState {
                 engine: None,
                 sms: None,
                 identity: None,
+                payments: None,
             },
         )
         .await
@@ -123,6 +127,13 @@ impl AppState {
                 (None, Some(portone), false) => Arc::new(PortOneIdentity::new(portone.clone())?),
                 (None, None, false) => anyhow::bail!("no identity provider is configured"),
             };
+        let payments: Arc<dyn CardPayments> =
+            match (overrides.payments, &config.card_payments, config.demo) {
+                (Some(payments), _, _) => payments,
+                (None, _, true) => Arc::new(DemoCardPayments::new()),
+                (None, Some(v1), false) => Arc::new(PortOneV1Payments::new(v1.clone())?),
+                (None, None, false) => anyhow::bail!("no card payment provider is configured"),
+            };
         let metrics = Arc::new(Metrics::new());
         let (match_records, match_records_rx) = tokio::sync::mpsc::channel(MATCH_RECORDS_QUEUE);
         let (next_inbox, next_inbox_rx) = tokio::sync::mpsc::channel(1);
@@ -134,6 +145,7 @@ impl AppState {
             sms,
             demo_sms,
             identity,
+            payments,
             clock: overrides.clock.unwrap_or_else(|| Arc::new(SystemClock)),
             clock_offset_ms: AtomicI64::new(0),
             hub,

@@ -4,8 +4,9 @@
 
 use telepathy_store::testing::fresh_store;
 use telepathy_store::{
-    ArchivedMessage, AuditEntry, Backend, MatchSide, NewComment, NewOperatorSession, NewReport,
-    NewSanction, NewSession, NewUser, Resolution, RoomRecord, SecondFactor, Store, StoreError,
+    ArchivedMessage, AuditEntry, Backend, Grant, MatchSide, NewCardOrder, NewComment,
+    NewOperatorSession, NewReport, NewSanction, NewSession, NewUser, Resolution, RoomRecord,
+    SecondFactor, Store, StoreError,
 };
 
 macro_rules! both {
@@ -48,6 +49,10 @@ both!(
     a_report_resolves_once_with_its_sanction,
     the_console_counts_lists_and_finds,
     sanctions_lift_once_while_in_force,
+    a_card_order_is_paid_once_whoever_asks_again,
+    a_payment_pays_one_order_of_its_own_amount,
+    concurrent_payments_of_one_order_grant_once,
+    spending_megaphones_never_goes_below_zero,
 );
 
 fn user<'a>(username: &'a str, phone: &'a str, now: i64) -> NewUser<'a> {
@@ -1227,4 +1232,111 @@ async fn sanctions_lift_once_while_in_force(store: Store) {
     let older = store.audit_page(Some(page[1].id), 100).await.unwrap();
     assert!(older.iter().all(|l| l.id < page[1].id));
     assert_eq!(older.len() + 2, audit_lines(&store).await);
+}
+
+fn order(merchant_uid: &str, user_id: i64, amount: i64) -> NewCardOrder<'_> {
+    NewCardOrder {
+        merchant_uid,
+        user_id,
+        item: "megaphone_5",
+        amount,
+        megaphones: 5,
+        now: 1,
+    }
+}
+
+async fn a_card_order_is_paid_once_whoever_asks_again(store: Store) {
+    let (u, _) = two_users(&store).await;
+    store.add_card_order(&order("m1", u, 2000)).await.unwrap();
+    assert_eq!(
+        store.pay_card_order("m1", "imp_1", 2000, 2).await.unwrap(),
+        Grant::Granted { count: 5 }
+    );
+    assert_eq!(
+        store.pay_card_order("m1", "imp_1", 2000, 3).await.unwrap(),
+        Grant::AlreadyGranted { count: 5 }
+    );
+    assert_eq!(
+        store.pay_card_order("m1", "imp_2", 2000, 3).await.unwrap(),
+        Grant::Refused,
+        "another payment cannot pay it again"
+    );
+    assert_eq!(store.megaphone_count(u).await.unwrap(), 5);
+    let paid = store.card_order("m1").await.unwrap().unwrap();
+    assert_eq!(
+        (paid.status.as_str(), paid.imp_uid.as_deref()),
+        ("paid", Some("imp_1"))
+    );
+}
+
+async fn a_payment_pays_one_order_of_its_own_amount(store: Store) {
+    let (u, _) = two_users(&store).await;
+    store.add_card_order(&order("m1", u, 2000)).await.unwrap();
+    store.add_card_order(&order("m2", u, 2000)).await.unwrap();
+    assert_eq!(
+        store.pay_card_order("m1", "imp_1", 500, 2).await.unwrap(),
+        Grant::Refused,
+        "a payment of another amount"
+    );
+    assert!(matches!(
+        store.pay_card_order("m1", "imp_1", 2000, 2).await.unwrap(),
+        Grant::Granted { .. }
+    ));
+    assert_eq!(
+        store.pay_card_order("m2", "imp_1", 2000, 2).await.unwrap(),
+        Grant::Refused,
+        "the same payment for a second order"
+    );
+    assert_eq!(
+        store
+            .pay_card_order("nope", "imp_9", 2000, 2)
+            .await
+            .unwrap(),
+        Grant::Refused
+    );
+    assert_eq!(store.megaphone_count(u).await.unwrap(), 5);
+    assert_eq!(
+        store.card_order("m2").await.unwrap().unwrap().status,
+        "ready"
+    );
+}
+
+async fn concurrent_payments_of_one_order_grant_once(store: Store) {
+    let (u, _) = two_users(&store).await;
+    store.add_card_order(&order("m1", u, 2000)).await.unwrap();
+    let tries = (0..8).map(|_| store.pay_card_order("m1", "imp_1", 2000, 2));
+    let grants = futures_util::future::join_all(tries).await;
+    let granted = grants
+        .iter()
+        .filter(|g| matches!(g, Ok(Grant::Granted { .. })))
+        .count();
+    assert_eq!(granted, 1, "{grants:?}");
+    assert!(grants.iter().all(Result::is_ok), "{grants:?}");
+    assert_eq!(store.megaphone_count(u).await.unwrap(), 5);
+}
+
+async fn spending_megaphones_never_goes_below_zero(store: Store) {
+    let (u, _) = two_users(&store).await;
+    assert_eq!(
+        store.spend_megaphone(u, "별", "안녕", 1).await.unwrap(),
+        None
+    );
+    store.add_card_order(&order("m1", u, 2000)).await.unwrap();
+    store.pay_card_order("m1", "imp_1", 2000, 2).await.unwrap();
+    let sends = (0..8).map(|i| store.spend_megaphone(u, "별", "안녕", i));
+    let spent = futures_util::future::join_all(sends).await;
+    let sent = spent.iter().filter(|s| matches!(s, Ok(Some(_)))).count();
+    assert_eq!(sent, 5, "{spent:?}");
+    assert!(spent.iter().all(Result::is_ok), "{spent:?}");
+    assert_eq!(store.megaphone_count(u).await.unwrap(), 0);
+    assert_eq!(store.recent_megaphones(10).await.unwrap().len(), 5);
+
+    let newest = store.recent_megaphones(1).await.unwrap().remove(0);
+    store.return_megaphone(newest.id).await.unwrap();
+    store.return_megaphone(newest.id).await.unwrap();
+    assert_eq!(
+        store.megaphone_count(u).await.unwrap(),
+        1,
+        "given back once"
+    );
 }

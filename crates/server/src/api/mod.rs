@@ -10,6 +10,7 @@ mod game;
 mod identity;
 mod meta;
 mod password;
+mod payments;
 mod profile;
 mod report;
 mod signup;
@@ -37,6 +38,8 @@ enum Tag {
     Safety,
     /// The comment board of the closed hours.
     Comments,
+    /// Megaphones: the count owned and the card payments that buy them (PortOne V1).
+    Megaphones,
     /// Facts about this deployment.
     Meta,
     /// Demo mode only.
@@ -73,6 +76,7 @@ type Apis = (
     game::GameApi,
     report::ReportApi,
     comments::CommentsApi,
+    payments::PaymentsApi,
     admin::AdminAuthApi,
     admin::AdminReportsApi,
     admin::AdminUsersApi,
@@ -92,6 +96,7 @@ pub fn service(state: &AppState) -> OpenApiService<Apis, ()> {
             game::GameApi(state.clone()),
             report::ReportApi(state.clone()),
             comments::CommentsApi(state.clone()),
+            payments::PaymentsApi(state.clone()),
             admin::AdminAuthApi(state.clone()),
             admin::AdminReportsApi(state.clone()),
             admin::AdminUsersApi(state.clone()),

@@ -6,10 +6,11 @@
 //! document, and through it the web app, carries them (see `GET /api/realtime/protocol`).
 //!
 //! Client → server: `join_match`, `chatMessage`, `typing`, `stopTyping`, `leaveRoom`,
-//! `getOnlineCount`, `resume`.
+//! `getOnlineCount`, `resume`, `megaphone:send`.
 //! Server → client: `hello`, `round`, `onlineCount`, `matchWaiting`, `matched`,
 //! `matchExpired`, `chatMessage`, `typing`, `stopTyping`, `chatEnded`, `chatEndedByReport`,
-//! `resumed`, `accountRestricted`, `accountWarned`, `error`.
+//! `resumed`, `accountRestricted`, `accountWarned`, `megaphone`, `megaphoneSent`,
+//! `megaphoneCount`, `error`.
 
 use poem_openapi::types::ParseFromJSON;
 use poem_openapi::{Enum, Object};
@@ -61,6 +62,15 @@ pub struct Resume {
     pub room_id: String,
     /// The id of the last message the client has; everything after it is sent.
     pub last_id: Option<String>,
+}
+
+/// `megaphone:send`: spend one megaphone on a message to everyone online.
+#[derive(Debug, Clone, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct SendMegaphone {
+    /// 1 to 20 characters after trimming.
+    #[oai(default)]
+    pub message: String,
 }
 
 // ---- server → client ----
@@ -281,6 +291,38 @@ pub struct AccountWarned {
     pub message: String,
 }
 
+/// `megaphone`: a megaphone, pushed to everyone online on every node; shown for 5 s.
+#[derive(Debug, Clone, Object, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
+pub struct Megaphone {
+    pub id: i64,
+    /// The sender's nickname (from the session, never from the frame).
+    pub nickname: String,
+    pub message: String,
+    /// When it was sent, Unix milliseconds.
+    pub sent_at: i64,
+}
+
+/// `megaphoneSent`: the sender's megaphone went out.
+#[derive(Debug, Clone, Object, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
+pub struct MegaphoneSent {
+    pub id: i64,
+    /// Megaphones the sender has left.
+    pub remaining: i64,
+    /// The Korean sentence to show.
+    pub message: String,
+}
+
+/// `megaphoneCount`: the user's megaphone count changed (bought, spent in another tab).
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+pub struct MegaphoneCount {
+    pub count: i64,
+}
+
 /// Every frame type, so one OpenAPI operation can carry them into the document.
 #[derive(Debug, Clone, Default, Object)]
 #[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
@@ -300,6 +342,10 @@ pub struct ProtocolTypes {
     pub resumed: Option<Resumed>,
     pub account_restricted: Option<AccountRestricted>,
     pub account_warned: Option<AccountWarned>,
+    pub send_megaphone: Option<SendMegaphone>,
+    pub megaphone: Option<Megaphone>,
+    pub megaphone_sent: Option<MegaphoneSent>,
+    pub megaphone_count: Option<MegaphoneCount>,
     pub error: Option<SocketError>,
 }
 
@@ -423,6 +469,18 @@ mod tests {
         for code in ErrorCode::ALL {
             same(&SocketError::new("chatMessage", *code));
         }
+        same(&Megaphone {
+            id: 3,
+            nickname: "별빛".into(),
+            message: "다들 안녕 \"하세요\"".into(),
+            sent_at: 1_700_000_000_000,
+        });
+        same(&MegaphoneSent {
+            id: 3,
+            remaining: 4,
+            message: telepathy_domain::Notice::MegaphoneSent.message().into(),
+        });
+        same(&MegaphoneCount { count: 5 });
         same(&AccountWarned {
             reason: "욕설".into(),
             message: telepathy_domain::safety::warning_message("욕설"),

@@ -14,7 +14,7 @@ use tokio::sync::{mpsc, watch};
 use super::hub::{Control, Kick};
 use super::protocol::{
     frame, parse, AccountRestricted, ChatEnded, EndReason, Hello, JoinMatch, OnlineCount, Resume,
-    Resumed, RoomRef, SendChatMessage, SocketError,
+    Resumed, RoomRef, SendChatMessage, SendMegaphone, SocketError,
 };
 use crate::error::ApiError;
 use crate::security::origin_allowed;
@@ -401,6 +401,21 @@ impl Socket<'_> {
                     Ok(())
                 }
                 Err(e) => Err(super::internal("counting users online", e)),
+            },
+            "megaphone:send" => match parse::<SendMegaphone>(data) {
+                Some(m) => {
+                    if self.user.nickname.is_none() {
+                        self.refresh_user().await;
+                    }
+                    match state.send_megaphone(&self.user, &m.message).await {
+                        Ok(sent) => {
+                            self.answer(frame("megaphoneSent", &sent));
+                            Ok(())
+                        }
+                        Err(e) => Err(e),
+                    }
+                }
+                None => Err(ErrorCode::InvalidRequest),
             },
             "resume" => match parse::<Resume>(data) {
                 Some(r) => resume(state, self.user.id, self.reply, &r).await,

@@ -12,7 +12,7 @@ use poem::test::TestClient;
 use poem::{EndpointExt, Server};
 use serde_json::{json, Value};
 use telepathy_engine::{Engine, RedisEngine};
-use telepathy_providers::{CodePurpose, IdentityVerifier};
+use telepathy_providers::{CardPayments, CodePurpose, IdentityVerifier};
 use telepathy_server::clock::ManualClock;
 use telepathy_server::config::Config;
 use telepathy_server::state::{AppState, Overrides};
@@ -32,6 +32,10 @@ pub const UNREACHABLE_PROVIDERS: &[(&str, &str)] = &[
     ("TELEPATHY_PORTONE_API_SECRET", "secret"),
     ("TELEPATHY_PORTONE_STORE_ID", "store-x"),
     ("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", "channel-x"),
+    ("TELEPATHY_PORTONE_V1_API_KEY", "key"),
+    ("TELEPATHY_PORTONE_V1_API_SECRET", "secret"),
+    ("TELEPATHY_PORTONE_V1_IMP_CODE", "imp00000000"),
+    ("TELEPATHY_PORTONE_V1_BASE_URL", "http://127.0.0.1:9"),
 ];
 /// The bearer token that lets the in-process client (which has no peer address) read the
 /// demo SMS outbox.
@@ -85,15 +89,16 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 }
 
 pub async fn spawn_with(backend: Backend, extra: &[(&str, &str)]) -> TestApp {
-    spawn_full(backend, extra, None).await
+    spawn_full(backend, extra, None, None).await
 }
 
-/// A whole node with these variables set too, and `identity` in place of the configured
-/// identity provider when given.
+/// A whole node with these variables set too, and `identity` and `payments` in place of the
+/// configured providers when given.
 pub async fn spawn_full(
     backend: Backend,
     extra: &[(&str, &str)],
     identity: Option<Arc<dyn IdentityVerifier>>,
+    payments: Option<Arc<dyn CardPayments>>,
 ) -> TestApp {
     let database_url = fresh_url(backend).await;
     // A folder per app: tests run in parallel, and a shared index.html being rewritten by
@@ -133,6 +138,7 @@ pub async fn spawn_full(
             engine,
             sms: None,
             identity,
+            payments,
         },
     )
     .await
@@ -192,7 +198,12 @@ impl TestApp {
 
     /// A fresh app on the same backend whose identity provider is `identity`.
     pub async fn with_identity(self, identity: Arc<dyn IdentityVerifier>) -> TestApp {
-        spawn_full(self.state.config.backend, &[], Some(identity)).await
+        spawn_full(self.state.config.backend, &[], Some(identity), None).await
+    }
+
+    /// A fresh app on the same backend whose card payments go to `payments`.
+    pub async fn with_payments(self, payments: Arc<dyn CardPayments>) -> TestApp {
+        spawn_full(self.state.config.backend, &[], None, Some(payments)).await
     }
 
     /// A POST from the client address `ip` (the app must trust X-Forwarded-For). One

@@ -13,6 +13,7 @@ mod identity;
 mod login;
 mod misc;
 mod password;
+mod payments;
 mod profile;
 mod realtime;
 mod safety;

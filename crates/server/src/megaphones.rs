@@ -1,0 +1,228 @@
+//! Megaphones: bought with a card through PortOne V1, spent on a message everyone online
+//! sees.
+//!
+//! A purchase is believed only as PortOne tells it: the order is ours (issued to this
+//! user for this pack, its amount registered with PortOne before the window opened), the
+//! payment read back from PortOne is `paid` for exactly that order and amount, and the
+//! store moves the order to paid once, so a replay, a second tab or the webhook arriving
+//! at the same moment grants nothing more.
+
+use std::time::Duration;
+
+use telepathy_domain::limits::{MEGAPHONES_PER_USER, MEGAPHONE_WINDOW};
+use telepathy_domain::megaphone::{MegaphoneText, Pack};
+use telepathy_domain::{ErrorCode, Notice};
+use telepathy_providers::{CardPayment, CardStatus, ProviderError};
+use telepathy_store::{CardOrder, Grant, NewCardOrder, User};
+
+use crate::error::internal_code as internal;
+use crate::metrics::Op;
+use crate::realtime::protocol::{frame, Megaphone, MegaphoneCount, MegaphoneSent};
+use crate::state::AppState;
+
+/// An order issued for the payment window.
+#[derive(Debug)]
+pub struct IssuedOrder {
+    pub merchant_uid: String,
+    pub pack: Pack,
+}
+
+impl AppState {
+    /// Issues an order of `pack` for `user_id` and registers its amount with PortOne, so
+    /// the payment window cannot be opened for another amount.
+    pub async fn issue_card_order(
+        &self,
+        user_id: i64,
+        pack: Pack,
+    ) -> Result<IssuedOrder, ErrorCode> {
+        let merchant_uid = format!("mega_{:024x}", rand::random::<u128>() >> 32);
+        self.store
+            .add_card_order(&NewCardOrder {
+                merchant_uid: &merchant_uid,
+                user_id,
+                item: pack.item(),
+                amount: pack.price(),
+                megaphones: pack.count(),
+                now: self.clock.now_ms(),
+            })
+            .await
+            .map_err(|e| internal("saving a card order", e))?;
+        self.payments
+            .prepare(&merchant_uid, pack.price())
+            .await
+            .map_err(|e| unavailable("registering a card order's amount", &e))?;
+        Ok(IssuedOrder { merchant_uid, pack })
+    }
+
+    /// The browser's word that `imp_uid` paid `merchant_uid` for `pack`, checked with
+    /// PortOne: the user's megaphone count after the grant (or after the grant this very
+    /// payment made before).
+    pub async fn verify_card_payment(
+        &self,
+        user_id: i64,
+        imp_uid: &str,
+        merchant_uid: &str,
+        pack: Pack,
+    ) -> Result<i64, ErrorCode> {
+        let order = self
+            .store
+            .card_order(merchant_uid)
+            .await
+            .map_err(|e| internal("reading a card order", e))?
+            .filter(|o| o.user_id == user_id && o.item == pack.item() && o.amount == pack.price())
+            .ok_or_else(|| self.refused(imp_uid, "the order is not this user's for this pack"))?;
+        let payment = self.card_payment(imp_uid).await?;
+        self.settle(&order, &payment).await
+    }
+
+    /// PortOne's notification that `imp_uid` changed: whatever it says, the payment is
+    /// read back from PortOne and its order, named by PortOne, settled. A user who closed
+    /// the tab after paying gets the megaphones this way.
+    pub async fn card_payment_notified(&self, imp_uid: &str) -> Result<(), ErrorCode> {
+        let payment = self.card_payment(imp_uid).await?;
+        let order = self
+            .store
+            .card_order(&payment.merchant_uid)
+            .await
+            .map_err(|e| internal("reading a card order", e))?
+            .ok_or_else(|| self.refused(imp_uid, "no order of ours"))?;
+        self.settle(&order, &payment).await.map(|_| ())
+    }
+
+    async fn card_payment(&self, imp_uid: &str) -> Result<CardPayment, ErrorCode> {
+        self.payments
+            .find(imp_uid)
+            .await
+            .map_err(|e| unavailable("reading a card payment", &e))?
+            .ok_or_else(|| self.refused(imp_uid, "PortOne has no such payment"))
+    }
+
+    async fn settle(&self, order: &CardOrder, payment: &CardPayment) -> Result<i64, ErrorCode> {
+        if payment.merchant_uid != order.merchant_uid || payment.amount != order.amount {
+            return Err(self.refused(&payment.imp_uid, "another order or amount"));
+        }
+        if payment.status != CardStatus::Paid {
+            self.count_payment("unpaid");
+            return Err(ErrorCode::PaymentNotPaid);
+        }
+        let grant = self
+            .store
+            .pay_card_order(
+                &order.merchant_uid,
+                &payment.imp_uid,
+                payment.amount,
+                self.clock.now_ms(),
+            )
+            .await
+            .map_err(|e| internal("paying a card order", e))?;
+        match grant {
+            Grant::Granted { count } => {
+                self.count_payment("granted");
+                tracing::info!(
+                    user = order.user_id,
+                    merchant_uid = %order.merchant_uid,
+                    imp_uid = %payment.imp_uid,
+                    megaphones = order.megaphones,
+                    "megaphones granted"
+                );
+                let frame = frame("megaphoneCount", &MegaphoneCount { count });
+                self.deliver(&[order.user_id], &frame).await;
+                Ok(count)
+            }
+            Grant::AlreadyGranted { count } => {
+                self.count_payment("repeated");
+                Ok(count)
+            }
+            Grant::Refused => Err(self.refused(&payment.imp_uid, "the order was paid otherwise")),
+        }
+    }
+
+    fn refused(&self, imp_uid: &str, why: &str) -> ErrorCode {
+        self.count_payment("refused");
+        tracing::warn!(imp_uid, why, "card payment refused");
+        ErrorCode::PaymentInvalid
+    }
+
+    fn count_payment(&self, op: &'static str) {
+        self.metrics.card_payments.get_or_create(&Op { op }).inc();
+    }
+
+    /// `megaphone:send`: spends one of `user`'s megaphones on `text` and sends it to
+    /// everyone online on every node. Two tabs sending at once with one megaphone left
+    /// send one; a megaphone that could not go out is given back.
+    pub async fn send_megaphone(
+        &self,
+        user: &User,
+        text: &str,
+    ) -> Result<MegaphoneSent, ErrorCode> {
+        let text = MegaphoneText::parse(text)?;
+        let nickname = user.nickname.as_deref().ok_or(ErrorCode::NicknameNeeded)?;
+        let key = format!("megaphone:user:{}", user.id);
+        self.hit(&key, MEGAPHONES_PER_USER, MEGAPHONE_WINDOW)
+            .await?;
+        let now = self.shared_now_ms();
+        let spent = self
+            .store
+            .spend_megaphone(user.id, nickname, text.as_ref(), now)
+            .await
+            .map_err(|e| internal("spending a megaphone", e))?;
+        let Some(spent) = spent else {
+            // Nothing went out: the try does not count against the pace.
+            let _ = self.engine.refund(&key).await;
+            return Err(ErrorCode::NoMegaphones);
+        };
+        let message = &spent.message;
+        let megaphone = frame(
+            "megaphone",
+            &Megaphone {
+                id: message.id,
+                nickname: message.nickname.clone(),
+                message: message.message.clone(),
+                sent_at: message.sent_at,
+            },
+        );
+        if let Err(e) = self
+            .metrics
+            .engine("broadcast", self.engine.broadcast(&megaphone))
+            .await
+        {
+            tracing::warn!(error = %e, user = user.id, "a megaphone could not go out; given back");
+            if let Err(e) = self.store.return_megaphone(message.id).await {
+                tracing::error!(error = %e, id = message.id, "a megaphone was not given back");
+            }
+            return Err(ErrorCode::Unavailable);
+        }
+        self.metrics.megaphones_sent.inc();
+        let count = frame(
+            "megaphoneCount",
+            &MegaphoneCount {
+                count: spent.remaining,
+            },
+        );
+        self.deliver(&[user.id], &count).await;
+        Ok(MegaphoneSent {
+            id: message.id,
+            remaining: spent.remaining,
+            message: Notice::MegaphoneSent.message().to_owned(),
+        })
+    }
+
+    /// Counts one event under `key`; `RateLimited` beyond `limit` in `window`.
+    async fn hit(&self, key: &str, limit: u32, window: Duration) -> Result<(), ErrorCode> {
+        let hit = self
+            .engine
+            .hit(key, limit, window)
+            .await
+            .map_err(|e| internal("counting a rate limit", e))?;
+        if hit.allowed {
+            Ok(())
+        } else {
+            Err(ErrorCode::RateLimited)
+        }
+    }
+}
+
+fn unavailable(what: &str, e: &ProviderError) -> ErrorCode {
+    tracing::warn!(error = %e, what, "PortOne failed");
+    ErrorCode::PaymentUnavailable
+}
