@@ -16,7 +16,7 @@ mod nodes;
 #[path = "support/ws_client.rs"]
 mod ws_client;
 
-use nodes::{connect, free_port, round_with, seed, sign_up, start_node};
+use nodes::{connect, free_port, post, round_with, seed, sign_up, start_node};
 use ws_client::Client;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -34,13 +34,42 @@ async fn nodes_share_matching_and_chat_and_survive_a_killed_node() {
 
     let mut ca = connect(&a, &alice).await;
     let mut cb = connect(&b, &bobby).await;
-    let _cc = connect(&b, &carol).await;
+    let mut cc = connect(&b, &carol).await;
     ca.expect("hello").await;
     cb.expect("hello").await;
     loop {
         if ca.expect("onlineCount").await["count"] == json!(3) {
             break;
         }
+    }
+
+    // Alice buys megaphones on one node and has them granted on the other; her
+    // megaphone reaches the users of both.
+    let (order, _) = post(
+        &a.base,
+        "/api/payments/prepare",
+        json!({ "item": "megaphone_1" }),
+        Some(&alice),
+    )
+    .await;
+    let merchant_uid = order["merchantUid"].clone();
+    let (paid, _) = post(
+        &b.base,
+        "/api/payments/demo-pay",
+        json!({ "merchantUid": merchant_uid }),
+        Some(&alice),
+    )
+    .await;
+    let verify =
+        json!({ "imp_uid": paid["impUid"], "merchant_uid": merchant_uid, "item": "megaphone_1" });
+    let (granted, _) = post(&b.base, "/api/payments/verify", verify, Some(&alice)).await;
+    assert_eq!(granted["count"], json!(1));
+    ca.send("megaphone:send", json!({ "message": "모두 안녕!" }))
+        .await;
+    for client in [&mut cb, &mut cc] {
+        let heard = client.expect("megaphone").await;
+        assert_eq!(heard["message"], json!("모두 안녕!"));
+        assert_eq!(heard["nickname"], json!("닉alice"));
     }
 
     // Match across nodes (retrying once if a round ends between the two joins).
