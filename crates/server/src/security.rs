@@ -101,8 +101,9 @@ pub fn origin_allowed(req: &Request, allowed: &[String]) -> bool {
 /// verification) and the V1 iamport SDK (card payments). ARCHITECTURE.md lists why.
 const SCRIPT_HOSTS: &str = "https://cdn.portone.io https://cdn.iamport.kr";
 
-/// What the pages may call besides their own origin: PortOne's API, which the V2 SDK calls.
-const CONNECT_HOSTS: &str = "https://api.portone.io";
+/// What the pages may call besides their own origin: PortOne's APIs, which the V2 SDK and
+/// the V1 payment window's script call.
+const CONNECT_HOSTS: &str = "https://api.portone.io https://*.iamport.kr";
 
 /// What the pages may frame: PortOne's and iamport's payment and verification windows, and
 /// the windows of the payment gateways and identity services they open.

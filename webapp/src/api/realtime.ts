@@ -24,6 +24,12 @@ export interface ServerEvents {
   accountRestricted: Schemas['AccountRestricted'];
   /** An operator warned the user; nothing is stopped. */
   accountWarned: Schemas['AccountWarned'];
+  /** A megaphone, to everyone online on every node; shown for 5 s. */
+  megaphone: Schemas['Megaphone'];
+  /** One's own megaphone went out. */
+  megaphoneSent: Schemas['MegaphoneSent'];
+  /** One's megaphone count changed (bought, or spent in any tab). */
+  megaphoneCount: Schemas['MegaphoneCount'];
   error: Schemas['SocketError'];
 }
 
@@ -36,6 +42,7 @@ export interface ClientEvents {
   leaveRoom: Schemas['RoomRef'];
   getOnlineCount: Record<string, never>;
   resume: Schemas['Resume'];
+  'megaphone:send': Schemas['SendMegaphone'] & { userId?: number };
 }
 
 export type ServerEvent = keyof ServerEvents;

@@ -991,6 +991,8 @@ export interface components {
             demo: boolean;
             /** @description The operator's facts for the footer, the help page and the terms. */
             business: components["schemas"]["Business"] & unknown;
+            /** @description The megaphone packs on sale, cheapest first. */
+            megaphonePacks: components["schemas"]["MegaphonePack"][];
         };
         /**
          * AuditItem
@@ -1441,6 +1443,24 @@ export interface components {
             /** Format: int64 */
             count: number;
             message: string;
+        };
+        /**
+         * MegaphonePack
+         * @description A megaphone pack on sale.
+         */
+        MegaphonePack: {
+            /** @description What `POST /payments/prepare` takes: `megaphone_1`, `megaphone_5`, `megaphone_10`. */
+            item: string;
+            /**
+             * Format: int64
+             * @description Megaphones it holds.
+             */
+            count: number;
+            /**
+             * Format: int64
+             * @description Its price in won.
+             */
+            price: number;
         };
         /**
          * MegaphoneSent

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAuthCheck } from '@/api/auth-check';
 import type { Schemas } from '@/api/client';
+import { useSetMegaphoneCount } from '@/api/megaphones';
 import { useSessionCache } from '@/api/session';
 import { AlertDialog } from '@/components/alert-dialog';
 import { ko } from '@/i18n/ko';
@@ -13,7 +14,7 @@ import { tabSocket, useSocketEvent } from '@/lib/socket';
  * Keeps the tab's socket open while logged in and closed otherwise. A match is honoured on
  * whatever page it reaches the user: the session is stored and the chat opens. A suspension or
  * ban ends the session here and now, and says why and until when; a warning is shown and
- * nothing else changes.
+ * nothing else changes. A megaphone count the server tells is shown on every page at once.
  */
 export function Realtime() {
   const { data: auth } = useAuthCheck();
@@ -22,6 +23,7 @@ export function Realtime() {
   const { markLoggedOut } = useSessionCache();
   const [restriction, setRestriction] = useState<Schemas['AccountRestricted'] | null>(null);
   const [warning, setWarning] = useState<Schemas['AccountWarned'] | null>(null);
+  const setMegaphoneCount = useSetMegaphoneCount();
 
   useEffect(() => {
     if (!loggedIn) return;
@@ -50,6 +52,10 @@ export function Realtime() {
 
   useSocketEvent('accountWarned', (notice) => {
     setWarning(notice);
+  });
+
+  useSocketEvent('megaphoneCount', ({ count }) => {
+    void setMegaphoneCount(count);
   });
 
   return (

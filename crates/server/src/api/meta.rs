@@ -3,6 +3,7 @@ use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use telepathy_domain::limits::{OUTBOX_READS_PER_IP, OUTBOX_READS_PER_PHONE, OUTBOX_WINDOW};
+use telepathy_domain::megaphone::Pack;
 use telepathy_domain::{ErrorCode, Phone};
 use telepathy_providers::CodePurpose;
 
@@ -16,11 +17,25 @@ pub struct MetaApi(pub AppState);
 
 /// What the web app needs to know about this deployment.
 #[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
 pub struct AppConfig {
     /// Demo providers are in use: the app shows a DEMO badge.
     pub demo: bool,
     /// The operator's facts for the footer, the help page and the terms.
     pub business: Business,
+    /// The megaphone packs on sale, cheapest first.
+    pub megaphone_packs: Vec<MegaphonePack>,
+}
+
+/// A megaphone pack on sale.
+#[derive(Debug, Object)]
+pub struct MegaphonePack {
+    /// What `POST /payments/prepare` takes: `megaphone_1`, `megaphone_5`, `megaphone_10`.
+    pub item: String,
+    /// Megaphones it holds.
+    pub count: i64,
+    /// Its price in won.
+    pub price: i64,
 }
 
 /// The operator's facts (`TELEPATHY_BUSINESS_*` and the officers). A field that is not
@@ -105,6 +120,14 @@ impl MetaApi {
         Ok(Json(AppConfig {
             demo: self.0.config.demo,
             business: Business::from(&self.0.config.business),
+            megaphone_packs: Pack::ALL
+                .into_iter()
+                .map(|p| MegaphonePack {
+                    item: p.item().to_owned(),
+                    count: p.count(),
+                    price: p.price(),
+                })
+                .collect(),
         }))
     }
 

@@ -13,6 +13,8 @@ import { readLocal, storageKeys } from '@/lib/storage';
 import { useRound } from '../hooks/use-round';
 import { ClosedOverlay } from './closed-overlay';
 import { FeedbackModal } from './feedback-modal';
+import { MegaphoneBanner } from './megaphone-banner';
+import { MegaphoneButton } from './megaphone-button';
 import { NicknameModal } from './nickname-modal';
 import { OnlineCounter } from './online-counter';
 import { RoundPanel, type Pick } from './round-panel';
@@ -82,6 +84,7 @@ export function MainPage() {
 
   return (
     <main className="page-body main-page">
+      <MegaphoneBanner />
       <header className="main-hero">
         <div className="main-hero__top">
           {profile?.nickname ? (
@@ -97,6 +100,7 @@ export function MainPage() {
           )}
           <div className="main-hero__actions">
             <OnlineCounter />
+            <MegaphoneButton profile={profile} />
             <Link to="/helppage" className="icon-button icon-button--soft" aria-label={ko.main.help}>
               <Icon name="help" size={24} />
             </Link>

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { useMegaphoneCount } from '@/api/megaphones';
 import { useProfile } from '@/api/profile';
 import { useSessionCache } from '@/api/session';
 import { useWordHistory } from '@/api/word-history';
@@ -19,6 +20,7 @@ export function MyPage() {
   const navigate = useNavigate();
   const { data: profile, error: profileError, isLoading } = useProfile();
   const { data: wordHistory } = useWordHistory();
+  const { data: megaphones } = useMegaphoneCount();
   const { markLoggedOut } = useSessionCache();
   const { trigger: logout, isMutating: loggingOut } = useLogout();
   const { trigger: withdraw, isMutating: withdrawing } = useWithdraw();
@@ -89,7 +91,7 @@ export function MyPage() {
         </Card>
         <Card className="stat">
           <span className="stat__label">{ko.mypage.megaphoneCount}</span>
-          <span className="stat__value">{ko.mypage.megaphoneUnit(0)}</span>
+          <span className="stat__value">{ko.mypage.megaphoneUnit(megaphones?.count ?? 0)}</span>
         </Card>
       </div>
 

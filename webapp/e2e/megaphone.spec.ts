@@ -1,0 +1,109 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { startCluster } from './cluster';
+import { signUpByApi, uniquePhone, uniqueUsername } from './helpers';
+
+const port = Number(process.env.E2E_PORT ?? 18080);
+
+async function member(browser: Browser, baseURL: string, prefix: string): Promise<{ page: Page; nickname: string }> {
+  const context = await browser.newContext({ baseURL, locale: 'ko-KR', timezoneId: 'Asia/Seoul', viewport: { width: 390, height: 844 } });
+  const nickname = `${prefix}${String(Math.floor(Math.random() * 10000))}`;
+  await signUpByApi(context, { username: uniqueUsername(prefix), phone: uniquePhone(), password: 'abcdefg1', nickname });
+  const page = await context.newPage();
+  await page.goto('/main');
+  await expect(page.getByRole('button', { name: /확성기 \d+개 보유/ })).toBeVisible();
+  return { page, nickname };
+}
+
+/** Both sockets are open once each page counts two or more online. */
+async function bothOnline(pages: Page[]) {
+  for (const page of pages) await expect(page.getByText(/지금 \d+명 접속 중/)).toBeVisible();
+}
+
+/** Opens the megaphone modal, past the one-time introduction when it shows. */
+async function openMegaphone(page: Page, owned: number) {
+  await page.getByRole('button', { name: `확성기 ${String(owned)}개 보유` }).click();
+  const intro = page.getByRole('dialog', { name: '확성기를 소개할게요' });
+  if (await intro.isVisible()) await intro.getByRole('button', { name: '알겠어요' }).click();
+}
+
+test('a pack bought in the demo checkout shows on /main and My page; a megaphone reaches the others for 5 s', async ({ page, browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const listener = await member(browser, baseURL ?? '', 'mgl');
+  const nickname = `확성${String(Math.floor(Math.random() * 10000))}`;
+  await signUpByApi(page.context(), { username: uniqueUsername('mgs'), phone: uniquePhone(), password: 'abcdefg1', nickname });
+  await page.goto('/main');
+  await bothOnline([page, listener.page]);
+
+  await page.getByRole('button', { name: '확성기 0개 보유' }).click();
+  const intro = page.getByRole('dialog', { name: '확성기를 소개할게요' });
+  await expect(intro).toContainText('5초 동안');
+  await intro.getByRole('button', { name: '알겠어요' }).click();
+
+  // No megaphones: the packs of the spec, each with its price.
+  const shop = page.getByRole('dialog', { name: '확성기 구매' });
+  await expect(shop.getByRole('listitem')).toHaveText([/확성기 1개\s*500원/, /확성기 5개.*2,000원/, /확성기 10개.*3,500원/]);
+  await shop.getByRole('listitem').filter({ hasText: '확성기 5개' }).getByRole('button', { name: '구매하기' }).click();
+  const checkout = page.getByRole('alertdialog', { name: '데모 결제' });
+  await expect(checkout).toContainText('확성기 5개를 2,000원에 구매해요');
+  await checkout.getByRole('button', { name: '결제하기' }).click();
+  await expect(page.getByText('확성기가 지급되었어요. 지금 5개 있어요.')).toBeVisible();
+
+  // The count everywhere: the modal, the button on /main, My page.
+  const modal = page.getByRole('dialog', { name: '확성기', exact: true });
+  await expect(modal).toContainText('보유한 확성기 5개');
+  await modal.getByRole('button', { name: '닫기' }).click();
+  await expect(page.getByRole('button', { name: '확성기 5개 보유' })).toBeVisible();
+  await page.getByRole('link', { name: '마이페이지' }).click();
+  await expect(page.getByText('보유 확성기').locator('..')).toContainText('5개');
+
+  // A megaphone: blank is refused in the page; a message goes to everyone online.
+  await page.getByRole('link', { name: '메인' }).click();
+  await openMegaphone(page, 5);
+  const compose = page.getByRole('dialog', { name: '확성기', exact: true });
+  await compose.getByRole('button', { name: '확성기 보내기' }).click();
+  await expect(page.getByText('메시지를 입력해주세요.')).toBeVisible();
+  await compose.getByLabel('모두에게 외칠 한마디').fill('  오늘 밤 다들 반가워요  ');
+  await expect(compose.getByText('12/20')).toBeVisible();
+  await compose.getByRole('button', { name: '확성기 보내기' }).click();
+  await expect(page.getByText('확성기를 보냈어요.')).toBeVisible();
+  await expect(compose).toBeHidden();
+
+  const banner = listener.page.getByRole('status').filter({ hasText: '오늘 밤 다들 반가워요' });
+  await expect(banner).toContainText(`${nickname}님의 확성기`);
+  await expect(page.getByRole('button', { name: '확성기 4개 보유' })).toBeVisible();
+  // Shown for 5 s, then gone.
+  await expect(banner).toBeHidden({ timeout: 8_000 });
+
+  // Too long is refused by the server with its own message; nothing is spent.
+  await openMegaphone(page, 4);
+  await compose.getByLabel('모두에게 외칠 한마디').fill('가'.repeat(21));
+  await compose.getByRole('button', { name: '확성기 보내기' }).click();
+  await expect(page.getByText('확성기 메시지는 20자 이내로 입력해주세요.')).toBeVisible();
+  await expect(page.getByRole('button', { name: '확성기 4개 보유' })).toBeAttached();
+  await listener.page.context().close();
+});
+
+test('a megaphone sent on one node of a cluster reaches a user on the other', async ({ browser }) => {
+  test.skip(test.info().project.name !== 'desktop', 'runs once, on the desktop project');
+  test.setTimeout(120_000);
+  const cluster = await startCluster([port + 21, port + 22]);
+  try {
+    const [nodeA, nodeB] = cluster.nodes as [string, string];
+    const sender = await member(browser, nodeA, 'mca');
+    const listener = await member(browser, nodeB, 'mcb');
+    await bothOnline([sender.page, listener.page]);
+    await openMegaphone(sender.page, 0);
+    const shop = sender.page.getByRole('dialog', { name: '확성기 구매' });
+    await shop.getByRole('listitem').filter({ hasText: '확성기 1개' }).getByRole('button', { name: '구매하기' }).click();
+    await sender.page.getByRole('alertdialog', { name: '데모 결제' }).getByRole('button', { name: '결제하기' }).click();
+    const compose = sender.page.getByRole('dialog', { name: '확성기', exact: true });
+    await compose.getByLabel('모두에게 외칠 한마디').fill('다른 노드까지 들리나요');
+    await compose.getByRole('button', { name: '확성기 보내기' }).click();
+    await expect(listener.page.getByRole('status').filter({ hasText: '다른 노드까지 들리나요' })).toContainText(
+      `${sender.nickname}님의 확성기`,
+    );
+    await expect(sender.page.getByRole('button', { name: '확성기 0개 보유' })).toBeVisible();
+  } finally {
+    cluster.stop();
+  }
+});

@@ -1,0 +1,188 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { toast } from 'sonner';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { ko } from '@/i18n/ko';
+import { tabSocket } from '@/lib/socket';
+import { readLocal, removeLocal, storageKeys, writeLocal } from '@/lib/storage';
+import { FakeWebSocket } from '@/test/fake-socket';
+import { jsonResponse, renderRoute } from '@/test/render';
+import { MEGAPHONE_SHOWN_MS, MegaphoneBanner } from './megaphone-banner';
+import { MegaphoneButton } from './megaphone-button';
+
+vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
+
+const profile = { success: true, user_id: 7, id: 7, userId: 7, username: 'alice_01', nickname: '달빛' };
+const packs = [
+  { item: 'megaphone_1', count: 1, price: 500 },
+  { item: 'megaphone_5', count: 5, price: 2000 },
+  { item: 'megaphone_10', count: 10, price: 3500 },
+];
+
+let fetchMock: Mock<(request: Request) => Promise<Response>>;
+let owned: number;
+let calls: { path: string; body: unknown }[];
+
+beforeEach(() => {
+  owned = 0;
+  calls = [];
+  fetchMock = vi.fn<(request: Request) => Promise<Response>>(async (request) => {
+    const path = new URL(request.url).pathname;
+    const body: unknown = request.method === 'POST' ? await request.json() : undefined;
+    calls.push({ path, body });
+    switch (path) {
+      case '/api/auth/check':
+        return jsonResponse({ loggedIn: true });
+      case '/api/app-config':
+        return jsonResponse({ demo: true, business: {}, megaphonePacks: packs });
+      case '/api/user/megaphone-count':
+        return jsonResponse({ success: true, count: owned, message: '' });
+      case '/api/payments/prepare':
+        return jsonResponse({
+          success: true,
+          merchantUid: 'mega_1',
+          item: 'megaphone_5',
+          amount: 2000,
+          name: '텔레파시 확성기 5개',
+          megaphones: 5,
+          impCode: '',
+          pg: '',
+          demo: true,
+        });
+      case '/api/payments/demo-pay':
+        return jsonResponse({ success: true, impUid: 'imp_demo_2000_mega_1', merchantUid: 'mega_1' });
+      case '/api/payments/verify':
+        owned = 5;
+        return jsonResponse({ success: true, message: '확성기가 지급되었어요.', count: 5 });
+      default:
+        return jsonResponse({ success: false, code: 'NOT_FOUND', message: '없음' }, 404);
+    }
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  vi.stubGlobal('WebSocket', FakeWebSocket);
+  FakeWebSocket.instances = [];
+  vi.mocked(toast.success).mockClear();
+  vi.mocked(toast.error).mockClear();
+  removeLocal(storageKeys.seenMegaphoneIntro);
+});
+
+afterEach(() => {
+  tabSocket().stop();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+function connect(): FakeWebSocket {
+  tabSocket().start();
+  const socket = FakeWebSocket.latest();
+  act(() => {
+    socket.open();
+  });
+  return socket;
+}
+
+describe('MegaphoneButton', () => {
+  it('introduces megaphones once, then offers the packs to a user who has none', async () => {
+    const user = userEvent.setup();
+    renderRoute(<MegaphoneButton profile={profile} />);
+    await user.click(screen.getByRole('button', { name: ko.megaphone.buttonWithCount(0) }));
+    expect(screen.getByRole('dialog', { name: ko.megaphone.introTitle })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: ko.megaphone.introConfirm }));
+    expect(readLocal(storageKeys.seenMegaphoneIntro)).toBe('true');
+    expect(screen.getByRole('dialog', { name: ko.megaphone.buyTitle })).toBeInTheDocument();
+    expect(await screen.findByText(ko.megaphone.price(3500))).toBeInTheDocument();
+    expect(screen.getByText(ko.megaphone.pack(5))).toBeInTheDocument();
+    expect(screen.getByText(ko.megaphone.perUnit(400))).toBeInTheDocument();
+  });
+
+  it('buys a pack through the demo checkout and shows the new count', async () => {
+    writeLocal(storageKeys.seenMegaphoneIntro, 'true');
+    const user = userEvent.setup();
+    renderRoute(<MegaphoneButton profile={profile} />);
+    await user.click(screen.getByRole('button', { name: ko.megaphone.buttonWithCount(0) }));
+    await screen.findByText(ko.megaphone.pack(5));
+    const [, five] = screen.getAllByRole('button', { name: ko.megaphone.buy });
+    if (!five) throw new Error('no pack of five');
+    await user.click(five);
+    const checkout = await screen.findByRole('alertdialog', { name: ko.megaphone.demoTitle });
+    expect(checkout).toHaveTextContent('확성기 5개를 2,000원에');
+    await user.click(screen.getByRole('button', { name: ko.megaphone.demoPay }));
+    await waitFor(() => {
+      expect(toast.success).toHaveBeenCalledWith(ko.megaphone.granted(5));
+    });
+    expect(calls.find((c) => c.path === '/api/payments/verify')?.body).toEqual({
+      imp_uid: 'imp_demo_2000_mega_1',
+      merchant_uid: 'mega_1',
+      item: 'megaphone_5',
+    });
+    // With megaphones now, the modal turns to writing one.
+    expect(await screen.findByLabelText(ko.megaphone.composeLabel)).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: ko.megaphone.title })).toHaveTextContent(ko.megaphone.owned(5));
+  });
+
+  it('tells a cancelled demo checkout and grants nothing', async () => {
+    writeLocal(storageKeys.seenMegaphoneIntro, 'true');
+    const user = userEvent.setup();
+    renderRoute(<MegaphoneButton profile={profile} />);
+    await user.click(screen.getByRole('button', { name: ko.megaphone.buttonWithCount(0) }));
+    await screen.findByText(ko.megaphone.pack(1));
+    const [one] = screen.getAllByRole('button', { name: ko.megaphone.buy });
+    if (!one) throw new Error('no pack of one');
+    await user.click(one);
+    await user.click(await screen.findByRole('button', { name: ko.megaphone.cancel }));
+    expect(toast.error).toHaveBeenCalledWith(ko.megaphone.payCancelled);
+    expect(calls.some((c) => c.path === '/api/payments/verify')).toBe(false);
+  });
+
+  it('sends a trimmed megaphone, refuses a blank one, and closes when it went out', async () => {
+    owned = 2;
+    writeLocal(storageKeys.seenMegaphoneIntro, 'true');
+    const socket = connect();
+    const user = userEvent.setup();
+    renderRoute(<MegaphoneButton profile={profile} />);
+    await user.click(await screen.findByRole('button', { name: ko.megaphone.buttonWithCount(2) }));
+    const input = screen.getByLabelText(ko.megaphone.composeLabel);
+    await user.type(input, '   ');
+    await user.click(screen.getByRole('button', { name: ko.megaphone.send }));
+    expect(toast.error).toHaveBeenCalledWith(ko.megaphone.empty);
+    expect(socket.sent.filter((f) => f.event === 'megaphone:send')).toHaveLength(0);
+
+    await user.type(input, ' 다들 안녕 ');
+    expect(screen.getByText(ko.megaphone.counter(5))).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: ko.megaphone.send }));
+    expect(socket.sent.filter((f) => f.event === 'megaphone:send')).toEqual([
+      { event: 'megaphone:send', data: { message: '다들 안녕', userId: 7 } },
+    ]);
+    act(() => {
+      socket.receive('megaphoneSent', { id: 1, remaining: 1, message: '확성기를 보냈어요.' });
+    });
+    expect(toast.success).toHaveBeenCalledWith('확성기를 보냈어요.');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('MegaphoneBanner', () => {
+  it('shows each megaphone for five seconds, one after another', () => {
+    vi.useFakeTimers();
+    const socket = connect();
+    renderRoute(<MegaphoneBanner />);
+    act(() => {
+      socket.receive('megaphone', { id: 1, nickname: '별빛', message: '첫 번째', sentAt: 1 });
+      socket.receive('megaphone', { id: 2, nickname: '달빛', message: '두 번째', sentAt: 2 });
+      socket.receive('megaphone', { id: 1, nickname: '별빛', message: '첫 번째', sentAt: 1 });
+    });
+    expect(screen.getByText('첫 번째')).toBeInTheDocument();
+    expect(screen.getByText(ko.megaphone.from('별빛'))).toBeInTheDocument();
+    expect(screen.queryByText('두 번째')).not.toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(MEGAPHONE_SHOWN_MS);
+    });
+    expect(screen.queryByText('첫 번째')).not.toBeInTheDocument();
+    expect(screen.getByText('두 번째')).toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(MEGAPHONE_SHOWN_MS);
+    });
+    expect(screen.queryByText('두 번째')).not.toBeInTheDocument();
+    expect(screen.queryByText('첫 번째')).not.toBeInTheDocument();
+  });
+});
