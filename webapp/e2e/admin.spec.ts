@@ -36,7 +36,7 @@ async function reportedChat(browser: Browser, baseURL: string | undefined) {
   return { rude, kind, lastLine, rudeSocket, close: () => Promise.all([rudeContext.close(), kindContext.close()]) };
 }
 
-test('an operator enrols TOTP, reads a reported chat, bans the reported member, finds the ban in the audit log and hides a comment', async ({
+test('an operator enrols TOTP, reads a reported chat, bans the reported member, finds the ban in the audit log, hides a comment and a megaphone', async ({
   page,
   browser,
   baseURL,
@@ -122,6 +122,27 @@ test('an operator enrols TOTP, reads a reported chat, bans the reported member, 
   await expect(item).toContainText('숨김');
   const board = (await (await page.request.get('/api/comments')).json()) as { content: string }[];
   expect(board.map((c) => c.content)).not.toContain(comment);
+
+  // A megaphone: the operator hides it; a screen showing it drops it at once.
+  const shouter = await browser.newContext({ baseURL });
+  await signUpByApi(shouter, { username: uniqueUsername('shout'), phone: uniquePhone(), password: 'abcdefg1', nickname: `외침${reportId}` });
+  const order = (await (await shouter.request.post('/api/payments/prepare', { data: { item: 'megaphone_1' } })).json()) as { merchantUid: string };
+  const paid = (await (await shouter.request.post('/api/payments/demo-pay', { data: { merchantUid: order.merchantUid } })).json()) as { impUid: string };
+  const granted = await shouter.request.post('/api/payments/verify', { data: { imp_uid: paid.impUid, merchant_uid: order.merchantUid, item: 'megaphone_1' } });
+  expect(granted.ok(), await granted.text()).toBe(true);
+  const shouting = await TestSocket.open(await shouter.newPage());
+  const shout = `광고 확성기 ${reportId}`;
+  await shouting.send('megaphone:send', { message: shout });
+  await shouting.next('megaphoneSent');
+  await page.getByRole('navigation', { name: '운영 메뉴' }).getByRole('link', { name: '확성기' }).click();
+  const megaphone = page.getByRole('listitem').filter({ hasText: shout });
+  await megaphone.getByRole('button', { name: '숨기기' }).click();
+  const hideMegaphone = page.getByRole('dialog', { name: '이 확성기를 숨길까요?' });
+  await hideMegaphone.getByLabel('숨기는 사유').fill('광고');
+  await hideMegaphone.getByRole('button', { name: '숨기기' }).click();
+  await expect(megaphone).toContainText('숨김');
+  await shouting.next('megaphoneHidden');
+  await shouter.close();
 
   // Logging out ends the console session.
   await bar.getByRole('button', { name: '로그아웃' }).click();

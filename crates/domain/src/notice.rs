@@ -32,6 +32,7 @@ pub enum Notice {
     MegaphoneCount,
     MegaphonesGranted,
     MegaphoneSent,
+    MegaphoneHidden,
 }
 
 impl Notice {
@@ -67,6 +68,7 @@ impl Notice {
             Self::MegaphoneCount => "보유한 확성기 개수입니다.",
             Self::MegaphonesGranted => "확성기가 지급되었어요.",
             Self::MegaphoneSent => "확성기를 보냈어요.",
+            Self::MegaphoneHidden => "확성기를 숨겼습니다.",
         }
     }
 }

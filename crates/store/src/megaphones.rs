@@ -7,6 +7,7 @@
 
 use sqlx::FromRow;
 
+use crate::safety::{insert_audit, AuditEntry};
 use crate::{is_unique_violation, Store, StoreError};
 
 /// A card order we issued for (user, pack) before the payment window opened.
@@ -225,5 +226,33 @@ impl Store {
         .bind(limit)
         .fetch_all(&self.pool)
         .await?)
+    }
+
+    /// Hides a megaphone (from screens still showing it, and marks the record), with its
+    /// audit line in the same transaction; false (and nothing written) when there is no
+    /// such megaphone not hidden yet.
+    pub async fn hide_megaphone(
+        &self,
+        id: i64,
+        operator_id: Option<i64>,
+        now: i64,
+        audit: &AuditEntry<'_>,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE megaphone_messages SET hidden_at = $1, hidden_by = $2
+             WHERE id = $3 AND hidden_at IS NULL",
+        )
+        .bind(now)
+        .bind(operator_id)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Ok(false);
+        }
+        insert_audit(&mut tx, audit).await?;
+        tx.commit().await?;
+        Ok(true)
     }
 }

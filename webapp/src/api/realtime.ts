@@ -30,6 +30,8 @@ export interface ServerEvents {
   megaphoneSent: Schemas['MegaphoneSent'];
   /** One's megaphone count changed (bought, or spent in any tab). */
   megaphoneCount: Schemas['MegaphoneCount'];
+  /** An operator hid a megaphone: screens showing it drop it. */
+  megaphoneHidden: Schemas['MegaphoneHidden'];
   error: Schemas['SocketError'];
 }
 

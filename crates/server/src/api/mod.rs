@@ -81,6 +81,7 @@ type Apis = (
     admin::AdminReportsApi,
     admin::AdminUsersApi,
     admin::AdminCommentsApi,
+    admin::AdminMegaphonesApi,
 );
 
 /// The API service, mounted at `/api`.
@@ -101,6 +102,7 @@ pub fn service(state: &AppState) -> OpenApiService<Apis, ()> {
             admin::AdminReportsApi(state.clone()),
             admin::AdminUsersApi(state.clone()),
             admin::AdminCommentsApi(state.clone()),
+            admin::AdminMegaphonesApi(state.clone()),
         ),
         "Telepathy API",
         env!("CARGO_PKG_VERSION"),

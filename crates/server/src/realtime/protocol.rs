@@ -10,7 +10,7 @@
 //! Server → client: `hello`, `round`, `onlineCount`, `matchWaiting`, `matched`,
 //! `matchExpired`, `chatMessage`, `typing`, `stopTyping`, `chatEnded`, `chatEndedByReport`,
 //! `resumed`, `accountRestricted`, `accountWarned`, `megaphone`, `megaphoneSent`,
-//! `megaphoneCount`, `error`.
+//! `megaphoneCount`, `megaphoneHidden`, `error`.
 
 use poem_openapi::types::ParseFromJSON;
 use poem_openapi::{Enum, Object};
@@ -316,6 +316,13 @@ pub struct MegaphoneSent {
     pub message: String,
 }
 
+/// `megaphoneHidden`: an operator hid a megaphone; screens showing it drop it.
+#[derive(Debug, Clone, Object, Serialize)]
+#[oai(rename_all = "camelCase")]
+pub struct MegaphoneHidden {
+    pub id: i64,
+}
+
 /// `megaphoneCount`: the user's megaphone count changed (bought, spent in another tab).
 #[derive(Debug, Clone, Object, Serialize)]
 #[oai(rename_all = "camelCase")]
@@ -346,6 +353,7 @@ pub struct ProtocolTypes {
     pub megaphone: Option<Megaphone>,
     pub megaphone_sent: Option<MegaphoneSent>,
     pub megaphone_count: Option<MegaphoneCount>,
+    pub megaphone_hidden: Option<MegaphoneHidden>,
     pub error: Option<SocketError>,
 }
 
@@ -481,6 +489,7 @@ mod tests {
             message: telepathy_domain::Notice::MegaphoneSent.message().into(),
         });
         same(&MegaphoneCount { count: 5 });
+        same(&MegaphoneHidden { id: 3 });
         same(&AccountWarned {
             reason: "욕설".into(),
             message: telepathy_domain::safety::warning_message("욕설"),

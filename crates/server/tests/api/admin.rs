@@ -28,6 +28,7 @@ crate::both!(
     a_reset_authenticator_enrols_again,
     operator_sessions_are_short,
     an_operator_hides_a_comment_from_the_board,
+    an_operator_hides_a_megaphone_from_every_screen,
 );
 
 const PASSWORD: &str = "Correct-horse-7";
@@ -922,4 +923,41 @@ async fn an_operator_hides_a_comment_from_the_board(mut app: TestApp) {
     assert_eq!(app.get("/api/comments").await.body, json!([]));
     let review = app.get("/api/admin/comments").await;
     assert!(review.assert_ok()["comments"][0]["hiddenAt"].is_string());
+}
+
+async fn an_operator_hides_a_megaphone_from_every_screen(mut app: TestApp) {
+    let (mut listener, _) = crate::realtime::user(&mut app, "bobby", "01033334444").await;
+    let (mut sender, _) = crate::realtime::user(&mut app, "alice", "01011112222").await;
+    crate::payments::buy(&mut app, "megaphone_1").await;
+    sender
+        .send("megaphone:send", json!({ "message": "광고 보러 오세요" }))
+        .await;
+    let id = listener.expect("megaphone").await["id"].clone();
+
+    app.cookie = None;
+    app.get("/api/admin/megaphones")
+        .await
+        .assert_error(401, "OPERATOR_ONLY");
+    operator(&mut app, "ops_kim").await;
+    let review = app.get("/api/admin/megaphones").await;
+    let listed = &review.assert_ok()["megaphones"][0];
+    assert_eq!(listed["message"], json!("광고 보러 오세요"));
+    assert_eq!(listed["nickname"], json!("닉alice"));
+    assert_eq!(listed["userId"], json!(user_id(&app, "alice").await));
+
+    let before = audit_lines(&app).await.len();
+    let path = format!("/api/admin/megaphones/{id}/hide");
+    app.post(&path, json!({ "reason": "" }))
+        .await
+        .assert_error(400, "SANCTION_REASON_REQUIRED");
+    app.post(&path, json!({ "reason": "광고" }))
+        .await
+        .assert_ok();
+    one_more(&audit_lines(&app).await, before, "megaphone.hide");
+    assert_eq!(listener.expect("megaphoneHidden").await["id"], id);
+    app.post(&path, json!({ "reason": "광고" }))
+        .await
+        .assert_error(404, "NOT_FOUND");
+    let review = app.get("/api/admin/megaphones").await;
+    assert!(review.assert_ok()["megaphones"][0]["hiddenAt"].is_string());
 }

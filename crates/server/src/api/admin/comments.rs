@@ -39,7 +39,7 @@ pub struct ReviewComments {
 }
 
 #[derive(Object)]
-pub struct HideBody {
+pub(super) struct HideBody {
     /// Why (1–200 characters), for the audit log.
     #[oai(default)]
     pub reason: String,

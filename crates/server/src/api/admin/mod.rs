@@ -1,16 +1,19 @@
 //! The operations console under `/api/admin`: operators log in with a password and a TOTP
 //! code (`auth`), work the report queue (`reports`), look up and sanction users, read the
-//! audit log (`users`) and hide comments of the board (`comments`). Everything but logging
+//! audit log (`users`), hide comments of the board (`comments`) and megaphones
+//! (`megaphones`). Everything but logging
 //! in needs an operator session that passed the second factor; a user session never
 //! counts. Every action of an operator leaves one line in the audit log.
 
 mod auth;
 mod comments;
+mod megaphones;
 mod reports;
 mod users;
 
 pub use auth::AdminAuthApi;
 pub use comments::AdminCommentsApi;
+pub use megaphones::AdminMegaphonesApi;
 pub use reports::AdminReportsApi;
 pub use users::AdminUsersApi;
 

@@ -4,6 +4,7 @@ import { koAdmin } from '@/i18n/ko-admin';
 import '../admin.css';
 import { AuditPage } from './audit-page';
 import { CommentsPage } from './comments-page';
+import { MegaphonesPage } from './megaphones-page';
 import { ConsoleLayout } from './console-layout';
 import { DashboardPage } from './dashboard-page';
 import { AdminLoginPage } from './login-page';
@@ -37,6 +38,7 @@ export function AdminApp() {
         <Route path="users" element={<UsersPage />} />
         <Route path="users/:id" element={<UserPage />} />
         <Route path="comments" element={<CommentsPage />} />
+        <Route path="megaphones" element={<MegaphonesPage />} />
         <Route path="audit" element={<AuditPage />} />
       </Route>
       <Route path="*" element={<Navigate to="/admin/dashboard" replace />} />

@@ -17,6 +17,7 @@ const sections = [
   { to: '/admin/reports', label: koAdmin.layout.reports },
   { to: '/admin/users', label: koAdmin.layout.users },
   { to: '/admin/comments', label: koAdmin.layout.comments },
+  { to: '/admin/megaphones', label: koAdmin.layout.megaphones },
   { to: '/admin/audit', label: koAdmin.layout.audit },
 ] as const;
 

@@ -9,13 +9,17 @@ export const MEGAPHONE_SHOWN_MS = 5000;
 
 type Megaphone = Schemas['Megaphone'];
 
-/** Megaphones as they arrive, one at a time, each for 5 seconds, at the top of /main. */
+/** Megaphones as they arrive, one at a time, each for 5 seconds; one an operator hides leaves at once. */
 export function MegaphoneBanner() {
   const [queue, setQueue] = useState<Megaphone[]>([]);
   const current = queue[0];
 
   useSocketEvent('megaphone', (megaphone) => {
     setQueue((waiting) => (waiting.some((m) => m.id === megaphone.id) ? waiting : [...waiting, megaphone]));
+  });
+
+  useSocketEvent('megaphoneHidden', ({ id }) => {
+    setQueue((waiting) => waiting.filter((m) => m.id !== id));
   });
 
   useEffect(() => {

@@ -185,4 +185,20 @@ describe('MegaphoneBanner', () => {
     expect(screen.queryByText('두 번째')).not.toBeInTheDocument();
     expect(screen.queryByText('첫 번째')).not.toBeInTheDocument();
   });
+
+  it('drops a megaphone an operator hid, shown or waiting', () => {
+    const socket = connect();
+    renderRoute(<MegaphoneBanner />);
+    act(() => {
+      socket.receive('megaphone', { id: 1, nickname: '별빛', message: '광고 보러 오세요', sentAt: 1 });
+      socket.receive('megaphone', { id: 2, nickname: '달빛', message: '안녕', sentAt: 2 });
+      socket.receive('megaphone', { id: 3, nickname: '해님', message: '또 광고', sentAt: 3 });
+    });
+    act(() => {
+      socket.receive('megaphoneHidden', { id: 1 });
+      socket.receive('megaphoneHidden', { id: 3 });
+    });
+    expect(screen.queryByText('광고 보러 오세요')).not.toBeInTheDocument();
+    expect(screen.getByText('안녕')).toBeInTheDocument();
+  });
 });
