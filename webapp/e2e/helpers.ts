@@ -60,6 +60,8 @@ export async function signUp(page: Page, request: APIRequestContext, account: Ac
   await page.getByRole('button', { name: '전체 동의' }).click();
   await page.getByRole('button', { name: '다음' }).click();
   await expect(page).toHaveURL(/\/register$/);
+  // The address changes before the page does: typing now could land in the login form's field.
+  await expect(page.getByRole('heading', { name: '회원가입' })).toBeVisible();
   await page.getByLabel('아이디').fill(account.username);
   await page.getByRole('button', { name: '중복 확인' }).click();
   await expect(page.getByText('사용 가능한 아이디입니다.')).toBeVisible();

@@ -63,6 +63,13 @@ const fullBusiness = {
   privacyOfficer: { name: '홍길동', position: '개발 책임자', email: 'privacy@telepathy.example' },
 };
 
+/** The closed screen's board: a member's and two guests' comments, newest first. */
+const boardComments = [
+  { id: 3, nickname: '별빛Star', username: '별빛Star', content: '오늘 밤엔 꼭 고양이 나왔으면', createdAt: '2025-11-21T09:05:00Z' },
+  { id: 2, nickname: '익명', username: 'guest_user', content: '8시 되면 바로 들어올게요!', createdAt: '2025-11-21T08:40:00Z' },
+  { id: 1, nickname: '익명', username: 'guest_user', content: '어제 만난 분 또 만나고 싶다', createdAt: '2025-11-21T08:10:00Z' },
+];
+
 const restriction = {
   kind: 'suspend',
   reason: '반복된 욕설',
@@ -102,6 +109,10 @@ function mockApi(page, { session, nickname = '달빛Moon', history = false, roun
         const { round: number, remaining, words } = roundState(round);
         return json({ round: number, remaining, words });
       }
+      case '/api/comments':
+        return route.request().method() === 'POST'
+          ? json({ success: true, message: '등록되었어요.', comment: boardComments[0] })
+          : json(boardComments);
       case '/api/feedback/add':
         return json({ success: true, message: '소중한 기분을 남겨주셔서 고마워요.' });
       case '/api/match/end':
@@ -376,6 +387,15 @@ const shots = [
     },
   },
   { name: 'main-closed', loggedIn: true, go: '/main', socket: { round: { open: false } }, round: { open: false } },
+  {
+    name: 'login-closed',
+    loggedIn: false,
+    go: '/login',
+    round: { open: false },
+    act: async (page) => {
+      await page.getByRole('dialog', { name: '지금은 운영 시간이 아니에요' }).getByText('오늘 밤엔 꼭 고양이').waitFor();
+    },
+  },
   { name: 'main-feedback', loggedIn: true, go: '/main', socket: {}, storage: { feedbackInfo: chatInfo } },
   {
     name: 'main-feedback-chosen',

@@ -5,6 +5,7 @@ import './styles/tokens.css';
 import './styles/base.css';
 import './styles/components.css';
 import './styles/pages.css';
+import './styles/desktop.css';
 // After ours, where sonner would have injected it (see vite.config.ts).
 import 'sonner/dist/styles.css';
 import { App } from './app/app';

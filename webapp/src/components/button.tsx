@@ -1,4 +1,4 @@
-import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ReactNode } from 'react';
+import type { AnchorHTMLAttributes, ButtonHTMLAttributes, ReactNode, Ref } from 'react';
 import { Link, type LinkProps } from 'react-router';
 import { Spinner } from './spinner';
 
@@ -19,6 +19,7 @@ function classes({ variant = 'primary', block = false, size = 'md' }: StyleProps
 interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement>, StyleProps {
   /** Shows a spinner and keeps the button disabled; the label should say what is happening. */
   loading?: boolean;
+  ref?: Ref<HTMLButtonElement>;
 }
 
 export function Button({ variant, block, size, loading = false, className, disabled, children, type, ...rest }: ButtonProps) {

@@ -126,11 +126,7 @@ export const ko = {
     sendCode: '인증번호 받기',
     sending: '전송 중…',
     resend: '재전송',
-    code: '인증번호',
-    codePlaceholder: '6자리 숫자',
     codeSentTo: (phone: string) => `${phone}${directionParticle(phone)} 인증번호를 보냈습니다.`,
-    remaining: '남은 시간',
-    expired: '인증번호가 만료되었습니다. 재전송을 눌러주세요.',
     submit: '인증하고 가입하기',
     submitting: '확인 중…',
     codeRequirements: '성별을 선택하고 생년월일 8자리를 입력하면 인증번호를 받을 수 있어요.',
@@ -139,6 +135,22 @@ export const ko = {
     codeInvalid: '인증번호가 올바르지 않습니다.',
     registerFailed: '회원가입에 실패했습니다.',
     serverFailed: '서버 오류로 인증에 실패했습니다.',
+  },
+
+  /** The SMS code field of the sign-up and password-reset forms. */
+  codeField: {
+    label: '인증번호',
+    placeholder: '6자리 숫자',
+    remaining: '남은 시간',
+    expired: '인증번호가 만료되었습니다. 재전송을 눌러주세요.',
+  },
+
+  /** A new password and its confirmation, in the password reset and change forms. */
+  newPassword: {
+    label: '새 비밀번호',
+    placeholder: '6자 이상',
+    confirmation: '새 비밀번호 확인',
+    confirmationPlaceholder: '한 번 더 입력하세요',
   },
 
   identity: {
@@ -168,14 +180,7 @@ export const ko = {
     recheck: '다시 확인',
     codeSentTo: (maskedPhone: string) => `가입한 휴대폰(${maskedPhone})으로 인증번호를 보냈습니다.`,
     sendingCode: '인증번호를 보내는 중…',
-    code: '인증번호',
-    codePlaceholder: '6자리 숫자',
     resend: '재전송',
-    expired: '인증번호가 만료되었습니다. 재전송을 눌러주세요.',
-    newPassword: '새 비밀번호',
-    newPasswordPlaceholder: '6자 이상',
-    confirmPassword: '새 비밀번호 확인',
-    confirmPasswordPlaceholder: '한 번 더 입력하세요',
     submit: '비밀번호 재설정',
     submitting: '재설정 중…',
     sendFailed: '인증번호 전송에 실패했습니다.',
@@ -189,9 +194,6 @@ export const ko = {
   changePassword: {
     title: '비밀번호 변경',
     currentPassword: '현재 비밀번호',
-    newPassword: '새 비밀번호',
-    newPasswordPlaceholder: '6자 이상',
-    confirmPassword: '새 비밀번호 확인',
     submit: '변경하기',
     submitting: '변경 중…',
     failedTitle: '비밀번호 변경 실패',

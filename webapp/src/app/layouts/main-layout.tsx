@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { NavLink, Outlet } from 'react-router';
+import { BrandMark } from '@/components/brand';
 import { externalLinks } from '@/config/links';
 import { ko } from '@/i18n/ko';
 
@@ -30,12 +31,21 @@ function Icon({ name }: { name: keyof typeof icons }) {
   );
 }
 
-/** Pages with the bottom navigation: main, likes, the community gallery (another site), my page. */
+/**
+ * Pages with the bottom navigation: main, likes, the community gallery (another site), my page.
+ * On a desktop screen the bar becomes a rail on the left, headed by the brand.
+ */
 export function MainLayout() {
   return (
     <div className="with-bottom-nav">
-      <Outlet />
+      <div className="with-bottom-nav__content">
+        <Outlet />
+      </div>
       <nav className="bottom-nav" aria-label={ko.nav.label}>
+        <div className="bottom-nav__brand" aria-hidden="true">
+          <BrandMark size={40} />
+          <span>{ko.app.name}</span>
+        </div>
         <NavLink to="/main" className="bottom-nav__item">
           <Icon name="main" />
           <span>{ko.nav.main}</span>

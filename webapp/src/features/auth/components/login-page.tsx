@@ -12,6 +12,7 @@ import { TextField } from '@/components/text-field';
 import { ko } from '@/i18n/ko';
 import { storageKeys, writeLocal } from '@/lib/storage';
 import { useLogin } from '../api/login';
+import { ComingSoonModal } from './coming-soon-modal';
 import { TermsModal } from './terms-modal';
 
 export function LoginPage() {
@@ -117,6 +118,7 @@ export function LoginPage() {
           </span>
         </div>
       </Card>
+      <ComingSoonModal />
       <TermsModal
         open={termsOpen}
         onClose={() => {

@@ -68,13 +68,13 @@ describe('VerifyMvpPage', () => {
       }
     });
     const { user, router } = setup();
-    expect(screen.queryByLabelText(ko.verify.code)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText(ko.codeField.label)).not.toBeInTheDocument();
     await user.type(screen.getByLabelText(ko.verify.birthdate), '20000101');
     await user.click(screen.getByRole('radio', { name: ko.verify.male }));
     await user.type(screen.getByLabelText(ko.verify.phone), '010-1234-5678');
-    expect(screen.queryByLabelText(ko.verify.code)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText(ko.codeField.label)).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: ko.verify.sendCode }));
-    const code = await screen.findByLabelText(ko.verify.code);
+    const code = await screen.findByLabelText(ko.codeField.label);
     expect(screen.getByRole('timer')).toHaveTextContent('03:00');
     expect(screen.getByRole('button', { name: ko.verify.resend })).toBeInTheDocument();
     await user.type(code, '123456');
@@ -104,7 +104,7 @@ describe('VerifyMvpPage', () => {
     await user.type(screen.getByLabelText(ko.verify.phone), '01012345678');
     await user.click(screen.getByRole('button', { name: ko.verify.sendCode }));
     expect(await screen.findByText('잠시 후 다시 요청해주세요.')).toBeInTheDocument();
-    expect(screen.queryByLabelText(ko.verify.code)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText(ko.codeField.label)).not.toBeInTheDocument();
   });
 
   it('shows the network message when the server cannot be reached', async () => {

@@ -5,7 +5,7 @@ import { fetchProfile } from '@/api/profile';
 import { serverMessage } from '@/api/outcome';
 import { useSessionCache } from '@/api/session';
 import { Button } from '@/components/button';
-import { CountdownBadge } from '@/components/countdown-badge';
+import { CodeField } from '@/components/code-field';
 import { FormMessage } from '@/components/form-message';
 import { Card, PageBody, PageHeader } from '@/components/page';
 import { SegmentedControl } from '@/components/segmented-control';
@@ -199,22 +199,15 @@ export function VerifyMvpPage() {
             />
             {!readyForCode ? <p className="field__hint">{ko.verify.codeRequirements}</p> : null}
             {codeVisible ? (
-              <TextField
+              <CodeField
                 ref={codeInput}
-                label={ko.verify.code}
-                name="code"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                pattern="\d*"
-                maxLength={limits.codeDigits}
-                placeholder={ko.verify.codePlaceholder}
                 value={code}
-                error={errors.code ?? (countdown.expired ? ko.verify.expired : null)}
-                onChange={(event) => {
-                  setCode(event.target.value.replace(/\D/g, '').slice(0, limits.codeDigits));
+                countdown={countdown}
+                error={errors.code}
+                onChange={(value) => {
+                  setCode(value);
                   setErrors((current) => ({ ...current, code: undefined }));
                 }}
-                labelAside={<CountdownBadge remaining={countdown.remaining} />}
               />
             ) : null}
             <FormMessage message={message?.text ?? null} tone={message?.tone} />

@@ -1,27 +1,17 @@
-import { useEffect, useEffectEvent, useRef, useState, type SubmitEvent } from 'react';
-import { NavigationType, useBlocker, useNavigate } from 'react-router';
-import { toast } from 'sonner';
+import { useEffect, useState, type SubmitEvent } from 'react';
+import { useNavigate } from 'react-router';
 import type { Schemas } from '@/api/client';
 import { AlertDialog, ConfirmDialog } from '@/components/alert-dialog';
 import { Button } from '@/components/button';
 import { Icon } from '@/components/icons';
 import { Modal } from '@/components/modal';
-import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
-import { chatLog, newClientId, pendingEntry, useChatLog } from '@/lib/chat-log';
-import { clearChatInfo, moveChatInfoToFeedback, readChatInfo, type ChatInfo } from '@/lib/chat-session';
-import { tabSocket, useSocketEvent, useSocketStatus } from '@/lib/socket';
-import { useEndMatch } from '../api/end-match';
-import { useReport } from '../api/report';
-import { useTypingSignal } from '../hooks/use-typing-signal';
+import { readChatInfo, type ChatInfo } from '@/lib/chat-session';
+import { useChatRoom } from '../hooks/use-chat-room';
 import { MessageList } from './message-list';
-import { ReportModal, type ReportForm } from './report-modal';
+import { ReportModal } from './report-modal';
 
 const MESSAGE_MAX_LENGTH = 1000;
-/** The partner's indicator goes away this long after their last `typing`, should `stopTyping` be lost. */
-const PARTNER_TYPING_TIMEOUT_MS = 6000;
-/** A short drop is reconnected silently; a notice appears only when it lasts longer than this. */
-const RECONNECT_NOTICE_MS = 2000;
 
 /** The chat room of the stored session; without one (no room or no partner), a notice and back to /main. */
 export function ChatPage() {
@@ -43,203 +33,29 @@ export function ChatPage() {
 }
 
 function ChatRoom({ info }: { info: ChatInfo }) {
-  const { roomId, myId, partnerId, partnerNickname, word } = info;
-  const navigate = useNavigate();
-  const entries = useChatLog(roomId);
-  const socketStatus = useSocketStatus();
-  const { trigger: endMatch } = useEndMatch();
-  const { trigger: sendReport, isMutating: reporting } = useReport();
+  const { myId, partnerNickname, word } = info;
+  const room = useChatRoom(info);
   const [draft, setDraft] = useState('');
-  const [ended, setEnded] = useState<Schemas['ChatEnded'] | null>(null);
-  const [leaving, setLeaving] = useState(false);
   const [askLeave, setAskLeave] = useState(false);
   const [reportOpen, setReportOpen] = useState(false);
-  /** This user's report was accepted: the chat is over and they leave shortly. */
-  const [reported, setReported] = useState(false);
-  const [partnerTypingAt, setPartnerTypingAt] = useState<number | null>(null);
-  const [lateConnection, setLateConnection] = useState<number | null>(null);
-  const endedRef = useRef(false);
-  const active = ended === null && !leaving && !reported;
-  const typing = useTypingSignal(roomId, active);
-  // A partner who left, or stayed away, can still be reported for what they said.
-  const canReport = !leaving && !reported && (ended === null || ended.reason === 'left' || ended.reason === 'disconnected');
-
-  // Browser back asks first, like the leave button.
-  const blocker = useBlocker(({ historyAction }) => historyAction === NavigationType.Pop && active);
-  const leaveDialogOpen = (askLeave || blocker.state === 'blocked') && ended === null && !reported;
-
-  useEffect(() => {
-    chatLog.open(roomId);
-  }, [roomId]);
-
-  useEffect(
-    () => () => {
-      // Walking away from an ended chat (browser back, say) ends the session too.
-      if (endedRef.current) {
-        clearChatInfo();
-        chatLog.clear();
-      }
-    },
-    [],
-  );
-
-  useEffect(() => {
-    if (!active) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-    };
-    window.addEventListener('beforeunload', warn);
-    return () => {
-      window.removeEventListener('beforeunload', warn);
-    };
-  }, [active]);
-
-  useEffect(() => {
-    if (partnerTypingAt === null) return;
-    const timer = window.setTimeout(() => {
-      setPartnerTypingAt(null);
-    }, PARTNER_TYPING_TIMEOUT_MS);
-    return () => {
-      window.clearTimeout(timer);
-    };
-  }, [partnerTypingAt]);
-
-  useEffect(() => {
-    if (socketStatus === 'open') return;
-    const connection = tabSocket().connectionId();
-    const timer = window.setTimeout(() => {
-      setLateConnection(connection);
-    }, RECONNECT_NOTICE_MS);
-    return () => {
-      window.clearTimeout(timer);
-    };
-  }, [socketStatus]);
+  const { entries, active, ended, leaving, reported, canReport, partnerTyping } = room;
+  const leaveDialogOpen = (askLeave || room.backBlocked) && ended === null && !reported;
+  // A chat ended by a report, or reported, cannot be reported (again): its form closes.
+  const reportShown = reportOpen && canReport;
 
   useEffect(() => {
     window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'smooth' });
-  }, [entries.length, partnerTypingAt]);
-
-  /** The chat is over: nothing more can be sent, and walking away ends the session. */
-  function closeChat() {
-    endedRef.current = true;
-    typing.stop();
-    setPartnerTypingAt(null);
-  }
-
-  useSocketEvent('chatEnded', (event) => {
-    if (event.roomId !== roomId || leaving) return;
-    closeChat();
-    setEnded(event);
-  });
-
-  useSocketEvent('chatEndedByReport', (event) => {
-    if (event.roomId !== roomId || leaving) return;
-    closeChat();
-    // The reporter is on the way out already (or reported from another tab, and goes too).
-    if (event.byUserId === myId) {
-      setReportOpen(false);
-      setReported(true);
-      return;
-    }
-    setReportOpen(false);
-    setEnded(event);
-  });
-
-  // The spec: after a successful report, leave after 2 seconds, with no mood question.
-  const leaveAfterReport = useEffectEvent(() => {
-    void leave(false);
-  });
-  useEffect(() => {
-    if (!reported) return;
-    const timer = window.setTimeout(leaveAfterReport, limits.reportLeaveDelayMs);
-    return () => {
-      window.clearTimeout(timer);
-    };
-  }, [reported]);
-
-  useSocketEvent('typing', (event) => {
-    if (event.roomId === roomId && event.userId !== myId) setPartnerTypingAt(Date.now());
-  });
-
-  useSocketEvent('stopTyping', (event) => {
-    if (event.roomId === roomId && event.userId !== myId) setPartnerTypingAt(null);
-  });
-
-  useSocketEvent('chatMessage', (message) => {
-    if (message.roomId === roomId && message.senderId === partnerId) setPartnerTypingAt(null);
-  });
-
-  // After a reconnect the server has sent everything it holds; what it lacks is sent again.
-  useSocketEvent('resumed', (event) => {
-    if (event.roomId !== roomId) return;
-    const socket = tabSocket();
-    const connection = socket.connectionId();
-    for (const entry of chatLog.entriesOf(roomId)) {
-      if (entry.status !== 'pending' || entry.clientId === null || entry.sentOn === connection) continue;
-      if (socket.send('chatMessage', { roomId, message: entry.message, clientId: entry.clientId })) {
-        chatLog.update(roomId, entry.clientId, { sentOn: connection });
-      }
-    }
-  });
-
-  useSocketEvent('error', (error) => {
-    if (error.event !== 'chatMessage' && error.event !== 'session') return;
-    toast.error(error.message);
-    if (error.event !== 'chatMessage') return;
-    // The refusal names no message: the oldest one still waiting on this connection is the one.
-    const connection = tabSocket().connectionId();
-    const refused = chatLog.entriesOf(roomId).find((entry) => entry.status === 'pending' && entry.sentOn === connection);
-    if (refused?.clientId) chatLog.update(roomId, refused.clientId, { status: 'failed' });
-  });
+  }, [entries.length, partnerTyping]);
 
   function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    const message = draft.trim();
-    if (message === '' || !active) return;
-    const clientId = newClientId();
-    chatLog.add(roomId, pendingEntry(clientId, myId, message, Date.now()));
-    const socket = tabSocket();
-    // Unsent, it stays pending and goes out after the reconnect.
-    if (socket.send('chatMessage', { roomId, message, clientId })) {
-      chatLog.update(roomId, clientId, { sentOn: socket.connectionId() });
-    }
-    setDraft('');
-    typing.stop();
-  }
-
-  async function leave(askFeedback: boolean) {
-    setLeaving(true);
-    typing.stop();
-    // The room ends either way: the socket frame below ends it too if this call fails.
-    await endMatch({ roomId });
-    tabSocket().send('leaveRoom', { roomId, userId: myId });
-    if (askFeedback) moveChatInfoToFeedback(info);
-    else clearChatInfo();
-    chatLog.clear();
-    if (blocker.state === 'blocked') blocker.reset();
-    void navigate('/main', { replace: true });
-  }
-
-  async function submitReport(form: ReportForm) {
-    const outcome = await sendReport({ roomId, reportedId: partnerId, reasons: form.reasons, extraMessage: form.extraMessage });
-    if (!outcome.ok) {
-      const serverFailed = outcome.network || outcome.status >= 500;
-      toast.error(serverFailed ? ko.report.serverError : (outcome.message ?? ko.report.failed));
-      return;
-    }
-    toast.success(outcome.data.message || ko.report.accepted);
-    closeChat();
-    setReportOpen(false);
-    setReported(true);
+    if (room.send(draft)) setDraft('');
   }
 
   function cancelLeave() {
     setAskLeave(false);
-    if (blocker.state === 'blocked') blocker.reset();
+    room.stay();
   }
-
-  const reconnecting = socketStatus !== 'open' && lateConnection === tabSocket().connectionId();
-  const partnerTyping = partnerTypingAt !== null && active;
 
   return (
     <div className="chat-page">
@@ -289,7 +105,7 @@ function ChatRoom({ info }: { info: ChatInfo }) {
         </p>
       ) : null}
 
-      {reconnecting && !reported ? (
+      {room.reconnecting && !reported ? (
         <p className="chat-notice" role="status">
           {ko.chat.reconnecting}
         </p>
@@ -328,7 +144,7 @@ function ChatRoom({ info }: { info: ChatInfo }) {
           disabled={!active}
           onChange={(event) => {
             setDraft(event.target.value);
-            typing.onInput(event.target.value);
+            room.onInput(event.target.value);
           }}
         />
         <button type="submit" className="chat-composer__send" disabled={!active || draft.trim() === ''} aria-label={ko.chat.send}>
@@ -346,22 +162,22 @@ function ChatRoom({ info }: { info: ChatInfo }) {
         danger
         busy={leaving}
         onCancel={cancelLeave}
-        onConfirm={() => void leave(true)}
+        onConfirm={() => void room.leave(true)}
       />
 
-      {reportOpen && canReport ? (
+      {reportShown ? (
         <ReportModal
           partnerNickname={partnerNickname}
-          busy={reporting}
+          busy={room.reporting}
           onCancel={() => {
             setReportOpen(false);
           }}
-          onSubmit={(form) => void submitReport(form)}
+          onSubmit={(form) => void room.report(form)}
         />
       ) : null}
 
       <Modal
-        open={ended !== null && !leaving && !reported && !reportOpen}
+        open={ended !== null && !leaving && !reported && !reportShown}
         title={ko.chat.endedTitle}
         role="alertdialog"
         className={ended?.reason === 'report' ? 'chat-ended chat-ended--report' : 'chat-ended'}
@@ -372,7 +188,7 @@ function ChatRoom({ info }: { info: ChatInfo }) {
         <p className="modal__description">{ended ? endedText(ended, info) : null}</p>
         {ended?.reason === 'report' ? <p className="chat-ended__hint">{ko.chat.endedByReportHint}</p> : null}
         <div className="modal__actions">
-          <Button block onClick={() => void leave(false)}>
+          <Button block onClick={() => void room.leave(false)}>
             {ko.chat.endedLeave}
           </Button>
           {canReport ? (

@@ -1,21 +1,13 @@
 import { useEffect } from 'react';
+import { ComingSoon } from '@/components/coming-soon';
 import { Icon } from '@/components/icons';
 import { ko } from '@/i18n/ko';
-import { formatDuration, nextEightPm } from '@/lib/round-clock';
-import { useNow } from '../hooks/use-now';
-import { CommentBoard } from './comment-board';
 
 /**
- * Covers the main screen while the service is closed: the opening hours and the time until the
- * next opening (the server's, or the next 8 PM when it did not say), and the comment board of
- * those waiting. The navigation stays usable.
+ * Covers the main screen while the service is closed: the opening hours, the time until the
+ * next opening and the comment board of those waiting. The navigation stays usable.
  */
 export function ClosedOverlay({ nextOpenAt }: { nextOpenAt: string | null }) {
-  const now = useNow();
-  const fromServer = nextOpenAt === null ? Number.NaN : Date.parse(nextOpenAt);
-  const target = Number.isNaN(fromServer) ? nextEightPm(new Date(now)).getTime() : fromServer;
-  const left = Math.max(0, Math.ceil((target - now) / 1000));
-
   useEffect(() => {
     // The page behind is out of use while closed; it should not scroll under the overlay.
     const { overflow } = document.body.style;
@@ -37,19 +29,7 @@ export function ClosedOverlay({ nextOpenAt }: { nextOpenAt: string | null }) {
         <p id="closed-description" className="closed-overlay__text">
           {ko.closed.description}
         </p>
-        <dl className="closed-overlay__facts">
-          <div>
-            <dt>{ko.closed.hoursLabel}</dt>
-            <dd>{ko.main.hours}</dd>
-          </div>
-          <div>
-            <dt>{ko.closed.untilOpen}</dt>
-            <dd className="closed-overlay__countdown" role="timer">
-              {formatDuration(left)}
-            </dd>
-          </div>
-        </dl>
-        <CommentBoard />
+        <ComingSoon nextOpenAt={nextOpenAt} />
       </div>
     </div>
   );

@@ -114,46 +114,52 @@ export function MainPage() {
         <p className="main-hero__subtitle">{ko.main.subtitle}</p>
       </header>
 
-      {activeChat ? (
-        <Card className="active-chat">
-          <div>
-            <h2 className="card-title">{ko.round.activeChatTitle}</h2>
-            <p className="card-text">{ko.round.activeChatText(activeChat.partnerNickname, activeChat.word)}</p>
-          </div>
-          <ButtonLink to="/chatpage" size="sm">
-            {ko.round.backToChat}
-          </ButtonLink>
-        </Card>
-      ) : null}
+      <div className="main-page__columns">
+        <div className="main-page__primary">
+          {activeChat ? (
+            <Card className="active-chat">
+              <div>
+                <h2 className="card-title">{ko.round.activeChatTitle}</h2>
+                <p className="card-text">{ko.round.activeChatText(activeChat.partnerNickname, activeChat.word)}</p>
+              </div>
+              <ButtonLink to="/chatpage" size="sm">
+                {ko.round.backToChat}
+              </ButtonLink>
+            </Card>
+          ) : null}
 
-      <RoundPanel view={view} pick={currentPick} onPick={onPick} />
-
-      <Card className="hours-card">
-        <div className="hours-card__icon">
-          <Icon name="moon" size={26} />
+          <RoundPanel view={view} pick={currentPick} onPick={onPick} />
         </div>
-        <div>
-          <h2 className="card-title">{ko.main.hoursTitle}</h2>
-          <p className="hours-card__time">{ko.main.hours}</p>
-          <p className="hours-card__text">{ko.main.hoursNotice}</p>
+
+        <div className="main-page__side">
+          <Card className="hours-card">
+            <div className="hours-card__icon">
+              <Icon name="moon" size={26} />
+            </div>
+            <div>
+              <h2 className="card-title">{ko.main.hoursTitle}</h2>
+              <p className="hours-card__time">{ko.main.hours}</p>
+              <p className="hours-card__text">{ko.main.hoursNotice}</p>
+            </div>
+          </Card>
+
+          <Card className="how-card">
+            <h2 className="card-title">{ko.main.howTitle}</h2>
+            <ol className="steps">
+              {ko.main.howSteps.map((step, index) => (
+                <li key={step} className="steps__item">
+                  <span className="steps__number" aria-hidden="true">
+                    {index + 1}
+                  </span>
+                  <span>{step}</span>
+                </li>
+              ))}
+            </ol>
+          </Card>
+
+          <BusinessFooter />
         </div>
-      </Card>
-
-      <Card>
-        <h2 className="card-title">{ko.main.howTitle}</h2>
-        <ol className="steps">
-          {ko.main.howSteps.map((step, index) => (
-            <li key={step} className="steps__item">
-              <span className="steps__number" aria-hidden="true">
-                {index + 1}
-              </span>
-              <span>{step}</span>
-            </li>
-          ))}
-        </ol>
-      </Card>
-
-      <BusinessFooter />
+      </div>
       {view.isOpen === false ? <ClosedOverlay nextOpenAt={view.nextOpenAt} /> : null}
       <NicknameModal open={needsNickname} />
       {!needsNickname && feedback ? (

@@ -3,9 +3,8 @@ import type { RoundWord } from '@/api/realtime';
 import { initialRoundView, roundReducer, WORD_FADE_MS, type RoundAction, type RoundView } from '@/lib/round-clock';
 import { tabSocket, useSocketEvent, useSocketStatus } from '@/lib/socket';
 import { fetchCurrentRound } from '../api/current-round';
-import { fetchServerTime } from '../api/server-time';
+import { fetchServerTime, SERVER_CHECK_MS } from '@/api/server-time';
 
-const SERVER_CHECK_MS = 10_000;
 const POLL_MS = 1000;
 const TICK_MS = 1000;
 

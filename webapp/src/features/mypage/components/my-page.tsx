@@ -51,79 +51,85 @@ export function MyPage() {
     <main className="page-body my-page">
       <h1 className="page-title">{ko.mypage.title}</h1>
 
-      <Card className="profile-card">
-        <div className="profile-card__avatar" aria-hidden="true">
-          {profile?.nickname ? Array.from(profile.nickname)[0] : '?'}
+      <div className="my-page__columns">
+        <div className="my-page__primary">
+          <Card className="profile-card">
+            <div className="profile-card__avatar" aria-hidden="true">
+              {profile?.nickname ? Array.from(profile.nickname)[0] : '?'}
+            </div>
+            {isLoading ? (
+              <Spinner label={ko.app.loading} />
+            ) : profileError ? (
+              <p role="alert">{ko.mypage.profileLoadFailed}</p>
+            ) : (
+              <dl className="profile-card__facts">
+                <div>
+                  <dt>{ko.mypage.nickname}</dt>
+                  <dd className="profile-card__nickname">{profile?.nickname ?? ko.mypage.nicknameMissing}</dd>
+                </div>
+                <div>
+                  <dt>{ko.mypage.username}</dt>
+                  <dd>{profile?.username}</dd>
+                </div>
+              </dl>
+            )}
+          </Card>
+
+          {activeChat ? (
+            <Card className="current-word">
+              <span className="current-word__label">{ko.mypage.currentWord}</span>
+              <span className="current-word__word">{activeChat.word}</span>
+              <span className="current-word__partner">{ko.mypage.currentPartner(activeChat.partnerNickname)}</span>
+              <ButtonLink to="/chatpage" size="sm" variant="secondary" className="current-word__action">
+                {ko.mypage.backToChat}
+              </ButtonLink>
+            </Card>
+          ) : null}
+
+          <div className="stat-grid">
+            <Card className="stat">
+              <span className="stat__label">{ko.mypage.telepathyCount}</span>
+              <span className="stat__value">{ko.mypage.countUnit(wordHistory?.history.length ?? 0)}</span>
+            </Card>
+            <Card className="stat">
+              <span className="stat__label">{ko.mypage.megaphoneCount}</span>
+              <span className="stat__value">{ko.mypage.megaphoneUnit(megaphones?.count ?? 0)}</span>
+            </Card>
+          </div>
         </div>
-        {isLoading ? (
-          <Spinner label={ko.app.loading} />
-        ) : profileError ? (
-          <p role="alert">{ko.mypage.profileLoadFailed}</p>
-        ) : (
-          <dl className="profile-card__facts">
-            <div>
-              <dt>{ko.mypage.nickname}</dt>
-              <dd className="profile-card__nickname">{profile?.nickname ?? ko.mypage.nicknameMissing}</dd>
-            </div>
-            <div>
-              <dt>{ko.mypage.username}</dt>
-              <dd>{profile?.username}</dd>
-            </div>
-          </dl>
-        )}
-      </Card>
 
-      {activeChat ? (
-        <Card className="current-word">
-          <span className="current-word__label">{ko.mypage.currentWord}</span>
-          <span className="current-word__word">{activeChat.word}</span>
-          <span className="current-word__partner">{ko.mypage.currentPartner(activeChat.partnerNickname)}</span>
-          <ButtonLink to="/chatpage" size="sm" variant="secondary" className="current-word__action">
-            {ko.mypage.backToChat}
-          </ButtonLink>
-        </Card>
-      ) : null}
+        <div className="my-page__side">
+          <Card className="menu-card">
+            <ul className="menu">
+              <MenuItem icon="book" to="/mywords">
+                {ko.mypage.wordHistory}
+              </MenuItem>
+              <MenuItem icon="card" href={externalLinks.paymentInquiry}>
+                {ko.mypage.paymentInquiry}
+              </MenuItem>
+              <MenuItem icon="help" href={externalLinks.faq}>
+                {ko.mypage.faq}
+              </MenuItem>
+              <MenuItem icon="lock" to="/changepassword">
+                {ko.mypage.changePassword}
+              </MenuItem>
+              <MenuItem icon="logout" onClick={() => void onLogout()} busy={loggingOut}>
+                {ko.mypage.logout}
+              </MenuItem>
+            </ul>
+          </Card>
 
-      <div className="stat-grid">
-        <Card className="stat">
-          <span className="stat__label">{ko.mypage.telepathyCount}</span>
-          <span className="stat__value">{ko.mypage.countUnit(wordHistory?.history.length ?? 0)}</span>
-        </Card>
-        <Card className="stat">
-          <span className="stat__label">{ko.mypage.megaphoneCount}</span>
-          <span className="stat__value">{ko.mypage.megaphoneUnit(megaphones?.count ?? 0)}</span>
-        </Card>
+          <button
+            type="button"
+            className="withdraw-link"
+            onClick={() => {
+              setConfirmWithdraw(true);
+            }}
+          >
+            {ko.mypage.withdraw}
+          </button>
+        </div>
       </div>
-
-      <Card className="menu-card">
-        <ul className="menu">
-          <MenuItem icon="book" to="/mywords">
-            {ko.mypage.wordHistory}
-          </MenuItem>
-          <MenuItem icon="card" href={externalLinks.paymentInquiry}>
-            {ko.mypage.paymentInquiry}
-          </MenuItem>
-          <MenuItem icon="help" href={externalLinks.faq}>
-            {ko.mypage.faq}
-          </MenuItem>
-          <MenuItem icon="lock" to="/changepassword">
-            {ko.mypage.changePassword}
-          </MenuItem>
-          <MenuItem icon="logout" onClick={() => void onLogout()} busy={loggingOut}>
-            {ko.mypage.logout}
-          </MenuItem>
-        </ul>
-      </Card>
-
-      <button
-        type="button"
-        className="withdraw-link"
-        onClick={() => {
-          setConfirmWithdraw(true);
-        }}
-      >
-        {ko.mypage.withdraw}
-      </button>
 
       <ConfirmDialog
         open={confirmWithdraw}

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { serverMessage } from '@/api/outcome';
 import { AlertDialog } from '@/components/alert-dialog';
 import { Button } from '@/components/button';
+import { NewPasswordFields, type NewPassword } from '@/components/new-password-fields';
 import { Card, PageBody, PageHeader } from '@/components/page';
 import { TextField } from '@/components/text-field';
 import { ko } from '@/i18n/ko';
@@ -13,8 +14,7 @@ export function ChangePasswordPage() {
   const navigate = useNavigate();
   const { trigger: change, isMutating } = useChangePassword();
   const [currentPassword, setCurrentPassword] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
+  const [newPassword, setNewPassword] = useState<NewPassword>({ password: '', confirmation: '' });
   const [mismatch, setMismatch] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [succeeded, setSucceeded] = useState(false);
@@ -25,12 +25,12 @@ export function ChangePasswordPage() {
       setFailure(ko.validation.FIELDS_REQUIRED);
       return;
     }
-    const invalid = validateNewPassword(newPassword, confirmation, 'change');
+    const invalid = validateNewPassword(newPassword.password, newPassword.confirmation, 'change');
     if (invalid) {
       setMismatch(ko.validation[invalid]);
       return;
     }
-    const outcome = await change({ currentPassword, newPassword });
+    const outcome = await change({ currentPassword, newPassword: newPassword.password });
     if (!outcome.ok) {
       setFailure(serverMessage(outcome) ?? ko.changePassword.failedFallback);
       return;
@@ -54,27 +54,11 @@ export function ChangePasswordPage() {
                 setCurrentPassword(event.target.value);
               }}
             />
-            <TextField
-              label={ko.changePassword.newPassword}
-              name="new-password"
-              type="password"
-              autoComplete="new-password"
-              placeholder={ko.changePassword.newPasswordPlaceholder}
+            <NewPasswordFields
               value={newPassword}
-              onChange={(event) => {
-                setNewPassword(event.target.value);
-                setMismatch(null);
-              }}
-            />
-            <TextField
-              label={ko.changePassword.confirmPassword}
-              name="confirm-password"
-              type="password"
-              autoComplete="new-password"
-              value={confirmation}
               error={mismatch}
-              onChange={(event) => {
-                setConfirmation(event.target.value);
+              onChange={(value) => {
+                setNewPassword(value);
                 setMismatch(null);
               }}
             />

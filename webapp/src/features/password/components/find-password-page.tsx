@@ -1,8 +1,10 @@
 import { useRef, useState, type SubmitEvent } from 'react';
 import { serverMessage } from '@/api/outcome';
 import { Button, ButtonLink } from '@/components/button';
-import { CountdownBadge } from '@/components/countdown-badge';
+import { CodeField } from '@/components/code-field';
 import { FormMessage } from '@/components/form-message';
+import { Icon } from '@/components/icons';
+import { NewPasswordFields, type NewPassword } from '@/components/new-password-fields';
 import { Card, PageBody, PageHeader } from '@/components/page';
 import { TextField } from '@/components/text-field';
 import { limits } from '@/config/limits';
@@ -12,7 +14,6 @@ import { validateCode, validateNewPassword } from '@/lib/validation';
 import { useCheckUser } from '../api/check-user';
 import { useResetPassword } from '../api/reset-password';
 import { useSendResetCode } from '../api/send-reset-code';
-import { Icon } from '@/components/icons';
 
 type Step = 'username' | 'no-record' | 'reset' | 'done';
 
@@ -162,8 +163,7 @@ function ResetStep({ username, resetCode, onDone }: ResetStepProps) {
   const { send, sending, countdown, maskedPhone, sendError } = resetCode;
   const { trigger: reset, isMutating: resetting } = useResetPassword();
   const [code, setCode] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
+  const [newPassword, setNewPassword] = useState<NewPassword>({ password: '', confirmation: '' });
   const [codeError, setCodeError] = useState<string | null>(null);
   const [passwordError, setPasswordError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
@@ -171,12 +171,12 @@ function ResetStep({ username, resetCode, onDone }: ResetStepProps) {
   async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     const missingCode = validateCode(code);
-    const mismatch = validateNewPassword(password, confirmation, 'reset');
+    const mismatch = validateNewPassword(newPassword.password, newPassword.confirmation, 'reset');
     setCodeError(missingCode ? ko.validation[missingCode] : null);
     setPasswordError(mismatch ? ko.validation[mismatch] : null);
     if (missingCode || mismatch) return;
     setFormError(null);
-    const outcome = await reset({ username, password, code: code.trim() });
+    const outcome = await reset({ username, password: newPassword.password, code: code.trim() });
     if (!outcome.ok) {
       setFormError(serverMessage(outcome) ?? ko.findPassword.resetFailed);
       return;
@@ -191,49 +191,25 @@ function ResetStep({ username, resetCode, onDone }: ResetStepProps) {
           message={sendError ?? (maskedPhone ? ko.findPassword.codeSentTo(maskedPhone) : sending ? ko.findPassword.sendingCode : null)}
           tone={sendError ? 'error' : 'info'}
         />
-        <TextField
-          label={ko.findPassword.code}
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="\d*"
-          maxLength={limits.codeDigits}
-          placeholder={ko.findPassword.codePlaceholder}
+        <CodeField
           value={code}
-          error={codeError ?? (countdown.expired ? ko.findPassword.expired : null)}
-          onChange={(event) => {
-            setCode(event.target.value.replace(/\D/g, '').slice(0, limits.codeDigits));
+          countdown={countdown}
+          error={codeError}
+          onChange={(value) => {
+            setCode(value);
             setCodeError(null);
           }}
-          labelAside={countdown.started ? <CountdownBadge remaining={countdown.remaining} /> : null}
           trailing={
             <Button variant="secondary" onClick={() => void send(username)} loading={sending}>
               {ko.findPassword.resend}
             </Button>
           }
         />
-        <TextField
-          label={ko.findPassword.newPassword}
-          name="new-password"
-          type="password"
-          autoComplete="new-password"
-          placeholder={ko.findPassword.newPasswordPlaceholder}
-          value={password}
-          onChange={(event) => {
-            setPassword(event.target.value);
-            setPasswordError(null);
-          }}
-        />
-        <TextField
-          label={ko.findPassword.confirmPassword}
-          name="confirm-password"
-          type="password"
-          autoComplete="new-password"
-          placeholder={ko.findPassword.confirmPasswordPlaceholder}
-          value={confirmation}
+        <NewPasswordFields
+          value={newPassword}
           error={passwordError}
-          onChange={(event) => {
-            setConfirmation(event.target.value);
+          onChange={(value) => {
+            setNewPassword(value);
             setPasswordError(null);
           }}
         />

@@ -3,7 +3,7 @@ import { toast } from 'sonner';
 import { Button } from '@/components/button';
 import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
-import { useComments, usePostComment } from '../api/comments';
+import { useComments, usePostComment } from '@/api/comments';
 
 /**
  * The anonymous board of the closed hours: a one-line form and the newest three comments,

@@ -1,0 +1,34 @@
+import { ko } from '@/i18n/ko';
+import { formatDuration, nextEightPm } from '@/lib/round-clock';
+import { useNow } from '@/lib/use-now';
+import { CommentBoard } from './comment-board';
+
+/**
+ * What the closed hours show: the opening hours, the time until the next opening (the
+ * server's, or the next 8 PM when it did not say) ticking each second, and the comment board
+ * of those waiting. Drawn light on the closed screen's dark background.
+ */
+export function ComingSoon({ nextOpenAt }: { nextOpenAt: string | null }) {
+  const now = useNow();
+  const fromServer = nextOpenAt === null ? Number.NaN : Date.parse(nextOpenAt);
+  const target = Number.isNaN(fromServer) ? nextEightPm(new Date(now)).getTime() : fromServer;
+  const left = Math.max(0, Math.ceil((target - now) / 1000));
+
+  return (
+    <>
+      <dl className="closed-overlay__facts">
+        <div>
+          <dt>{ko.closed.hoursLabel}</dt>
+          <dd>{ko.main.hours}</dd>
+        </div>
+        <div>
+          <dt>{ko.closed.untilOpen}</dt>
+          <dd className="closed-overlay__countdown" role="timer">
+            {formatDuration(left)}
+          </dd>
+        </div>
+      </dl>
+      <CommentBoard />
+    </>
+  );
+}

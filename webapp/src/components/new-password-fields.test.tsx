@@ -1,0 +1,49 @@
+import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { ko } from '@/i18n/ko';
+import { NewPasswordFields, type NewPassword } from './new-password-fields';
+
+function Harness({ error, onValue }: { error?: string; onValue?: (value: NewPassword) => void }) {
+  const [value, setValue] = useState<NewPassword>({ password: '', confirmation: '' });
+  return (
+    <NewPasswordFields
+      value={value}
+      error={error}
+      onChange={(next) => {
+        setValue(next);
+        onValue?.(next);
+      }}
+    />
+  );
+}
+
+describe('NewPasswordFields', () => {
+  it('edits the password and its confirmation apart', async () => {
+    const onValue = vi.fn<(value: NewPassword) => void>();
+    const user = userEvent.setup();
+    render(<Harness onValue={onValue} />);
+    const password = screen.getByLabelText(ko.newPassword.label);
+    const confirmation = screen.getByLabelText(ko.newPassword.confirmation);
+    for (const input of [password, confirmation]) {
+      expect(input).toHaveAttribute('type', 'password');
+      expect(input).toHaveAttribute('autocomplete', 'new-password');
+    }
+    expect(password).toHaveAttribute('placeholder', ko.newPassword.placeholder);
+    expect(confirmation).toHaveAttribute('placeholder', ko.newPassword.confirmationPlaceholder);
+    await user.type(password, 'abcdef');
+    await user.type(confirmation, 'abcdeg');
+    expect(password).toHaveValue('abcdef');
+    expect(confirmation).toHaveValue('abcdeg');
+    expect(onValue).toHaveBeenLastCalledWith({ password: 'abcdef', confirmation: 'abcdeg' });
+  });
+
+  it('shows a refusal under the confirmation', () => {
+    render(<Harness error={ko.validation.NEW_PASSWORD_MISMATCH} />);
+    const confirmation = screen.getByLabelText(ko.newPassword.confirmation);
+    expect(confirmation).toHaveAttribute('aria-invalid', 'true');
+    expect(confirmation).toHaveAccessibleDescription(ko.validation.NEW_PASSWORD_MISMATCH);
+    expect(screen.getByLabelText(ko.newPassword.label)).not.toHaveAttribute('aria-invalid');
+  });
+});

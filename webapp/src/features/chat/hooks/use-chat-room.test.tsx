@@ -1,0 +1,228 @@
+import { act, waitFor } from '@testing-library/react';
+import { toast } from 'sonner';
+import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import type { ChatMessage } from '@/api/realtime';
+import { chatLog } from '@/lib/chat-log';
+import { writeChatInfo, type ChatInfo } from '@/lib/chat-session';
+import { tabSocket } from '@/lib/socket';
+import { FakeWebSocket } from '@/test/fake-socket';
+import { jsonResponse, renderRoute } from '@/test/render';
+import { PARTNER_TYPING_TIMEOUT_MS, RECONNECT_NOTICE_MS, useChatRoom, type ChatRoom } from './use-chat-room';
+
+vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
+
+const info: ChatInfo = {
+  myId: 7,
+  myUsername: 'alice_01',
+  myNickname: '달빛',
+  partnerId: 12,
+  partnerUsername: 'star_12',
+  partnerNickname: '별빛',
+  word: '고양이',
+  round: 1000,
+  roomId: 'room-1',
+  startTime: 0,
+};
+
+let fetchMock: Mock<(request: Request) => Promise<Response>>;
+
+beforeEach(() => {
+  fetchMock = vi.fn<(request: Request) => Promise<Response>>(() => Promise.resolve(jsonResponse({ success: true, message: '종료' })));
+  vi.stubGlobal('fetch', fetchMock);
+  vi.stubGlobal('WebSocket', FakeWebSocket);
+  FakeWebSocket.instances = [];
+  vi.mocked(toast.error).mockClear();
+  writeChatInfo(info);
+});
+
+afterEach(() => {
+  tabSocket().stop();
+  chatLog.clear();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+/** Mounts the hook on /chatpage and gives its latest state. */
+function setup() {
+  const state: { room: ChatRoom | null } = { room: null };
+  function Harness() {
+    const room = useChatRoom(info);
+    state.room = room;
+    return null;
+  }
+  const view = renderRoute(<Harness />, { path: '/chatpage', extraPaths: ['/main'] });
+  const room = (): ChatRoom => {
+    if (!state.room) throw new Error('not rendered');
+    return state.room;
+  };
+  return { ...view, room };
+}
+
+function connect(): FakeWebSocket {
+  tabSocket().start();
+  const socket = FakeWebSocket.latest();
+  act(() => {
+    socket.open();
+  });
+  return socket;
+}
+
+function echo(clientId: string | undefined, text: string, id: string, senderId = info.myId): ChatMessage {
+  return {
+    id,
+    roomId: info.roomId,
+    senderId,
+    senderUsername: '',
+    senderNickname: '',
+    receiverId: senderId === info.myId ? info.partnerId : info.myId,
+    receiverUsername: '',
+    receiverNickname: '',
+    word: info.word,
+    message: text,
+    timestamp: 1,
+    ...(clientId ? { clientId } : {}),
+  };
+}
+
+describe('useChatRoom', () => {
+  it('sends a trimmed message as pending, and the echo confirms it', () => {
+    const { room } = setup();
+    const socket = connect();
+    let sent = false;
+    act(() => {
+      sent = room().send('   ');
+    });
+    expect(sent).toBe(false);
+    act(() => {
+      sent = room().send('  안녕하세요 ');
+    });
+    expect(sent).toBe(true);
+    const frame = socket.sent.find((each) => each.event === 'chatMessage');
+    expect(frame?.data).toMatchObject({ roomId: 'room-1', message: '안녕하세요' });
+    expect(room().entries).toMatchObject([{ message: '안녕하세요', status: 'pending', senderId: 7 }]);
+    const { clientId } = frame?.data as { clientId: string };
+    act(() => {
+      socket.receive('chatMessage', echo(clientId, '안녕하세요', '1-0'));
+    });
+    expect(room().entries).toMatchObject([{ id: '1-0', message: '안녕하세요', status: 'sent' }]);
+  });
+
+  it('marks the message the server refused as failed, and says why', () => {
+    const { room } = setup();
+    const socket = connect();
+    act(() => {
+      room().send('하나');
+    });
+    act(() => {
+      socket.receive('error', { event: 'chatMessage', code: 'RATE_LIMITED', message: '너무 빨라요.' });
+    });
+    expect(toast.error).toHaveBeenCalledWith('너무 빨라요.');
+    expect(room().entries).toMatchObject([{ message: '하나', status: 'failed' }]);
+  });
+
+  it('sends again after a reconnect what the server did not confirm', () => {
+    const { room } = setup();
+    // Written while the socket is down: kept pending, sent on the next connection's resume.
+    act(() => {
+      room().send('늦은 인사');
+    });
+    const socket = connect();
+    expect(socket.sent.some((each) => each.event === 'chatMessage')).toBe(false);
+    act(() => {
+      socket.receive('resumed', { roomId: 'room-1', count: 0 });
+    });
+    expect(socket.sent.filter((each) => each.event === 'chatMessage').map((each) => each.data)).toMatchObject([
+      { roomId: 'room-1', message: '늦은 인사' },
+    ]);
+    // A second resume on the same connection does not send it twice.
+    act(() => {
+      socket.receive('resumed', { roomId: 'room-1', count: 0 });
+    });
+    expect(socket.sent.filter((each) => each.event === 'chatMessage')).toHaveLength(1);
+  });
+
+  it("shows the partner's typing until they stop, write, or go quiet", () => {
+    const { room } = setup();
+    const socket = connect();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    act(() => {
+      socket.receive('typing', { roomId: 'room-1', userId: info.myId });
+    });
+    expect(room().partnerTyping).toBe(false);
+    act(() => {
+      socket.receive('typing', { roomId: 'room-1', userId: info.partnerId });
+    });
+    expect(room().partnerTyping).toBe(true);
+    act(() => {
+      socket.receive('stopTyping', { roomId: 'room-1', userId: info.partnerId });
+    });
+    expect(room().partnerTyping).toBe(false);
+    act(() => {
+      socket.receive('typing', { roomId: 'room-1', userId: info.partnerId });
+    });
+    act(() => {
+      socket.receive('chatMessage', echo(undefined, '안녕', '2-0', info.partnerId));
+    });
+    expect(room().partnerTyping).toBe(false);
+    act(() => {
+      socket.receive('typing', { roomId: 'room-1', userId: info.partnerId });
+    });
+    act(() => {
+      vi.advanceTimersByTime(PARTNER_TYPING_TIMEOUT_MS);
+    });
+    expect(room().partnerTyping).toBe(false);
+  });
+
+  it('tells of a reconnection only when the drop lasts', () => {
+    const { room } = setup();
+    const socket = connect();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    act(() => {
+      socket.drop();
+    });
+    act(() => {
+      vi.advanceTimersByTime(RECONNECT_NOTICE_MS - 1);
+    });
+    expect(room().reconnecting).toBe(false);
+    // Still down through the first retry (after 1 s), which keeps failing to open.
+    act(() => {
+      vi.advanceTimersByTime(2 * RECONNECT_NOTICE_MS);
+    });
+    expect(room().reconnecting).toBe(true);
+    act(() => {
+      FakeWebSocket.latest().open();
+    });
+    expect(room().reconnecting).toBe(false);
+  });
+
+  it('ends for good when the partner leaves: nothing more is sent', () => {
+    const { room } = setup();
+    const socket = connect();
+    act(() => {
+      socket.receive('chatEnded', { roomId: 'room-1', reason: 'left', byUserId: info.partnerId });
+    });
+    expect(room().active).toBe(false);
+    expect(room().ended).toMatchObject({ reason: 'left' });
+    expect(room().canReport).toBe(true);
+    act(() => {
+      expect(room().send('거기 있어요?')).toBe(false);
+    });
+    expect(socket.sent.some((each) => each.event === 'chatMessage')).toBe(false);
+  });
+
+  it('leaves: ends the match, tells the socket, keeps the chat for the mood question and goes to /main', async () => {
+    const { room, router } = setup();
+    const socket = connect();
+    await act(async () => {
+      await room().leave(true);
+    });
+    expect(fetchMock.mock.calls.map(([request]) => new URL(request.url).pathname)).toContain('/api/match/end');
+    expect(socket.sent).toContainEqual({ event: 'leaveRoom', data: { roomId: 'room-1', userId: 7 } });
+    expect(localStorage.getItem('chatInfo')).toBeNull();
+    expect(JSON.parse(localStorage.getItem('feedbackInfo') ?? 'null')).toMatchObject({ roomId: 'room-1' });
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/main');
+    });
+  });
+});
