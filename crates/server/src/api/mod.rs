@@ -13,6 +13,7 @@ mod password;
 mod profile;
 mod report;
 mod signup;
+mod wordsets;
 
 use poem_openapi::{Object, OpenApiService, Tags};
 use telepathy_domain::Notice;
@@ -37,6 +38,8 @@ enum Tag {
     Safety,
     /// The comment board of the closed hours.
     Comments,
+    /// The paid custom word set: real name, bank transfer, the words and their review.
+    Wordset,
     /// Facts about this deployment.
     Meta,
     /// Demo mode only.
@@ -73,10 +76,12 @@ type Apis = (
     game::GameApi,
     report::ReportApi,
     comments::CommentsApi,
+    wordsets::WordsetApi,
     admin::AdminAuthApi,
     admin::AdminReportsApi,
     admin::AdminUsersApi,
     admin::AdminCommentsApi,
+    admin::AdminWordsetsApi,
 );
 
 /// The API service, mounted at `/api`.
@@ -92,10 +97,12 @@ pub fn service(state: &AppState) -> OpenApiService<Apis, ()> {
             game::GameApi(state.clone()),
             report::ReportApi(state.clone()),
             comments::CommentsApi(state.clone()),
+            wordsets::WordsetApi(state.clone()),
             admin::AdminAuthApi(state.clone()),
             admin::AdminReportsApi(state.clone()),
             admin::AdminUsersApi(state.clone()),
             admin::AdminCommentsApi(state.clone()),
+            admin::AdminWordsetsApi(state.clone()),
         ),
         "Telepathy API",
         env!("CARGO_PKG_VERSION"),

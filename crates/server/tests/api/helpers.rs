@@ -32,6 +32,13 @@ pub const UNREACHABLE_PROVIDERS: &[(&str, &str)] = &[
     ("TELEPATHY_PORTONE_API_SECRET", "secret"),
     ("TELEPATHY_PORTONE_STORE_ID", "store-x"),
     ("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", "channel-x"),
+    ("TELEPATHY_TRANSFER_BANK", "국민"),
+    ("TELEPATHY_TRANSFER_ACCOUNT", "123456-01-234567"),
+    ("TELEPATHY_TRANSFER_HOLDER", "텔레파시"),
+    (
+        "TELEPATHY_DATA_KEY",
+        "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=",
+    ),
 ];
 /// The bearer token that lets the in-process client (which has no peer address) read the
 /// demo SMS outbox.

@@ -1,6 +1,7 @@
 //! The operations console under `/api/admin`: operators log in with a password and a TOTP
 //! code (`auth`), work the report queue (`reports`), look up and sanction users, read the
-//! audit log (`users`) and hide comments of the board (`comments`). Everything but logging
+//! audit log (`users`), hide comments of the board (`comments`), and confirm bank
+//! transfers and review the custom word sets they bought (`wordsets`). Everything but logging
 //! in needs an operator session that passed the second factor; a user session never
 //! counts. Every action of an operator leaves one line in the audit log.
 
@@ -8,11 +9,13 @@ mod auth;
 mod comments;
 mod reports;
 mod users;
+mod wordsets;
 
 pub use auth::AdminAuthApi;
 pub use comments::AdminCommentsApi;
 pub use reports::AdminReportsApi;
 pub use users::AdminUsersApi;
+pub use wordsets::AdminWordsetsApi;
 
 use std::time::Duration;
 
