@@ -17,6 +17,8 @@ const sections = [
   { to: '/admin/reports', label: koAdmin.layout.reports },
   { to: '/admin/users', label: koAdmin.layout.users },
   { to: '/admin/comments', label: koAdmin.layout.comments },
+  { to: '/admin/transfers', label: koAdmin.layout.transfers },
+  { to: '/admin/wordsets', label: koAdmin.layout.wordsets },
   { to: '/admin/audit', label: koAdmin.layout.audit },
 ] as const;
 
