@@ -138,8 +138,8 @@ pub enum ErrorCode {
     /// The payment is unknown, not ours, not this user's, not for this item or amount, or
     /// paid another order already.
     PaymentInvalid,
-    /// The payment exists but is not paid (cancelled, failed, still waiting).
-    PaymentNotPaid,
+    /// The card payment exists but is not paid (cancelled, failed, still waiting).
+    CardNotPaid,
     /// The card payment gateway could not be asked.
     PaymentUnavailable,
     /// The action on a report or user is none of dismiss, warn, suspend, ban.
@@ -152,6 +152,38 @@ pub enum ErrorCode {
     SanctionReasonTooLong,
     /// The sanction was already lifted or has run out.
     SanctionLifted,
+    /// The real name is empty.
+    RealNameRequired,
+    /// The real name breaks the real-name rule.
+    RealNameInvalid,
+    /// A transfer needs the payer's real name first (the depositor code is made from it).
+    RealNameNeeded,
+    /// The call names another user's id or payment: only one's own may be read or changed.
+    NotOwner,
+    /// A custom word set is bought for its one price.
+    PaymentAmountInvalid,
+    /// No paid payment is waiting for a word set (none was confirmed yet).
+    PaymentNotPaid,
+    /// The payment already bought a word set.
+    PaymentUsed,
+    /// The operator confirms a payment that is paid already.
+    PaymentAlreadyPaid,
+    /// Fewer or more than four words, or an empty one.
+    WordsetWordsRequired,
+    /// A word is not 1–6 Hangul syllables.
+    WordsetWordInvalid,
+    /// The same word twice.
+    WordsetWordsDuplicate,
+    /// The refund bank breaks the bank rule.
+    RefundBankInvalid,
+    /// The refund account number is not 4–20 digits.
+    RefundAccountInvalid,
+    /// The word set was reviewed already, by this operator or another.
+    WordsetReviewed,
+    /// The refund was recorded already, or the set needs none.
+    RefundSettled,
+    /// A deposit notification without a valid signature.
+    SignatureInvalid,
     /// The request body or parameters could not be read.
     InvalidRequest,
     /// The request body is larger than the API reads.
@@ -233,13 +265,29 @@ impl ErrorCode {
         Self::NoMegaphones,
         Self::PackInvalid,
         Self::PaymentInvalid,
-        Self::PaymentNotPaid,
+        Self::CardNotPaid,
         Self::PaymentUnavailable,
         Self::SanctionKindInvalid,
         Self::SanctionDaysInvalid,
         Self::SanctionReasonRequired,
         Self::SanctionReasonTooLong,
         Self::SanctionLifted,
+        Self::RealNameRequired,
+        Self::RealNameInvalid,
+        Self::RealNameNeeded,
+        Self::NotOwner,
+        Self::PaymentAmountInvalid,
+        Self::PaymentNotPaid,
+        Self::PaymentUsed,
+        Self::PaymentAlreadyPaid,
+        Self::WordsetWordsRequired,
+        Self::WordsetWordInvalid,
+        Self::WordsetWordsDuplicate,
+        Self::RefundBankInvalid,
+        Self::RefundAccountInvalid,
+        Self::WordsetReviewed,
+        Self::RefundSettled,
+        Self::SignatureInvalid,
         Self::InvalidRequest,
         Self::PayloadTooLarge,
         Self::UriTooLong,
@@ -329,7 +377,7 @@ impl ErrorCode {
             Self::NoMegaphones => "확성기가 없어요. 확성기를 구매한 뒤 보내주세요.",
             Self::PackInvalid => "구매할 확성기 상품을 다시 선택해주세요.",
             Self::PaymentInvalid => "결제 정보를 확인할 수 없어요. 결제 문의로 알려주세요.",
-            Self::PaymentNotPaid => "결제가 완료되지 않았어요.",
+            Self::CardNotPaid => "결제가 완료되지 않았어요.",
             Self::PaymentUnavailable => {
                 "결제 서버와 연결하지 못했어요. 잠시 후 다시 시도해주세요."
             }
@@ -338,6 +386,24 @@ impl ErrorCode {
             Self::SanctionReasonRequired => "사유를 입력해주세요.",
             Self::SanctionReasonTooLong => "사유는 200자 이내로 입력해주세요.",
             Self::SanctionLifted => "이미 해제되었거나 기간이 끝난 제재입니다.",
+            Self::RealNameRequired => "이름을 입력해주세요.",
+            Self::RealNameInvalid => "이름은 한글 또는 영문으로 20자 이내로 입력해주세요.",
+            Self::RealNameNeeded => "입금 확인을 위해 이름을 먼저 입력해주세요.",
+            Self::NotOwner => "본인의 정보만 보거나 바꿀 수 있어요.",
+            Self::PaymentAmountInvalid => "단어 세트는 1,000원입니다.",
+            Self::PaymentNotPaid => {
+                "입금이 확인된 결제가 없어요. 입금이 확인된 뒤 단어를 등록해주세요."
+            }
+            Self::PaymentUsed => "이 결제로 이미 단어 세트를 등록했어요.",
+            Self::PaymentAlreadyPaid => "이미 입금이 확인된 결제입니다.",
+            Self::WordsetWordsRequired => "단어 4개를 모두 입력해주세요.",
+            Self::WordsetWordInvalid => "단어는 한글 1~6자로 입력해주세요.",
+            Self::WordsetWordsDuplicate => "서로 다른 단어 4개를 입력해주세요.",
+            Self::RefundBankInvalid => "은행 이름은 한글 또는 영문 2~20자로 입력해주세요.",
+            Self::RefundAccountInvalid => "계좌번호는 숫자 4~20자리로 입력해주세요.",
+            Self::WordsetReviewed => "이미 심사한 단어 세트입니다.",
+            Self::RefundSettled => "환불할 금액이 없거나 이미 환불을 기록했습니다.",
+            Self::SignatureInvalid => "서명이 올바르지 않습니다.",
             Self::InvalidRequest => "요청 형식이 올바르지 않습니다.",
             Self::PayloadTooLarge => "요청 내용이 너무 큽니다.",
             Self::UriTooLong => "요청 주소가 너무 깁니다.",

@@ -1,7 +1,7 @@
 //! The rules of Telepathy, free of I/O: what a valid username, password, phone number,
 //! birthdate and nickname are, the Korean message of every client-facing error, and the
 //! time arithmetic of the service (Asia/Seoul), the abuse filter of chat text, and what
-//! reports and restrictions say.
+//! reports and restrictions say, and the rules of the paid custom word set.
 //!
 //! Everything here is pure and deterministic; callers pass the current time in.
 
@@ -16,6 +16,7 @@ pub mod safety;
 pub mod time;
 mod validate;
 pub mod words;
+pub mod wordset;
 
 pub use emotion::Emotion;
 pub use error::ErrorCode;

@@ -106,3 +106,29 @@ pub const PAYMENT_CHECKS_PER_USER: u32 = 30;
 /// PortOne notifications one address may send per `PAYMENT_WINDOW` (each asks PortOne).
 pub const PAYMENT_NOTICES_PER_IP: u32 = 600;
 pub const PAYMENT_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// The price of one custom word set of four words, in won (spec section 9).
+pub const WORDSET_PRICE_WON: i64 = 1_000;
+/// How long a bank transfer stays open for its deposit. The web app checks for 60 s
+/// (`TRANSFER_CHECK_WINDOW`), but a deposit confirmed later still pays.
+pub const TRANSFER_OPEN: Duration = Duration::from_secs(24 * 60 * 60);
+/// How long the web app polls a transfer's status before showing it as not yet seen.
+pub const TRANSFER_CHECK_WINDOW: Duration = Duration::from_secs(60);
+/// Demo mode: a pending transfer counts as paid this long after it was opened.
+pub const DEMO_TRANSFER_PAID_AFTER: Duration = Duration::from_secs(5);
+/// Transfers one user may open (or look up again) per `TRANSFER_WINDOW`.
+pub const TRANSFERS_PER_USER: u32 = 10;
+/// Real-name changes one user may make per `TRANSFER_WINDOW`.
+pub const REAL_NAME_UPDATES_PER_USER: u32 = 10;
+/// Word sets one user may submit per `TRANSFER_WINDOW` (each needs its own payment too).
+pub const WORDSETS_PER_USER: u32 = 10;
+pub const TRANSFER_WINDOW: Duration = Duration::from_secs(60 * 60);
+/// Deposit notifications one client address may send per `TRANSFER_WINDOW`.
+pub const DEPOSIT_NOTICES_PER_IP: u32 = 600;
+/// An approved word set is reflected within this time of its submission (the spec's
+/// promise); operators see sets past it as overdue.
+pub const WORDSET_REVIEW_DUE: Duration = Duration::from_secs(24 * 60 * 60);
+/// Every node reads the approved word sets this often.
+pub const WORDSET_REFRESH: Duration = Duration::from_secs(20);
+/// An approved set joins the rotation no sooner than this after its approval: longer than
+/// `WORDSET_REFRESH`, so every node knows it before its first round.
+pub const WORDSET_ACTIVATE_AFTER: Duration = Duration::from_secs(60);

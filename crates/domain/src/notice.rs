@@ -33,6 +33,14 @@ pub enum Notice {
     MegaphonesGranted,
     MegaphoneSent,
     MegaphoneHidden,
+    RealNameSaved,
+    TransferOpened,
+    WordsetSubmitted,
+    DepositReceived,
+    TransferConfirmed,
+    WordsetApproved,
+    WordsetRejected,
+    RefundRecorded,
 }
 
 impl Notice {
@@ -69,6 +77,18 @@ impl Notice {
             Self::MegaphonesGranted => "확성기가 지급되었어요.",
             Self::MegaphoneSent => "확성기를 보냈어요.",
             Self::MegaphoneHidden => "확성기를 숨겼습니다.",
+            Self::RealNameSaved => "이름이 저장되었습니다.",
+            Self::TransferOpened => {
+                "아래 계좌로 1,000원을 보내주세요. 받는 분 통장 표시에 입금자명을 그대로 적어주세요."
+            }
+            Self::WordsetSubmitted => {
+                "소중한 단어를 보내주셔서 고마워요! 검토를 거쳐 24시간 이내에 반영될 거예요."
+            }
+            Self::DepositReceived => "입금 알림을 받았습니다.",
+            Self::TransferConfirmed => "입금을 확인했습니다.",
+            Self::WordsetApproved => "단어 세트를 승인했습니다. 곧 라운드에 나옵니다.",
+            Self::WordsetRejected => "단어 세트를 반려했습니다. 환불할 계좌로 1,000원을 돌려주세요.",
+            Self::RefundRecorded => "환불을 마쳤다고 기록했습니다.",
         }
     }
 }

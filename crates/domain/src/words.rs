@@ -1,5 +1,6 @@
-//! The built-in word catalogue: the round's four words come from
-//! `CATALOGUE[round mod CATALOGUE.len()]` (approved custom word sets join the rotation later).
+//! The round's four words: every `CUSTOM_EVERY`-th round shows an approved custom word set
+//! when one is active (`custom_set_for_round`); every other round shows the built-in topic
+//! `CATALOGUE[round mod CATALOGUE.len()]`.
 
 /// One round's four words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,10 +94,66 @@ pub fn topic_for_round(round: i64) -> &'static Topic {
     &CATALOGUE[index % CATALOGUE.len()]
 }
 
+/// Every this many rounds one is given to the custom word sets (when any is active).
+pub const CUSTOM_EVERY: i64 = 5;
+
+/// An approved custom word set in the rotation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustomSet {
+    pub id: i64,
+    /// The first round it may show: set a little after its approval, so that every node
+    /// knows it before then and all compute the same words.
+    pub active_from_round: i64,
+    pub words: [String; 4],
+}
+
+/// The custom set `round` shows, if any: on every `CUSTOM_EVERY`-th round, the sets
+/// active by then take turns. `sets` must be sorted by `(active_from_round, id)`; the
+/// answer depends on nothing else, so every node that holds the same list agrees.
+pub fn custom_set_for_round(round: i64, sets: &[CustomSet]) -> Option<&CustomSet> {
+    if round.rem_euclid(CUSTOM_EVERY) != 0 {
+        return None;
+    }
+    let active = sets.partition_point(|s| s.active_from_round <= round);
+    let count = i64::try_from(active).ok().filter(|n| *n > 0)?;
+    let turn = round.div_euclid(CUSTOM_EVERY).rem_euclid(count);
+    sets.get(usize::try_from(turn).ok()?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    fn set(id: i64, active_from_round: i64) -> CustomSet {
+        CustomSet {
+            id,
+            active_from_round,
+            words: ["가", "나", "다", "라"].map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn custom_sets_take_every_fifth_round_once_active() {
+        let sets = [set(1, 100), set(2, 100), set(3, 120)];
+        let at = |round| custom_set_for_round(round, &sets).map(|s| s.id);
+        assert_eq!(custom_set_for_round(100, &[]), None);
+        assert_eq!(at(95), None, "none is active yet");
+        for round in 96..100 {
+            assert_eq!(at(round), None);
+        }
+        assert_eq!(at(100), Some(1), "100 / 5 = 20, even: the first of two");
+        assert_eq!(at(101), None);
+        assert_eq!(at(105), Some(2));
+        assert_eq!(at(110), Some(1));
+        assert_eq!(at(115), Some(2));
+        assert_eq!(at(120), Some(1), "24 mod 3 = 0: three take turns now");
+        assert_eq!(at(125), Some(2));
+        assert_eq!(at(130), Some(3));
+        assert_eq!(at(-5), None);
+        let shown: HashSet<i64> = (120..180).filter_map(at).collect();
+        assert_eq!(shown.len(), 3, "all three take turns");
+    }
 
     fn is_hangul_syllable(c: char) -> bool {
         ('\u{AC00}'..='\u{D7A3}').contains(&c)

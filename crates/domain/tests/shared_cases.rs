@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 use telepathy_domain::safety::ReportForm;
+use telepathy_domain::wordset::{CustomWord, RealName, RefundAccount, RefundBank};
 use telepathy_domain::{
     check_new_password, Birthdate, ErrorCode, Nickname, Password, PasswordContext, Phone, Username,
 };
@@ -87,6 +88,26 @@ fn birthdate() {
 #[test]
 fn nickname() {
     check("nickname", |s| Nickname::parse(s).map(drop));
+}
+
+#[test]
+fn real_name() {
+    check("realName", |s| RealName::parse(s).map(drop));
+}
+
+#[test]
+fn wordset_word() {
+    check("wordsetWord", |s| CustomWord::parse(s).map(drop));
+}
+
+#[test]
+fn refund_bank() {
+    check("refundBank", |s| RefundBank::parse(s).map(drop));
+}
+
+#[test]
+fn refund_account() {
+    check("refundAccount", |s| RefundAccount::parse(s).map(drop));
 }
 
 #[test]

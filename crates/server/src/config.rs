@@ -11,6 +11,8 @@ use telepathy_domain::round::ServiceWindow;
 use telepathy_providers::{PortOneConfig, PortOneV1Config, Secret, SolapiConfig};
 use telepathy_store::Backend;
 
+use crate::sealing::DataKey;
+
 /// One documented variable. `.env.example` is checked against this list by a test.
 pub struct VarDoc {
     pub name: &'static str,
@@ -51,6 +53,12 @@ pub const VARS: &[VarDoc] = &[
     VarDoc { name: "TELEPATHY_PORTONE_V1_IMP_CODE", example: "", doc: "PortOne V1 merchant code (imp12345678) given to the payment window." },
     VarDoc { name: "TELEPATHY_PORTONE_V1_PG", example: "html5_inicis", doc: "The pg of the payment window (IMP.request_pay)." },
     VarDoc { name: "TELEPATHY_PORTONE_V1_BASE_URL", example: "https://api.iamport.kr", doc: "PortOne V1 API base URL." },
+    VarDoc { name: "TELEPATHY_TRANSFER_BANK", example: "", doc: "The bank of the account custom word sets are paid to by transfer (e.g. 국민). Required outside demo mode, with the account and holder; demo mode shows a demo account." },
+    VarDoc { name: "TELEPATHY_TRANSFER_ACCOUNT", example: "", doc: "The account number word sets are paid to." },
+    VarDoc { name: "TELEPATHY_TRANSFER_HOLDER", example: "", doc: "The holder (예금주) of that account, as the bank shows it." },
+    VarDoc { name: "TELEPATHY_DEPOSIT_WEBHOOK_SECRET", example: "", doc: "Shared secret of the bank's deposit notifications (POST /api/sp_payments/deposit-webhook, X-Signature: sha256=<hex HMAC-SHA256 of the body>). Unset: every notification is refused and operators confirm transfers." },
+    VarDoc { name: "TELEPATHY_DATA_KEY", example: "", doc: "Base64 of 32 random bytes (openssl rand -base64 32): the AES-256-GCM key that seals refund account numbers in the database. Required outside demo mode; keep it with the database's backups, apart from them." },
+    VarDoc { name: "TELEPATHY_DEMO_TRANSFER_SECONDS", example: "5", doc: "Demo mode: a pending transfer counts as paid this many seconds after it was opened; 0: only an operator or the deposit notification confirms it." },
     VarDoc { name: "TELEPATHY_OPERATOR_PASSWORD", example: "", doc: "Read only by `telepathy operator add`: the new operator's password (otherwise one line of standard input). Never set it for a running node." },
     VarDoc { name: "TELEPATHY_BUSINESS_NAME", example: "", doc: "The operator's trade name (상호), shown in the footer, the help page and the terms. Unset: 텔레파시 운영팀 in demo mode, otherwise left out." },
     VarDoc { name: "TELEPATHY_BUSINESS_REPRESENTATIVE", example: "", doc: "The operator's representative (대표자). Unset: left out." },
@@ -100,6 +108,15 @@ pub struct Officer {
     pub email: Option<String>,
 }
 
+/// Where custom word sets are paid to by bank transfer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TransferAccount {
+    pub bank: String,
+    pub number: String,
+    /// The holder (예금주).
+    pub holder: String,
+}
+
 /// The validated configuration of a node.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -131,6 +148,14 @@ pub struct Config {
     pub outbox_token: Option<Secret>,
     /// The operator's facts the web app shows.
     pub business: BusinessInfo,
+    /// Where word sets are paid to.
+    pub transfer_account: TransferAccount,
+    /// The secret that signs deposit notifications; none refuses them all.
+    pub deposit_webhook_secret: Option<Secret>,
+    /// Seals personal data kept at rest (refund accounts).
+    pub data_key: DataKey,
+    /// Demo mode: a pending transfer counts as paid this long after it was opened.
+    pub demo_transfer_paid_after: Option<Duration>,
 }
 
 impl Config {
@@ -306,6 +331,46 @@ impl Config {
         };
         let outbox_token = get("TELEPATHY_OUTBOX_TOKEN").map(Secret::new);
         let business = business_info(&get, demo, &mut errors);
+        let transfer_account = match (
+            get("TELEPATHY_TRANSFER_BANK"),
+            get("TELEPATHY_TRANSFER_ACCOUNT"),
+            get("TELEPATHY_TRANSFER_HOLDER"),
+        ) {
+            (Some(bank), Some(number), Some(holder)) => TransferAccount {
+                bank,
+                number,
+                holder,
+            },
+            (bank, number, holder) => {
+                if bank.is_some() || number.is_some() || holder.is_some() {
+                    errors.push("TELEPATHY_TRANSFER_BANK, TELEPATHY_TRANSFER_ACCOUNT and TELEPATHY_TRANSFER_HOLDER go together: set all three".into());
+                } else if !demo {
+                    errors.push("TELEPATHY_TRANSFER_BANK: the account word sets are paid to is required outside demo mode (or set TELEPATHY_DEMO=true)".into());
+                }
+                // Demo mode names no real account: nobody can send money there by mistake.
+                TransferAccount {
+                    bank: "데모은행".into(),
+                    number: "000-0000-0000".into(),
+                    holder: "텔레파시 데모".into(),
+                }
+            }
+        };
+        let data_key = match get("TELEPATHY_DATA_KEY") {
+            Some(text) => DataKey::from_base64(&text).unwrap_or_else(|why| {
+                errors.push(format!(
+                    "TELEPATHY_DATA_KEY: {why}; expected base64 of 32 random bytes (openssl rand -base64 32)"
+                ));
+                DataKey::demo()
+            }),
+            None if demo => DataKey::demo(),
+            None => {
+                errors.push("TELEPATHY_DATA_KEY: the key that seals refund accounts is required outside demo mode (openssl rand -base64 32)".into());
+                DataKey::demo()
+            }
+        };
+        let demo_transfer_secs = number(&get, "TELEPATHY_DEMO_TRANSFER_SECONDS", 5, &mut errors);
+        let demo_transfer_paid_after = (demo && demo_transfer_secs > 0)
+            .then(|| Duration::from_secs(demo_transfer_secs.unsigned_abs()));
 
         if !errors.is_empty() {
             return Err(ConfigErrors(errors));
@@ -334,6 +399,10 @@ impl Config {
             metrics_token,
             outbox_token,
             business,
+            transfer_account,
+            deposit_webhook_secret: get("TELEPATHY_DEPOSIT_WEBHOOK_SECRET").map(Secret::new),
+            data_key,
+            demo_transfer_paid_after,
         })
     }
 }
@@ -486,6 +555,9 @@ impl std::error::Error for ConfigErrors {}
 mod tests {
     use super::*;
 
+    /// A data key for tests: base64 of 32 bytes.
+    const KEY: &str = "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=";
+
     fn config(vars: &[(&str, &str)]) -> Result<Config, ConfigErrors> {
         Config::from_lookup(|name| {
             vars.iter()
@@ -526,6 +598,10 @@ mod tests {
             ("TELEPATHY_PORTONE_V1_API_KEY", "k"),
             ("TELEPATHY_PORTONE_V1_API_SECRET", "s"),
             ("TELEPATHY_PORTONE_V1_IMP_CODE", "imp12345678"),
+            ("TELEPATHY_TRANSFER_BANK", "국민"),
+            ("TELEPATHY_TRANSFER_ACCOUNT", "123-45-678"),
+            ("TELEPATHY_TRANSFER_HOLDER", "텔레파시"),
+            ("TELEPATHY_DATA_KEY", KEY),
         ])
         .unwrap();
         assert_eq!(c.service_window, ServiceWindow::default());
@@ -588,6 +664,35 @@ mod tests {
     }
 
     #[test]
+    fn transfers_need_an_account_and_a_data_key_outside_demo() {
+        let vars = [
+            ("REDIS_URL", "redis://127.0.0.1:6379"),
+            ("DATABASE_URL", "postgres://h/db"),
+        ];
+        let err = config(&vars).unwrap_err().to_string();
+        assert!(
+            err.contains("TELEPATHY_TRANSFER_BANK") && err.contains("TELEPATHY_DATA_KEY"),
+            "{err}"
+        );
+        let err = config(&[
+            ("TELEPATHY_TRANSFER_BANK", "국민"),
+            ("TELEPATHY_DATA_KEY", "c2hvcnQ="),
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("go together") && err.contains("TELEPATHY_DATA_KEY: is 5 bytes"),
+            "{err}"
+        );
+        let demo = config(&[]).unwrap();
+        assert_eq!(demo.transfer_account.bank, "데모은행");
+        assert_eq!(demo.demo_transfer_paid_after, Some(Duration::from_secs(5)));
+        assert!(demo.deposit_webhook_secret.is_none());
+        let off = config(&[("TELEPATHY_DEMO_TRANSFER_SECONDS", "0")]).unwrap();
+        assert_eq!(off.demo_transfer_paid_after, None);
+    }
+
+    #[test]
     fn https_origin_means_secure_cookies() {
         let c = config(&[(
             "TELEPATHY_PUBLIC_ORIGIN",
@@ -635,6 +740,10 @@ mod tests {
             ("TELEPATHY_PORTONE_V1_API_KEY", "k"),
             ("TELEPATHY_PORTONE_V1_API_SECRET", "s"),
             ("TELEPATHY_PORTONE_V1_IMP_CODE", "imp12345678"),
+            ("TELEPATHY_TRANSFER_BANK", "국민"),
+            ("TELEPATHY_TRANSFER_ACCOUNT", "123-45-678"),
+            ("TELEPATHY_TRANSFER_HOLDER", "텔레파시"),
+            ("TELEPATHY_DATA_KEY", KEY),
         ];
         assert_eq!(
             config(&outside_demo).unwrap().business,

@@ -96,8 +96,10 @@ impl From<ErrorCode> for ApiError {
             | E::LoginFailed
             | E::OperatorOnly
             | E::SecondFactorRequired
-            | E::TotpInvalid => Self::Unauthorized(body),
+            | E::TotpInvalid
+            | E::SignatureInvalid => Self::Unauthorized(body),
             E::ForbiddenOrigin
+            | E::NotOwner
             | E::IdentityMismatch
             | E::ReportNotPartner
             | E::AccountRestricted => Self::Forbidden(body),
@@ -107,7 +109,12 @@ impl From<ErrorCode> for ApiError {
             | E::AlreadyInRoom
             | E::TotpEnrolled
             | E::ReportClosed
-            | E::SanctionLifted => Self::Conflict(body),
+            | E::SanctionLifted
+            | E::PaymentNotPaid
+            | E::PaymentUsed
+            | E::PaymentAlreadyPaid
+            | E::WordsetReviewed
+            | E::RefundSettled => Self::Conflict(body),
             E::PayloadTooLarge => Self::PayloadTooLarge(body),
             E::UriTooLong => Self::UriTooLong(body),
             E::RateLimited | E::SmsCooldown | E::SmsDailyLimit => Self::TooManyRequests(body),

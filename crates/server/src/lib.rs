@@ -12,11 +12,14 @@ pub mod operators;
 pub mod passwords;
 pub mod realtime;
 pub mod safety;
+pub mod sealing;
 pub mod security;
 pub mod seed;
 pub mod session;
 pub mod state;
 pub mod totp;
+pub mod wordset_cli;
+pub mod wordsets;
 
 /// The OpenAPI document of the API, as committed in `openapi/openapi.json`.
 pub async fn openapi_json() -> anyhow::Result<String> {

@@ -1,5 +1,6 @@
 //! `telepathy`: with no arguments (or `serve`) starts a node; `openapi` prints the API
-//! document; `seed` makes load-test users; `operator` manages the operations team.
+//! document; `seed` makes load-test users; `operator` manages the operations team;
+//! `transfer` and `wordset` confirm bank transfers and review custom word sets.
 
 use poem::listener::TcpListener;
 use poem::Server;
@@ -14,7 +15,8 @@ use tracing_subscriber::EnvFilter;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const USAGE: &str = "usage: telepathy [serve | openapi | seed --users N --out FILE [--url URL]... \
-     | operator (add <username> | list | disable <username> | reset-totp <username>)]";
+     | operator (add <username> | list | disable <username> | reset-totp <username>) \
+     | transfer (list | confirm <id>) | wordset (list | approve <id> | reject <id> <reason> | refunded <id>)]";
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
@@ -33,6 +35,10 @@ async fn main() -> std::process::ExitCode {
         "operator" => {
             let args: Vec<String> = std::env::args().skip(2).collect();
             telepathy_server::operator_cli::run(&args).await
+        }
+        "transfer" | "wordset" => {
+            let args: Vec<String> = std::env::args().skip(2).collect();
+            telepathy_server::wordset_cli::run(command == "wordset", &args).await
         }
         "-h" | "--help" | "help" => {
             println!("{USAGE}");

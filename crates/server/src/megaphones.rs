@@ -103,7 +103,7 @@ impl AppState {
         }
         if payment.status != CardStatus::Paid {
             self.count_payment("unpaid");
-            return Err(ErrorCode::PaymentNotPaid);
+            return Err(ErrorCode::CardNotPaid);
         }
         let grant = self
             .store

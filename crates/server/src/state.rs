@@ -50,6 +50,9 @@ pub struct Inner {
     pub match_records: tokio::sync::mpsc::Sender<telepathy_engine::Room>,
     pub(crate) match_records_rx:
         std::sync::Mutex<Option<tokio::sync::mpsc::Receiver<telepathy_engine::Room>>>,
+    /// The approved custom word sets in the rotation, as last read from SQL (see
+    /// `wordsets`).
+    pub(crate) custom_sets: std::sync::RwLock<Arc<Vec<telepathy_domain::words::CustomSet>>>,
 }
 
 impl std::ops::Deref for AppState {
@@ -156,6 +159,7 @@ impl AppState {
             next_inbox_rx: std::sync::Mutex::new(Some(next_inbox_rx)),
             match_records,
             match_records_rx: std::sync::Mutex::new(Some(match_records_rx)),
+            custom_sets: std::sync::RwLock::new(Arc::new(Vec::new())),
         })))
     }
 }

@@ -15,6 +15,7 @@ mod rooms;
 mod safety;
 mod seed;
 pub mod testing;
+mod wordsets;
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -31,6 +32,10 @@ pub use operators::{NewOperatorSession, Operator, OperatorSession, SecondFactor}
 pub use rooms::{ArchivedMessage, HistoryItem, MatchSide, RoomRecord};
 pub use safety::{AuditEntry, NewReport, NewSanction, Sanction};
 pub use seed::{SeedOutcome, SeedUser, SeededUser, SEEDED_PASSWORD_HASH, SEEDED_USER_AGENT};
+pub use wordsets::{
+    ApprovedWordset, ConfirmOutcome, Confirmation, Deposit, DepositOutcome, NewDeposit,
+    NewTransfer, NewWordset, Review, SubmitOutcome, Transfer, TransferRow, Wordset, WordsetRow,
+};
 
 /// Which SQL server is behind the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,6 +70,8 @@ pub enum StoreError {
     OperatorExists,
     #[error("the report was resolved already")]
     ReportClosed,
+    #[error("no free depositor code was found for a new transfer")]
+    NoFreeDepositor,
     #[error("database: {0}")]
     Sql(#[from] sqlx::Error),
     #[error("migration: {0}")]

@@ -193,6 +193,12 @@ impl Store {
                 .bind(id)
                 .execute(&mut *tx)
                 .await?;
+            sqlx::query(
+                "UPDATE wordsets SET refund_bank = NULL, refund_account = NULL WHERE user_id = $1",
+            )
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
         }
         tx.commit().await?;
         Ok(ids.len() as u64)

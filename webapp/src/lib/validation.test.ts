@@ -4,10 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { ko, type ValidationCode } from '@/i18n/ko';
 import {
   capLength,
+  sanitizeWordInput,
   validateBirthdate,
   validateNewPassword,
   validateNickname,
   validatePhone,
+  validateRealName,
+  validateRefundAccount,
+  validateRefundBank,
+  validateWordset,
+  validateWordsetWord,
   validateRegisterPassword,
   validateReport,
   validateUsername,
@@ -33,6 +39,10 @@ interface Table {
   birthdate: Case[];
   nickname: Case[];
   report: ReportCase[];
+  realName: Case[];
+  wordsetWord: Case[];
+  refundBank: Case[];
+  refundAccount: Case[];
 }
 
 const tablePath = path.resolve(import.meta.dirname, '../../../testdata/validation-cases.json');
@@ -51,6 +61,27 @@ check('register password', table.registerPassword, validateRegisterPassword);
 check('phone', table.phone, validatePhone);
 check('birthdate', table.birthdate, validateBirthdate);
 check('nickname', table.nickname, validateNickname);
+check('real name', table.realName, validateRealName);
+check('word-set word', table.wordsetWord, validateWordsetWord);
+check('refund bank', table.refundBank, validateRefundBank);
+check('refund account', table.refundAccount, validateRefundAccount);
+
+describe('word set', () => {
+  it('needs four different valid words', () => {
+    expect(validateWordset(['바다', '노을', '한강', '별'])).toBeNull();
+    expect(validateWordset(['바다', '노을', '한강'])).toBe('WORDSET_WORDS_REQUIRED');
+    expect(validateWordset(['바다', '노을', '한강', ''])).toBe('WORDSET_WORDS_REQUIRED');
+    expect(validateWordset(['바다', '노을', '한강', '바다'])).toBe('WORDSET_WORDS_DUPLICATE');
+    expect(validateWordset(['바다', '노을', '한강', 'ㅋㅋ'])).toBe('WORDSET_WORD_INVALID');
+  });
+
+  it('keeps only Hangul while typing, at most six', () => {
+    expect(sanitizeWordInput('ice크림1')).toBe('크림');
+    expect(sanitizeWordInput('아이스크림케이크')).toBe('아이스크림케');
+    expect(sanitizeWordInput('바ㄷ')).toBe('바ㄷ');
+    expect(sanitizeWordInput(' 바 다 ')).toBe('바다');
+  });
+});
 
 describe('new password', () => {
   const expectedFor = (error: string | null, mismatch: ValidationCode) => (error === 'MISMATCH' ? mismatch : error);

@@ -118,3 +118,66 @@ export function validateReport(reasons: readonly string[], extra: string): Valid
   if (reasons.length === 0 && text === '') return 'REPORT_EMPTY';
   return null;
 }
+
+const SYLLABLES = /^[가-힣]+$/;
+const NAME = /^[가-힣a-zA-Z ]+$/;
+const REAL_NAME_MAX = 20;
+const WORD_MAX = 6;
+const BANK_MIN = 2;
+const BANK_MAX = 20;
+const ACCOUNT = /^\d{4,20}$/;
+
+/** Trimmed, with each run of white space made one space (as the server keeps names). */
+export function collapseSpaces(input: string): string {
+  return input.trim().split(/\s+/).filter(Boolean).join(' ');
+}
+
+/** The name transfers are made under: Hangul syllables, English letters and spaces, 20 at most. */
+export function validateRealName(input: string): ValidationCode | null {
+  const name = collapseSpaces(input);
+  if (name === '') return 'REAL_NAME_REQUIRED';
+  return NAME.test(name) && charLength(name) <= REAL_NAME_MAX ? null : 'REAL_NAME_INVALID';
+}
+
+/**
+ * A word field as the user types: anything but Hangul is dropped and at most 6 characters kept.
+ * Jamo stay while a syllable is being composed; the rule then asks for whole syllables.
+ */
+export function sanitizeWordInput(input: string): string {
+  return capLength(input.replace(/[^가-힣ㄱ-ㅎㅏ-ㅣ]/g, ''), WORD_MAX);
+}
+
+/** One word of a custom set: 1 to 6 Hangul syllables. */
+export function validateWordsetWord(input: string): ValidationCode | null {
+  const word = input.trim();
+  if (word === '') return 'WORDSET_WORDS_REQUIRED';
+  return SYLLABLES.test(word) && charLength(word) <= WORD_MAX ? null : 'WORDSET_WORD_INVALID';
+}
+
+/** Four words, each valid, no two the same: the first error, or null. */
+export function validateWordset(words: readonly string[]): ValidationCode | null {
+  if (words.length !== 4) return 'WORDSET_WORDS_REQUIRED';
+  for (const word of words) {
+    const error = validateWordsetWord(word);
+    if (error) return error;
+  }
+  const trimmed = words.map((word) => word.trim());
+  return new Set(trimmed).size === trimmed.length ? null : 'WORDSET_WORDS_DUPLICATE';
+}
+
+/** A refund bank: Korean or English letters and spaces, 2 to 20 characters. */
+export function validateRefundBank(input: string): ValidationCode | null {
+  const bank = collapseSpaces(input);
+  const length = charLength(bank);
+  return NAME.test(bank) && length >= BANK_MIN && length <= BANK_MAX ? null : 'REFUND_BANK_INVALID';
+}
+
+/** The account number as digits only: hyphens and spaces people type are dropped. */
+export function normalizeAccount(input: string): string {
+  return input.replace(/[\s-]/g, '');
+}
+
+/** A refund account: 4 to 20 digits. */
+export function validateRefundAccount(input: string): ValidationCode | null {
+  return ACCOUNT.test(normalizeAccount(input.trim())) ? null : 'REFUND_ACCOUNT_INVALID';
+}

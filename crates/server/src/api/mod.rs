@@ -14,6 +14,7 @@ mod payments;
 mod profile;
 mod report;
 mod signup;
+mod wordsets;
 
 use poem_openapi::{Object, OpenApiService, Tags};
 use telepathy_domain::Notice;
@@ -40,6 +41,8 @@ enum Tag {
     Comments,
     /// Megaphones: the count owned and the card payments that buy them (PortOne V1).
     Megaphones,
+    /// The paid custom word set: real name, bank transfer, the words and their review.
+    Wordset,
     /// Facts about this deployment.
     Meta,
     /// Demo mode only.
@@ -66,7 +69,10 @@ impl Ack {
     }
 }
 
-type Apis = (
+/// What users call, and the operations console (poem-openapi takes tuples of at most 16).
+type Apis = (UserApis, AdminApis);
+
+type UserApis = (
     accounts::AccountsApi,
     signup::SignupApi,
     profile::ProfileApi,
@@ -77,32 +83,43 @@ type Apis = (
     report::ReportApi,
     comments::CommentsApi,
     payments::PaymentsApi,
+    wordsets::WordsetApi,
+);
+
+type AdminApis = (
     admin::AdminAuthApi,
     admin::AdminReportsApi,
     admin::AdminUsersApi,
     admin::AdminCommentsApi,
     admin::AdminMegaphonesApi,
+    admin::AdminWordsetsApi,
 );
 
 /// The API service, mounted at `/api`.
 pub fn service(state: &AppState) -> OpenApiService<Apis, ()> {
     OpenApiService::new(
         (
-            accounts::AccountsApi(state.clone()),
-            signup::SignupApi(state.clone()),
-            profile::ProfileApi(state.clone()),
-            password::PasswordApi(state.clone()),
-            identity::IdentityApi(state.clone()),
-            meta::MetaApi(state.clone()),
-            game::GameApi(state.clone()),
-            report::ReportApi(state.clone()),
-            comments::CommentsApi(state.clone()),
-            payments::PaymentsApi(state.clone()),
-            admin::AdminAuthApi(state.clone()),
-            admin::AdminReportsApi(state.clone()),
-            admin::AdminUsersApi(state.clone()),
-            admin::AdminCommentsApi(state.clone()),
-            admin::AdminMegaphonesApi(state.clone()),
+            (
+                accounts::AccountsApi(state.clone()),
+                signup::SignupApi(state.clone()),
+                profile::ProfileApi(state.clone()),
+                password::PasswordApi(state.clone()),
+                identity::IdentityApi(state.clone()),
+                meta::MetaApi(state.clone()),
+                game::GameApi(state.clone()),
+                report::ReportApi(state.clone()),
+                comments::CommentsApi(state.clone()),
+                payments::PaymentsApi(state.clone()),
+                wordsets::WordsetApi(state.clone()),
+            ),
+            (
+                admin::AdminAuthApi(state.clone()),
+                admin::AdminReportsApi(state.clone()),
+                admin::AdminUsersApi(state.clone()),
+                admin::AdminCommentsApi(state.clone()),
+                admin::AdminMegaphonesApi(state.clone()),
+                admin::AdminWordsetsApi(state.clone()),
+            ),
         ),
         "Telepathy API",
         env!("CARGO_PKG_VERSION"),

@@ -213,7 +213,7 @@ impl PaymentsApi {
         match s.card_payment_notified(&body.imp_uid).await {
             Ok(()) => Ok(Json(Ack::of(Notice::MegaphonesGranted))),
             // Not ours, not paid, refused: logged; PortOne need not send it again.
-            Err(code @ (ErrorCode::PaymentInvalid | ErrorCode::PaymentNotPaid)) => Ok(Json(Ack {
+            Err(code @ (ErrorCode::PaymentInvalid | ErrorCode::CardNotPaid)) => Ok(Json(Ack {
                 success: false,
                 message: code.message().to_owned(),
             })),

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use telepathy_domain::limits::CONTACT_SHIELD;
 use telepathy_domain::moderation;
 use telepathy_domain::round::RoundAt;
-use telepathy_domain::words::topic_for_round;
+use telepathy_domain::words::{custom_set_for_round, topic_for_round};
 use telepathy_domain::ErrorCode;
 use telepathy_engine::{JoinOutcome, Member, MessageFrame, Room};
 use telepathy_store::{MatchSide, RoomRecord, User};
@@ -78,20 +78,35 @@ impl AppState {
         let at = RoundAt::of(now);
         let window = self.config.service_window;
         let is_open = window.is_open(now);
-        let topic = topic_for_round(at.number);
+        let sets = self.custom_sets();
+        let words = match custom_set_for_round(at.number, &sets) {
+            Some(set) => set
+                .words
+                .iter()
+                .map(|w| RoundWord {
+                    word: w.clone(),
+                    paid: false,
+                    custom: true,
+                })
+                .collect(),
+            None => {
+                let topic = topic_for_round(at.number);
+                topic
+                    .words
+                    .iter()
+                    .map(|w| RoundWord {
+                        word: (*w).to_owned(),
+                        paid: topic.paid,
+                        custom: false,
+                    })
+                    .collect()
+            }
+        };
         RoundState {
             is_open,
             round: at.number,
             remaining: at.remaining_secs(),
-            words: topic
-                .words
-                .iter()
-                .map(|w| RoundWord {
-                    word: (*w).to_owned(),
-                    paid: topic.paid,
-                    custom: false,
-                })
-                .collect(),
+            words,
             server_time: now_ms,
             next_open_at: if is_open {
                 None

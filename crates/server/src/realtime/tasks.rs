@@ -1,12 +1,13 @@
 //! The background work of a node: the shared clock, round pushes and expiry, presence, the
-//! event bus, grace periods, archiving conversations to SQL, and the housekeeping of what
-//! is kept (retention, withdrawn accounts, suspensions).
+//! event bus, grace periods, archiving conversations to SQL, the approved word sets of the
+//! rotation, and the housekeeping of what is kept (retention, withdrawn accounts,
+//! suspensions).
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use futures_util::stream::{self, StreamExt};
-use telepathy_domain::limits::WITHDRAWN_KEEP_DAYS;
+use telepathy_domain::limits::{WITHDRAWN_KEEP_DAYS, WORDSET_REFRESH};
 use telepathy_engine::{EngineError, Heartbeat, Inbox, Received, Room};
 use telepathy_store::ArchivedMessage;
 
@@ -41,6 +42,9 @@ const LEASE_SLACK: Duration = Duration::from_millis(500);
 pub async fn start(state: &AppState) -> anyhow::Result<()> {
     use anyhow::Context;
     sync_clock(state).await;
+    // Before the first round is answered, so that this node shows the same words as the
+    // others from the start.
+    state.refresh_wordsets().await;
     if let Some(inboxes) = take(&state.next_inbox_rx) {
         tokio::spawn(listen_bus(state.clone(), inboxes));
     }
@@ -53,6 +57,9 @@ pub async fn start(state: &AppState) -> anyhow::Result<()> {
     }
     tokio::spawn(every(state.clone(), CLOCK_SYNC, |s| async move {
         sync_clock(&s).await
+    }));
+    tokio::spawn(every(state.clone(), WORDSET_REFRESH, |s| async move {
+        s.refresh_wordsets().await
     }));
     tokio::spawn(rounds(state.clone()));
     tokio::spawn(presence(state.clone()));

@@ -83,7 +83,7 @@ async fn admin_login(app: &mut TestApp, name: &str) -> crate::helpers::Answer {
 
 /// Adds operator `name`, logs in, enrols an authenticator app; answers its secret. The
 /// app's cookie is the operator's.
-async fn operator(app: &mut TestApp, name: &str) -> String {
+pub async fn operator(app: &mut TestApp, name: &str) -> String {
     cli(app, &["add", name]).await.unwrap();
     let login = admin_login(app, name).await;
     assert_eq!(login.assert_ok()["secondFactor"], json!("enroll"));

@@ -36,6 +36,13 @@ pub const UNREACHABLE_PROVIDERS: &[(&str, &str)] = &[
     ("TELEPATHY_PORTONE_V1_API_SECRET", "secret"),
     ("TELEPATHY_PORTONE_V1_IMP_CODE", "imp00000000"),
     ("TELEPATHY_PORTONE_V1_BASE_URL", "http://127.0.0.1:9"),
+    ("TELEPATHY_TRANSFER_BANK", "국민"),
+    ("TELEPATHY_TRANSFER_ACCOUNT", "123456-01-234567"),
+    ("TELEPATHY_TRANSFER_HOLDER", "텔레파시"),
+    (
+        "TELEPATHY_DATA_KEY",
+        "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=",
+    ),
 ];
 /// The bearer token that lets the in-process client (which has no peer address) read the
 /// demo SMS outbox.

@@ -18,6 +18,7 @@ mod profile;
 mod realtime;
 mod safety;
 mod signup;
+mod wordsets;
 
 /// Runs each named `async fn(TestApp)` of the calling module on both setups.
 #[macro_export]

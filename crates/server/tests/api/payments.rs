@@ -182,11 +182,11 @@ async fn forged_replayed_and_mismatched_payments_grant_nothing(app: TestApp) {
     let cancelled = portone.payment_of(&m, 2000, "cancelled");
     verify(&mut app, &cancelled, &m, "megaphone_5")
         .await
-        .assert_error(400, "PAYMENT_NOT_PAID");
+        .assert_error(400, "CARD_NOT_PAID");
     let failed = portone.payment_of(&m, 2000, "failed");
     verify(&mut app, &failed, &m, "megaphone_5")
         .await
-        .assert_error(400, "PAYMENT_NOT_PAID");
+        .assert_error(400, "CARD_NOT_PAID");
     assert_eq!(count(&mut app).await, 0, "nothing granted");
 
     // The real payment grants; replaying it for a second order of the same pack does not.
@@ -200,7 +200,7 @@ async fn forged_replayed_and_mismatched_payments_grant_nothing(app: TestApp) {
     portone.cancel(&imp);
     verify(&mut app, &imp, &m, "megaphone_5")
         .await
-        .assert_error(400, "PAYMENT_NOT_PAID");
+        .assert_error(400, "CARD_NOT_PAID");
     assert_eq!(count(&mut app).await, 5);
 
     // Bob still owns nothing: his order was never verified by him.

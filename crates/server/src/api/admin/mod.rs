@@ -1,8 +1,8 @@
 //! The operations console under `/api/admin`: operators log in with a password and a TOTP
 //! code (`auth`), work the report queue (`reports`), look up and sanction users, read the
 //! audit log (`users`), hide comments of the board (`comments`) and megaphones
-//! (`megaphones`). Everything but logging
-//! in needs an operator session that passed the second factor; a user session never
+//! (`megaphones`), and confirm bank transfers and review the custom word sets they bought
+//! (`wordsets`). Everything but logging in needs an operator session that passed the second factor; a user session never
 //! counts. Every action of an operator leaves one line in the audit log.
 
 mod auth;
@@ -10,12 +10,14 @@ mod comments;
 mod megaphones;
 mod reports;
 mod users;
+mod wordsets;
 
 pub use auth::AdminAuthApi;
 pub use comments::AdminCommentsApi;
 pub use megaphones::AdminMegaphonesApi;
 pub use reports::AdminReportsApi;
 pub use users::AdminUsersApi;
+pub use wordsets::AdminWordsetsApi;
 
 use std::time::Duration;
 

@@ -11,8 +11,10 @@ import { AdminLoginPage } from './login-page';
 import { ReportPage } from './report-page';
 import { ReportsPage } from './reports-page';
 import { TotpPage } from './totp-page';
+import { TransfersPage } from './transfers-page';
 import { UserPage } from './user-page';
 import { UsersPage } from './users-page';
+import { WordsetsPage } from './wordsets-page';
 
 /**
  * The operations console under /admin. The app loads this module (and with it the console's
@@ -39,6 +41,8 @@ export function AdminApp() {
         <Route path="users/:id" element={<UserPage />} />
         <Route path="comments" element={<CommentsPage />} />
         <Route path="megaphones" element={<MegaphonesPage />} />
+        <Route path="transfers" element={<TransfersPage />} />
+        <Route path="wordsets" element={<WordsetsPage />} />
         <Route path="audit" element={<AuditPage />} />
       </Route>
       <Route path="*" element={<Navigate to="/admin/dashboard" replace />} />

@@ -18,6 +18,8 @@ const sections = [
   { to: '/admin/users', label: koAdmin.layout.users },
   { to: '/admin/comments', label: koAdmin.layout.comments },
   { to: '/admin/megaphones', label: koAdmin.layout.megaphones },
+  { to: '/admin/transfers', label: koAdmin.layout.transfers },
+  { to: '/admin/wordsets', label: koAdmin.layout.wordsets },
   { to: '/admin/audit', label: koAdmin.layout.audit },
 ] as const;
 

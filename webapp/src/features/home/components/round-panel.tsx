@@ -88,7 +88,11 @@ interface WordButtonProps {
 }
 
 function WordButton({ word, selected, disabled, onClick }: WordButtonProps) {
-  const classes = ['word-button', word.paid ? 'word-button--special' : '', selected ? 'word-button--selected' : '']
+  const classes = [
+    'word-button',
+    word.paid ? 'word-button--special' : word.custom ? 'word-button--custom' : '',
+    selected ? 'word-button--selected' : '',
+  ]
     .filter(Boolean)
     .join(' ');
   return (
