@@ -63,6 +63,9 @@ export default defineConfig({
       TELEPATHY_STATIC_DIR: path.join(webappDir, 'dist'),
       TELEPATHY_PUBLIC_ORIGIN: origin,
       TELEPATHY_LOG_FORMAT: 'json',
+      // Word-set transfers are confirmed as a bank would: by an operator (or the deposit
+      // notification), not by demo mode after a few seconds.
+      TELEPATHY_DEMO_TRANSFER_SECONDS: '0',
     },
   },
 });

@@ -45,6 +45,23 @@ function roundState({ open = true, words = springWords, remaining = 17 } = {}) {
 }
 
 const springWords = ['봄', '여름', '가을', '겨울'].map((word) => ({ word, paid: false, custom: false }));
+const customWords = ['바다', '노을', '한강', '아이스크림'].map((word) => ({ word, paid: false, custom: true }));
+
+/** The custom word set of the visitor: their real name, payments, sets, and the status a check reads. */
+const transferDestination = { bank: '데모은행', account: '000-0000-0000', holder: '텔레파시 데모' };
+const likesHistory = {
+  payments: [
+    { id: 12, depositor: '김민준0427', amount: 1000, status: 'paid', used: false, createdAt: '2025-11-21T12:10:00Z', expiresAt: '2025-11-22T12:10:00Z', paidAt: '2025-11-21T12:30:00Z' },
+    { id: 9, depositor: '김민준8812', amount: 1000, status: 'paid', used: true, createdAt: '2025-11-18T11:00:00Z', expiresAt: '2025-11-19T11:00:00Z', paidAt: '2025-11-18T11:02:00Z' },
+    { id: 7, depositor: '김민준3051', amount: 1000, status: 'expired', used: false, createdAt: '2025-11-15T13:00:00Z', expiresAt: '2025-11-16T13:00:00Z' },
+  ],
+  wordsets: [
+    { id: 4, words: ['첫눈', '붕어빵', '목도리', '군밤'], status: 'pending', createdAt: '2025-11-21T12:40:00Z' },
+    { id: 3, words: ['바다', '노을', '한강', '아이스크림'], status: 'approved', createdAt: '2025-11-18T11:10:00Z', reviewedAt: '2025-11-18T15:00:00Z' },
+    { id: 2, words: ['시험', '과제', '야근', '월요일'], status: 'rejected', reason: '이미 있는 주제와 비슷해요', createdAt: '2025-11-10T11:10:00Z', reviewedAt: '2025-11-10T15:00:00Z' },
+  ],
+};
+const noLikes = { realName: '김민준', payments: [], wordsets: [], status: 'pending' };
 const nameWords = ['민준', '서연', '지우', '하준'].map((word) => ({ word, paid: true, custom: false }));
 
 /** What a demo server tells of its operator (TELEPATHY_BUSINESS_* unset). */
@@ -77,7 +94,7 @@ const restriction = {
   message: '운영정책 위반으로 2026년 11월 30일 20:05까지 이용이 정지되었어요. 사유: 반복된 욕설',
 };
 
-function mockApi(page, { session, nickname = '달빛Moon', history = false, round = {}, business = demoBusiness, login = 'failed' }) {
+function mockApi(page, { session, nickname = '달빛Moon', history = false, round = {}, business = demoBusiness, login = 'failed', likes = noLikes }) {
   return page.route('**/api/**', (route) => {
     const url = new URL(route.request().url());
     const json = (body, status = 200) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
@@ -133,6 +150,31 @@ function mockApi(page, { session, nickname = '달빛Moon', history = false, roun
           : json({ success: false, code: 'LOGIN_FAILED', message: '아이디 또는 비밀번호가 올바르지 않습니다.' }, 401);
       case '/api/report':
         return json({ success: true, message: '신고가 접수되었어요. 운영팀이 24시간 이내에 확인할게요.' });
+      case '/api/user/7':
+        return json({ success: true, user_id: 7, real_name: likes.realName });
+      case '/api/user/update-realname':
+        likes.realName = '김민준';
+        return json({ success: true, message: '이름이 저장되었습니다.' });
+      case '/api/sp_payments/create':
+        return json({
+          success: true,
+          message: '아래 계좌로 1,000원을 보내주세요.',
+          id: 13,
+          depositor: '김민준0427',
+          amount: 1000,
+          status: 'pending',
+          destination: transferDestination,
+          expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+          checkSeconds: 60,
+        });
+      case '/api/sp_payments/status/13':
+        return json({ success: true, id: 13, status: likes.status, used: false });
+      case '/api/sp_payments/mine':
+        return json({ success: true, payments: likes.payments, destination: transferDestination });
+      case '/api/wordsets/mine/7':
+        return json({ success: true, wordsets: likes.wordsets });
+      case '/api/sp_payments/update-refund':
+        return json({ ok: true, success: true, message: '소중한 단어를 보내주셔서 고마워요! 검토를 거쳐 24시간 이내에 반영될 거예요.', wordset_id: 5 });
       default:
         return json({ success: false, code: 'NOT_FOUND', message: '없는 주소입니다.' }, 404);
     }
@@ -360,7 +402,72 @@ const shots = [
   },
   { name: 'mywords', loggedIn: true, go: '/mywords' },
   { name: 'mywords-filled', loggedIn: true, history: true, go: '/mywords' },
-  { name: 'likes', loggedIn: true, go: '/likes' },
+  { name: 'likes-empty', loggedIn: true, go: '/likes' },
+  { name: 'likes-history', loggedIn: true, go: '/likes', likes: { realName: '김민준', ...likesHistory, status: 'pending' } },
+  {
+    name: 'likes-realname',
+    loggedIn: true,
+    go: '/likes',
+    likes: { ...noLikes, realName: null },
+    act: async (page) => {
+      await page.getByRole('button', { name: '1,000원 입금하고 단어 세트 만들기' }).click();
+      await page.getByRole('dialog', { name: '입금자 이름 입력' }).waitFor();
+    },
+  },
+  {
+    name: 'likes-pending',
+    loggedIn: true,
+    go: '/likes',
+    act: async (page) => {
+      await page.getByRole('button', { name: '1,000원 입금하고 단어 세트 만들기' }).click();
+      await page.getByRole('img', { name: /QR 코드/ }).waitFor();
+    },
+  },
+  {
+    name: 'likes-pending-phone',
+    loggedIn: true,
+    go: '/likes',
+    userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+    act: async (page) => {
+      await page.getByRole('button', { name: '1,000원 입금하고 단어 세트 만들기' }).click();
+      await page.getByRole('heading', { name: '아래 계좌로 1,000원을 보내주세요' }).waitFor();
+    },
+  },
+  {
+    name: 'likes-checking',
+    loggedIn: true,
+    go: '/likes',
+    act: async (page) => {
+      await page.getByRole('button', { name: '1,000원 입금하고 단어 세트 만들기' }).click();
+      await page.getByRole('button', { name: '입금했어요' }).click();
+      await page.getByRole('heading', { name: '입금을 확인하고 있어요' }).waitFor();
+      await page.waitForTimeout(3200);
+    },
+  },
+  {
+    name: 'likes-paid',
+    loggedIn: true,
+    go: '/likes',
+    likes: { ...noLikes, status: 'paid' },
+    act: async (page) => {
+      await page.getByRole('button', { name: '1,000원 입금하고 단어 세트 만들기' }).click();
+      await page.getByRole('button', { name: '입금했어요' }).click();
+      await page.getByRole('alertdialog', { name: '입금이 확인되었어요!' }).waitFor();
+    },
+  },
+  {
+    name: 'likes-expired',
+    loggedIn: true,
+    go: '/likes',
+    clock: true,
+    act: async (page) => {
+      await page.getByRole('button', { name: '1,000원 입금하고 단어 세트 만들기' }).click();
+      await page.getByRole('button', { name: '입금했어요' }).click();
+      await page.getByRole('heading', { name: '입금을 확인하고 있어요' }).waitFor();
+      await page.clock.fastForward(61_000);
+      await page.getByRole('heading', { name: '아직 입금이 확인되지 않았어요' }).waitFor();
+    },
+  },
   { name: 'helppage', loggedIn: true, go: '/helppage' },
   {
     name: 'helppage-full',
@@ -373,7 +480,39 @@ const shots = [
     },
   },
   { name: 'main-footer', loggedIn: true, go: '/main', business: fullBusiness, act: (page) => page.getByRole('button', { name: '텔레파시 사업자 정보' }).click() },
-  { name: 'wordset', loggedIn: true, go: '/wordset' },
+  { name: 'wordset-nopayment', loggedIn: true, go: '/wordset' },
+  { name: 'wordset-guest', loggedIn: false, go: '/wordset' },
+  { name: 'wordset-form', loggedIn: true, go: '/wordset?payment=12', likes: { realName: '김민준', ...likesHistory, status: 'paid' } },
+  {
+    name: 'wordset-errors',
+    loggedIn: true,
+    go: '/wordset?payment=12',
+    likes: { realName: '김민준', ...likesHistory, status: 'paid' },
+    act: async (page) => {
+      await page.getByLabel('단어 1', { exact: true }).fill('바다');
+      await page.getByLabel('단어 2', { exact: true }).fill('바다');
+      await page.getByLabel('단어 3', { exact: true }).fill('ㅋㅋ');
+      await page.getByLabel('은행', { exact: true }).selectOption('직접 입력');
+      await page.getByLabel('은행 이름').fill('국');
+      await page.getByLabel('계좌번호').fill('12');
+      await page.getByLabel('단어 1', { exact: true }).press('Enter');
+      await page.getByRole('alertdialog').waitFor();
+    },
+  },
+  {
+    name: 'wordset-thanks',
+    loggedIn: true,
+    go: '/wordset?payment=12',
+    likes: { realName: '김민준', ...likesHistory, status: 'paid' },
+    act: async (page) => {
+      for (const [i, word] of ['첫눈', '붕어빵', '목도리', '군밤'].entries()) await page.getByLabel(`단어 ${i + 1}`, { exact: true }).fill(word);
+      await page.getByLabel('은행', { exact: true }).selectOption('카카오뱅크');
+      await page.getByLabel('계좌번호').fill('3333012345678');
+      await page.getByRole('button', { name: '저장하기' }).click();
+      await page.getByRole('alertdialog', { name: '고마워요!' }).waitFor();
+    },
+  },
+  { name: 'main-custom', loggedIn: true, go: '/main', socket: { round: { words: customWords, remaining: 21 } }, round: { words: customWords, remaining: 21 } },
   { name: 'main-open', loggedIn: true, go: '/main', socket: {} },
   { name: 'main-special', loggedIn: true, go: '/main', socket: { round: { words: nameWords, remaining: 24 } }, round: { words: nameWords, remaining: 24 } },
   {
@@ -533,10 +672,11 @@ let failures = 0;
 try {
   for (const { name: size, viewport } of viewports) {
     for (const shot of selected) {
-      const context = await browser.newContext({ viewport, locale: 'ko-KR', timezoneId: 'Asia/Seoul' });
+      const context = await browser.newContext({ viewport, locale: 'ko-KR', timezoneId: 'Asia/Seoul', ...(shot.userAgent ? { userAgent: shot.userAgent } : {}) });
       const page = await context.newPage();
       try {
         if (shot.date) await page.clock.setFixedTime(new Date(shot.date));
+        if (shot.clock) await page.clock.install();
         if (!liveBase) {
           const session = { loggedIn: shot.loggedIn };
           await mockApi(page, {
@@ -546,6 +686,7 @@ try {
             round: shot.round ?? {},
             business: shot.business ?? demoBusiness,
             login: shot.login ?? 'failed',
+            likes: structuredClone(shot.likes ?? noLikes),
           });
           const socket = shot.socket ?? (shot.loggedIn ? {} : null);
           if (socket) await mockSocket(page, socket, session);

@@ -23,6 +23,8 @@ export const limits = {
   reportReviewHours: 24,
   /** Months chat messages, and a withdrawn account's records, are kept (privacy policy). */
   retentionMonths: 6,
+  /** The price of one custom word set of four words, in won (the server refuses any other). */
+  wordsetPriceWon: 1000,
 } as const;
 
 /** The reasons a report may give, as the codes the server reads; their labels are in ko.report.reasons. */

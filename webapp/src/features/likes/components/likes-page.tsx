@@ -7,6 +7,7 @@ import { Icon } from '@/components/icons';
 import { Modal } from '@/components/modal';
 import { Card } from '@/components/page';
 import { Spinner } from '@/components/spinner';
+import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
 import { useCreateTransfer, type TransferOpened } from '../api/create-transfer';
 import { useMyTransfers, type Destination, type TransferItem } from '../api/my-transfers';
@@ -26,8 +27,6 @@ type Phase =
   | { kind: 'checking'; transfer: TransferView; startedAt: number }
   | { kind: 'paid'; transfer: TransferView }
   | { kind: 'expired'; transfer: TransferView };
-
-const PRICE = 1000;
 
 function viewOf(opened: TransferOpened): TransferView {
   return {
@@ -118,7 +117,7 @@ export function LikesPage() {
   }
 
   async function buy(realName: string) {
-    const outcome = await create({ user_id: userId, name: realName, amount: PRICE });
+    const outcome = await create({ user_id: userId, name: realName, amount: limits.wordsetPriceWon });
     if (!outcome.ok) {
       toast.error((outcome.network ? undefined : outcome.message) ?? t.openFailed);
       return;

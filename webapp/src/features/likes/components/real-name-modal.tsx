@@ -38,7 +38,7 @@ export function RealNameModal({ open, userId, onSaved, onClose }: RealNameModalP
   }
 
   return (
-    <Modal open={open} title={t.realNameTitle} description={t.realNameDescription} onClose={isMutating ? undefined : onClose}>
+    <Modal open={open} title={t.realNameTitle} description={t.realNameDescription} onClose={isMutating ? undefined : onClose} className="real-name-modal">
       <form className="form" onSubmit={(event) => void onSubmit(event)} noValidate>
         <TextField
           label={t.realNameLabel}

@@ -113,6 +113,8 @@ export function WordsetForm({ paymentId, userId, onSaved }: WordsetFormProps) {
         </div>
       </fieldset>
 
+      <div className="wordset-form__divider" aria-hidden="true" />
+
       <fieldset className="wordset-form__group">
         <legend className="wordset-form__legend">{t.refundLegend}</legend>
         <p className="field__hint">{t.refundNote}</p>
