@@ -1,6 +1,7 @@
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Plugin, ProxyOptions } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { defineConfig } from 'vitest/config';
 
 const backend = process.env.TELEPATHY_DEV_BACKEND ?? 'http://127.0.0.1:8080';
@@ -44,8 +45,59 @@ function sonnerStylesheetAsFile(): Plugin {
   };
 }
 
+/**
+ * The installable app: the manifest, and a service worker (Workbox) that precaches the app
+ * shell so the installed app opens at once and, offline, still opens and says so in Korean
+ * (`OfflineNotice`). Navigations fall back to the shell; the API, the socket, /metrics and the
+ * health checks are never cached or served from the worker.
+ */
+const pwa = VitePWA({
+  registerType: 'autoUpdate',
+  injectRegister: null,
+  includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png'],
+  manifest: {
+    id: '/main',
+    name: '텔레파시',
+    short_name: '텔레파시',
+    description: '같은 단어를 고른 사람과 익명으로 연결되는 대화 서비스',
+    lang: 'ko',
+    dir: 'ltr',
+    start_url: '/main',
+    scope: '/',
+    display: 'standalone',
+    orientation: 'portrait',
+    // The default theme's (src/lib/theme.ts); the page's theme-color follows the date's theme.
+    theme_color: '#6d28d9',
+    background_color: '#f6f4fe',
+    categories: ['social', 'entertainment'],
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    // The shell: scripts, styles, icons. The operations console is not the user's app; the
+    // font's many subsets are cached as pages use them (below) rather than all up front.
+    globPatterns: ['**/*.{js,css,html,svg,png}'],
+    globIgnores: ['**/admin-app-*'],
+    navigateFallback: '/index.html',
+    navigateFallbackDenylist: [/^\/api\//, /^\/ws/, /^\/metrics/, /^\/healthz/, /^\/readyz/],
+    // Hashed font files only; the API and the socket are never cached.
+    runtimeCaching: [
+      {
+        urlPattern: ({ url, sameOrigin }) => sameOrigin && url.pathname.startsWith('/assets/') && url.pathname.endsWith('.woff2'),
+        handler: 'CacheFirst',
+        options: { cacheName: 'fonts', expiration: { maxEntries: 120 } },
+      },
+    ],
+    cleanupOutdatedCaches: true,
+    maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+  },
+});
+
 export default defineConfig({
-  plugins: [react(), sonnerStylesheetAsFile()],
+  plugins: [react(), sonnerStylesheetAsFile(), pwa],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -8,10 +8,17 @@ import './styles/pages.css';
 import './styles/desktop.css';
 // After ours, where sonner would have injected it (see vite.config.ts).
 import 'sonner/dist/styles.css';
+import { registerSW } from 'virtual:pwa-register';
 import { App } from './app/app';
+import { listenForInstallOffer } from './lib/install';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
+
+// Before the first render: Chromium offers installation once, early.
+listenForInstallOffer();
+// The worker updates itself; a new version is used from the next visit.
+registerSW({ immediate: true });
 
 createRoot(root).render(
   <StrictMode>

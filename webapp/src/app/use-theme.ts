@@ -1,13 +1,18 @@
 import { useEffect } from 'react';
-import { themeFor } from '@/lib/theme';
+import { themeColors, themeFor } from '@/lib/theme';
 
 const RECHECK_MS = 10 * 60 * 1000;
 
-/** Puts the theme of today's Seoul date on <html data-theme>, and follows midnight changes. */
+/**
+ * Puts the theme of today's Seoul date on <html data-theme> and its colour on the browser's bar,
+ * and follows midnight changes.
+ */
 export function useDateTheme(): void {
   useEffect(() => {
     const apply = () => {
-      document.documentElement.dataset.theme = themeFor(new Date());
+      const theme = themeFor(new Date());
+      document.documentElement.dataset.theme = theme;
+      document.querySelector('meta[name="theme-color"]')?.setAttribute('content', themeColors[theme].theme);
     };
     apply();
     const timer = window.setInterval(apply, RECHECK_MS);

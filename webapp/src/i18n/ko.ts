@@ -249,6 +249,21 @@ export const ko = {
     backToChat: '대화로 돌아가기',
   },
 
+  install: {
+    title: '홈 화면에 텔레파시 추가하기',
+    text: '앱처럼 홈 화면에서 바로 열고, 인터넷이 끊겨도 화면이 열려요.',
+    button: '홈 화면에 추가',
+    iosLabel: 'iPhone에서 추가하는 방법',
+    iosShare: 'Safari 아래쪽의 공유 버튼을 누르고',
+    iosAdd: '‘홈 화면에 추가’를 골라주세요.',
+  },
+
+  offline: {
+    title: '인터넷에 연결되어 있지 않아요',
+    text: '연결이 돌아오면 자동으로 다시 이어져요. 와이파이나 모바일 데이터를 확인해주세요.',
+    retry: '다시 시도',
+  },
+
   megaphone: {
     button: '확성기',
     buttonWithCount: (n: number) => `확성기 ${n}개 보유`,

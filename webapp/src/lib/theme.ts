@@ -15,3 +15,13 @@ export function themeFor(date: Date): Theme {
   if (month === 12) return 'christmas';
   return 'default';
 }
+
+/**
+ * Each theme's browser colours: the bar colour (`<meta name="theme-color">`, the brand) and
+ * the background; the web app manifest carries the default theme's.
+ */
+export const themeColors: Record<Theme, { theme: string; background: string }> = {
+  default: { theme: '#6d28d9', background: '#f6f4fe' },
+  halloween: { theme: '#c2410c', background: '#fdf6ef' },
+  christmas: { theme: '#be123c', background: '#fbf7f5' },
+};

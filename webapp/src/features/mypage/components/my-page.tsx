@@ -14,6 +14,7 @@ import { ko } from '@/i18n/ko';
 import { readChatInfo } from '@/lib/chat-session';
 import { useLogout } from '../api/logout';
 import { useWithdraw } from '../api/withdraw';
+import { InstallCard } from './install-card';
 import { Icon, type IconName } from '@/components/icons';
 
 export function MyPage() {
@@ -118,6 +119,8 @@ export function MyPage() {
               </MenuItem>
             </ul>
           </Card>
+
+          <InstallCard />
 
           <button
             type="button"
