@@ -87,10 +87,24 @@ impl Store {
         now: i64,
         audit: &AuditEntry<'_>,
     ) -> Result<bool, StoreError> {
+        self.hide_row("comments", id, operator_id, now, audit).await
+    }
+
+    /// Marks row `id` of `table` (one with `hidden_at` and `hidden_by`) hidden by an
+    /// operator, with the audit line in the same transaction; false (and nothing written)
+    /// when there is no such row not hidden yet. `table` is always a literal of ours.
+    pub(crate) async fn hide_row(
+        &self,
+        table: &'static str,
+        id: i64,
+        operator_id: Option<i64>,
+        now: i64,
+        audit: &AuditEntry<'_>,
+    ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let done = sqlx::query(
-            "UPDATE comments SET hidden_at = $1, hidden_by = $2 WHERE id = $3 AND hidden_at IS NULL",
-        )
+        let done = sqlx::query(&format!(
+            "UPDATE {table} SET hidden_at = $1, hidden_by = $2 WHERE id = $3 AND hidden_at IS NULL"
+        ))
         .bind(now)
         .bind(operator_id)
         .bind(id)

@@ -7,7 +7,7 @@
 
 use sqlx::FromRow;
 
-use crate::safety::{insert_audit, AuditEntry};
+use crate::safety::AuditEntry;
 use crate::{is_unique_violation, Store, StoreError};
 
 /// A card order we issued for (user, pack) before the payment window opened.
@@ -238,21 +238,7 @@ impl Store {
         now: i64,
         audit: &AuditEntry<'_>,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let done = sqlx::query(
-            "UPDATE megaphone_messages SET hidden_at = $1, hidden_by = $2
-             WHERE id = $3 AND hidden_at IS NULL",
-        )
-        .bind(now)
-        .bind(operator_id)
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        if done.rows_affected() != 1 {
-            return Ok(false);
-        }
-        insert_audit(&mut tx, audit).await?;
-        tx.commit().await?;
-        Ok(true)
+        self.hide_row("megaphone_messages", id, operator_id, now, audit)
+            .await
     }
 }
