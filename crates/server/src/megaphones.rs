@@ -7,8 +7,6 @@
 //! store moves the order to paid once, so a replay, a second tab or the webhook arriving
 //! at the same moment grants nothing more.
 
-use std::time::Duration;
-
 use telepathy_domain::limits::{MEGAPHONES_PER_USER, MEGAPHONE_WINDOW};
 use telepathy_domain::megaphone::{MegaphoneText, Pack};
 use telepathy_domain::{ErrorCode, Notice};
@@ -158,8 +156,13 @@ impl AppState {
         let text = MegaphoneText::parse(text)?;
         let nickname = user.nickname.as_deref().ok_or(ErrorCode::NicknameNeeded)?;
         let key = format!("megaphone:user:{}", user.id);
-        self.hit(&key, MEGAPHONES_PER_USER, MEGAPHONE_WINDOW)
-            .await?;
+        self.limit_code(
+            &key,
+            MEGAPHONES_PER_USER,
+            MEGAPHONE_WINDOW,
+            ErrorCode::RateLimited,
+        )
+        .await?;
         let now = self.shared_now_ms();
         let spent = self
             .store
@@ -205,20 +208,6 @@ impl AppState {
             remaining: spent.remaining,
             message: Notice::MegaphoneSent.message().to_owned(),
         })
-    }
-
-    /// Counts one event under `key`; `RateLimited` beyond `limit` in `window`.
-    async fn hit(&self, key: &str, limit: u32, window: Duration) -> Result<(), ErrorCode> {
-        let hit = self
-            .engine
-            .hit(key, limit, window)
-            .await
-            .map_err(|e| internal("counting a rate limit", e))?;
-        if hit.allowed {
-            Ok(())
-        } else {
-            Err(ErrorCode::RateLimited)
-        }
     }
 }
 

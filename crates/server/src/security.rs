@@ -331,16 +331,27 @@ impl AppState {
         window: Duration,
         code: ErrorCode,
     ) -> Result<(), ApiError> {
+        Ok(self.limit_code(key, limit, window, code).await?)
+    }
+
+    /// [`AppState::limit`] for callers that answer with a bare code (the socket).
+    pub async fn limit_code(
+        &self,
+        key: &str,
+        limit: u32,
+        window: Duration,
+        code: ErrorCode,
+    ) -> Result<(), ErrorCode> {
         let hit = self
             .engine
             .hit(key, limit, window)
             .await
-            .or_internal("counting a rate limit")?;
+            .map_err(|e| crate::error::internal_code("counting a rate limit", e))?;
         if hit.allowed {
             Ok(())
         } else {
             tracing::info!(key, count = hit.count, "rate limit reached");
-            Err(code.into())
+            Err(code)
         }
     }
 }
