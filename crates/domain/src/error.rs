@@ -184,6 +184,10 @@ pub enum ErrorCode {
     RefundSettled,
     /// A deposit notification without a valid signature.
     SignatureInvalid,
+    /// Turning the opening bell on without the notification consent.
+    PushConsentRequired,
+    /// The push subscription is not one a browser makes for a push service we send to.
+    PushSubscriptionInvalid,
     /// The request body or parameters could not be read.
     InvalidRequest,
     /// The request body is larger than the API reads.
@@ -288,6 +292,8 @@ impl ErrorCode {
         Self::WordsetReviewed,
         Self::RefundSettled,
         Self::SignatureInvalid,
+        Self::PushConsentRequired,
+        Self::PushSubscriptionInvalid,
         Self::InvalidRequest,
         Self::PayloadTooLarge,
         Self::UriTooLong,
@@ -404,6 +410,10 @@ impl ErrorCode {
             Self::WordsetReviewed => "이미 심사한 단어 세트입니다.",
             Self::RefundSettled => "환불할 금액이 없거나 이미 환불을 기록했습니다.",
             Self::SignatureInvalid => "서명이 올바르지 않습니다.",
+            Self::PushConsentRequired => "알림을 받으려면 알림 수신 동의가 필요해요.",
+            Self::PushSubscriptionInvalid => {
+                "이 브라우저의 알림 정보를 확인할 수 없어요. 다른 브라우저에서 시도해주세요."
+            }
             Self::InvalidRequest => "요청 형식이 올바르지 않습니다.",
             Self::PayloadTooLarge => "요청 내용이 너무 큽니다.",
             Self::UriTooLong => "요청 주소가 너무 깁니다.",

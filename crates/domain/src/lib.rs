@@ -5,6 +5,7 @@
 //!
 //! Everything here is pure and deterministic; callers pass the current time in.
 
+pub mod bell;
 mod emotion;
 mod error;
 pub mod limits;

@@ -132,3 +132,8 @@ pub const WORDSET_REFRESH: Duration = Duration::from_secs(20);
 /// An approved set joins the rotation no sooner than this after its approval: longer than
 /// `WORDSET_REFRESH`, so every node knows it before its first round.
 pub const WORDSET_ACTIVATE_AFTER: Duration = Duration::from_secs(60);
+/// Bell changes (consent, subscribe, unsubscribe) per user per [`PUSH_WINDOW`].
+pub const PUSH_CHANGES_PER_USER: u32 = 30;
+pub const PUSH_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// The longest push endpoint we keep (the browsers' are a few hundred characters).
+pub const PUSH_ENDPOINT_MAX_CHARS: usize = 1_000;

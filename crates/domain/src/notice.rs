@@ -41,6 +41,15 @@ pub enum Notice {
     WordsetApproved,
     WordsetRejected,
     RefundRecorded,
+    PushState,
+    PushConsentGiven,
+    PushConsentWithdrawn,
+    BellOn,
+    BellOff,
+    /// The opening bell's title.
+    OpeningTitle,
+    /// The opening bell's text.
+    OpeningBody,
 }
 
 impl Notice {
@@ -89,6 +98,15 @@ impl Notice {
             Self::WordsetApproved => "단어 세트를 승인했습니다. 곧 라운드에 나옵니다.",
             Self::WordsetRejected => "단어 세트를 반려했습니다. 환불할 계좌로 1,000원을 돌려주세요.",
             Self::RefundRecorded => "환불을 마쳤다고 기록했습니다.",
+            Self::PushState => "알림 설정입니다.",
+            Self::PushConsentGiven => "알림 수신에 동의했어요.",
+            Self::PushConsentWithdrawn => {
+                "알림 수신 동의를 철회했어요. 모든 기기에서 8시 알림이 꺼졌어요."
+            }
+            Self::BellOn => "저녁 8시에 문이 열리면 이 기기로 알려드릴게요.",
+            Self::BellOff => "이 기기의 8시 알림을 껐어요.",
+            Self::OpeningTitle => "텔레파시가 문을 열었어요",
+            Self::OpeningBody => "지금 들어와서 같은 단어를 고른 사람과 이어져 보세요.",
         }
     }
 }

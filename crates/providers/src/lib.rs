@@ -9,11 +9,16 @@
 //!   [`PortOneIdentity`] (PortOne V2) and [`DemoIdentity`].
 //! - Card payments: [`CardPayments`], implemented by [`PortOneV1Payments`] (PortOne V1,
 //!   the payment window `IMP.request_pay`) and [`DemoCardPayments`].
+//! - Web Push: [`WebPush`], to the browsers' push services [`PushServices`] names (the
+//!   demo sends real pushes too, with a VAPID pair of its own).
 
 mod error;
 mod identity;
 mod payments;
 mod portone;
+mod push;
+#[cfg(feature = "stand-in")]
+pub mod push_stand_in;
 mod secret;
 mod sms;
 mod solapi;
@@ -31,6 +36,10 @@ pub use payments::{
     PortOneV1Payments,
 };
 pub use portone::{PortOneConfig, PortOneIdentity};
+pub use push::{
+    PushDevice, PushMessage, PushOutcome, PushServices, Urgency, VapidKeys, WebPush,
+    BROWSER_PUSH_SERVICES,
+};
 pub use secret::Secret;
 pub use sms::{verification_text, CodePurpose, DemoSms, SentCode, SmsSender, DEMO_SMS_CAPACITY};
 pub use solapi::{SolapiConfig, SolapiSms};

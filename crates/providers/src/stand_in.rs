@@ -41,30 +41,42 @@ pub struct PortOneV1StandIn {
     state: Arc<Mutex<State>>,
 }
 
+/// Serves the endpoint `app` makes (given its own origin) on a free loopback port, for as
+/// long as the test's runtime lives; answers that origin, `http://127.0.0.1:<port>`.
+pub(crate) async fn serve_locally<E>(what: &str, app: impl FnOnce(&str) -> E) -> String
+where
+    E: poem::IntoEndpoint + Send + 'static,
+    E::Endpoint: 'static,
+{
+    let acceptor = TcpListener::bind("127.0.0.1:0")
+        .into_acceptor()
+        .await
+        .unwrap_or_else(|e| panic!("bind {what}: {e}"));
+    let addr = acceptor
+        .local_addr()
+        .first()
+        .and_then(|a| a.as_socket_addr().copied())
+        .unwrap_or_else(|| panic!("{what} has no address"));
+    let origin = format!("http://{addr}");
+    let app = app(&origin);
+    tokio::spawn(async move {
+        let _ = Server::new_with_acceptor(acceptor).run(app).await;
+    });
+    origin
+}
+
 impl PortOneV1StandIn {
     pub async fn start() -> Self {
         let state = Arc::new(Mutex::new(State::default()));
-        let app = Route::new()
-            .at("/users/getToken", post(get_token))
-            .at("/payments/prepare", post(prepare))
-            .at("/payments/:imp_uid", get(payment))
-            .data(state.clone());
-        let acceptor = TcpListener::bind("127.0.0.1:0")
-            .into_acceptor()
-            .await
-            .unwrap_or_else(|e| panic!("bind the PortOne stand-in: {e}"));
-        let addr = acceptor
-            .local_addr()
-            .first()
-            .and_then(|a| a.as_socket_addr().copied())
-            .unwrap_or_else(|| panic!("the PortOne stand-in has no address"));
-        tokio::spawn(async move {
-            let _ = Server::new_with_acceptor(acceptor).run(app).await;
-        });
-        Self {
-            base_url: format!("http://{addr}"),
-            state,
-        }
+        let base_url = serve_locally("the PortOne stand-in", |_| {
+            Route::new()
+                .at("/users/getToken", post(get_token))
+                .at("/payments/prepare", post(prepare))
+                .at("/payments/:imp_uid", get(payment))
+                .data(state.clone())
+        })
+        .await;
+        Self { base_url, state }
     }
 
     fn state(&self) -> MutexGuard<'_, State> {

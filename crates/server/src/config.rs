@@ -8,7 +8,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use telepathy_domain::round::ServiceWindow;
-use telepathy_providers::{PortOneConfig, PortOneV1Config, Secret, SolapiConfig};
+use telepathy_providers::{
+    PortOneConfig, PortOneV1Config, PushServices, Secret, SolapiConfig, VapidKeys,
+};
 use telepathy_store::Backend;
 
 use crate::sealing::DataKey;
@@ -59,6 +61,9 @@ pub const VARS: &[VarDoc] = &[
     VarDoc { name: "TELEPATHY_DEPOSIT_WEBHOOK_SECRET", example: "", doc: "Shared secret of the bank's deposit notifications (POST /api/sp_payments/deposit-webhook, X-Signature: sha256=<hex HMAC-SHA256 of the body>). Unset: every notification is refused and operators confirm transfers." },
     VarDoc { name: "TELEPATHY_DATA_KEY", example: "", doc: "Base64 of 32 random bytes (openssl rand -base64 32): the AES-256-GCM key that seals refund account numbers in the database. Required outside demo mode; keep it with the database's backups, apart from them." },
     VarDoc { name: "TELEPATHY_DEMO_TRANSFER_SECONDS", example: "5", doc: "Demo mode: a pending transfer counts as paid this many seconds after it was opened; 0: only an operator or the deposit notification confirms it." },
+    VarDoc { name: "TELEPATHY_VAPID_PRIVATE_KEY", example: "", doc: "The VAPID private key that signs the opening bell's Web Push messages (base64url of 32 bytes; `telepathy vapid` makes a pair). Required outside demo mode; changing it orphans every subscription. Demo mode makes one and keeps it in the database." },
+    VarDoc { name: "TELEPATHY_VAPID_SUBJECT", example: "mailto:help@example.com", doc: "The contact push services may write to about our pushes: mailto: or https:. Required outside demo mode." },
+    VarDoc { name: "TELEPATHY_PUSH_SERVICES", example: "", doc: "The push services subscriptions may point at, comma-separated: hosts (HTTPS, with their subdomains) or exact origins. Default: the browsers' own (FCM, Mozilla, Apple, Windows)." },
     VarDoc { name: "TELEPATHY_OPERATOR_PASSWORD", example: "", doc: "Read only by `telepathy operator add`: the new operator's password (otherwise one line of standard input). Never set it for a running node." },
     VarDoc { name: "TELEPATHY_BUSINESS_NAME", example: "", doc: "The operator's trade name (상호), shown in the footer, the help page and the terms. Unset: 텔레파시 운영팀 in demo mode, otherwise left out." },
     VarDoc { name: "TELEPATHY_BUSINESS_REPRESENTATIVE", example: "", doc: "The operator's representative (대표자). Unset: left out." },
@@ -156,6 +161,13 @@ pub struct Config {
     pub data_key: DataKey,
     /// Demo mode: a pending transfer counts as paid this long after it was opened.
     pub demo_transfer_paid_after: Option<Duration>,
+    /// The key pair that signs the opening bell's pushes; `None` (demo mode only): the one
+    /// the database keeps.
+    pub vapid: Option<VapidKeys>,
+    /// The VAPID contact.
+    pub vapid_subject: String,
+    /// The push services subscriptions may point at.
+    pub push_services: PushServices,
 }
 
 impl Config {
@@ -372,6 +384,40 @@ impl Config {
         let demo_transfer_paid_after = (demo && demo_transfer_secs > 0)
             .then(|| Duration::from_secs(demo_transfer_secs.unsigned_abs()));
 
+        let vapid = get("TELEPATHY_VAPID_PRIVATE_KEY").and_then(|text| {
+            VapidKeys::from_private_base64(&text)
+                .map_err(|why| {
+                    errors.push(format!(
+                        "TELEPATHY_VAPID_PRIVATE_KEY: {why}; `telepathy vapid` makes a pair"
+                    ));
+                })
+                .ok()
+        });
+        if !demo && vapid.is_none() && get("TELEPATHY_VAPID_PRIVATE_KEY").is_none() {
+            errors.push("TELEPATHY_VAPID_PRIVATE_KEY: the key of the opening bell's pushes is required outside demo mode (`telepathy vapid` makes a pair)".into());
+        }
+        let vapid_subject = match get("TELEPATHY_VAPID_SUBJECT") {
+            Some(s) if s.starts_with("mailto:") || s.starts_with("https://") => s,
+            Some(s) => {
+                errors.push(format!(
+                    "TELEPATHY_VAPID_SUBJECT: `{s}` is neither a mailto: nor an https: URL"
+                ));
+                s
+            }
+            None if demo => "mailto:help@telepathy.example".into(),
+            None => {
+                errors.push("TELEPATHY_VAPID_SUBJECT: the contact for push services (mailto: or https:) is required outside demo mode".into());
+                String::new()
+            }
+        };
+        let push_services = match get("TELEPATHY_PUSH_SERVICES") {
+            None => PushServices::browsers(),
+            Some(list) => PushServices::parse(&list).unwrap_or_else(|why| {
+                errors.push(format!("TELEPATHY_PUSH_SERVICES: {why}"));
+                PushServices::browsers()
+            }),
+        };
+
         if !errors.is_empty() {
             return Err(ConfigErrors(errors));
         }
@@ -403,6 +449,9 @@ impl Config {
             deposit_webhook_secret: get("TELEPATHY_DEPOSIT_WEBHOOK_SECRET").map(Secret::new),
             data_key,
             demo_transfer_paid_after,
+            vapid,
+            vapid_subject,
+            push_services,
         })
     }
 }
@@ -557,6 +606,27 @@ mod tests {
 
     /// A data key for tests: base64 of 32 bytes.
     const KEY: &str = "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=";
+    const VAPID_KEY: &str = "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE";
+
+    /// Every variable a node needs outside demo mode, set.
+    const OUTSIDE_DEMO: &[(&str, &str)] = &[
+        ("TELEPATHY_DEMO", "false"),
+        ("TELEPATHY_SOLAPI_API_KEY", "k"),
+        ("TELEPATHY_SOLAPI_API_SECRET", "s"),
+        ("TELEPATHY_SOLAPI_SENDER", "0212345678"),
+        ("TELEPATHY_PORTONE_API_SECRET", "s"),
+        ("TELEPATHY_PORTONE_STORE_ID", "x"),
+        ("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", "y"),
+        ("TELEPATHY_PORTONE_V1_API_KEY", "k"),
+        ("TELEPATHY_PORTONE_V1_API_SECRET", "s"),
+        ("TELEPATHY_PORTONE_V1_IMP_CODE", "imp12345678"),
+        ("TELEPATHY_TRANSFER_BANK", "국민"),
+        ("TELEPATHY_TRANSFER_ACCOUNT", "123-45-678"),
+        ("TELEPATHY_TRANSFER_HOLDER", "텔레파시"),
+        ("TELEPATHY_DATA_KEY", KEY),
+        ("TELEPATHY_VAPID_PRIVATE_KEY", VAPID_KEY),
+        ("TELEPATHY_VAPID_SUBJECT", "mailto:ops@example.com"),
+    ];
 
     fn config(vars: &[(&str, &str)]) -> Result<Config, ConfigErrors> {
         Config::from_lookup(|name| {
@@ -587,23 +657,7 @@ mod tests {
 
     #[test]
     fn service_hours_default_outside_demo_and_parse() {
-        let c = config(&[
-            ("TELEPATHY_DEMO", "false"),
-            ("TELEPATHY_SOLAPI_API_KEY", "k"),
-            ("TELEPATHY_SOLAPI_API_SECRET", "s"),
-            ("TELEPATHY_SOLAPI_SENDER", "0212345678"),
-            ("TELEPATHY_PORTONE_API_SECRET", "s"),
-            ("TELEPATHY_PORTONE_STORE_ID", "x"),
-            ("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", "y"),
-            ("TELEPATHY_PORTONE_V1_API_KEY", "k"),
-            ("TELEPATHY_PORTONE_V1_API_SECRET", "s"),
-            ("TELEPATHY_PORTONE_V1_IMP_CODE", "imp12345678"),
-            ("TELEPATHY_TRANSFER_BANK", "국민"),
-            ("TELEPATHY_TRANSFER_ACCOUNT", "123-45-678"),
-            ("TELEPATHY_TRANSFER_HOLDER", "텔레파시"),
-            ("TELEPATHY_DATA_KEY", KEY),
-        ])
-        .unwrap();
+        let c = config(OUTSIDE_DEMO).unwrap();
         assert_eq!(c.service_window, ServiceWindow::default());
         let err = config(&[
             ("TELEPATHY_SERVICE_HOURS", "8pm"),
@@ -655,7 +709,9 @@ mod tests {
         assert!(
             err.contains("TELEPATHY_SOLAPI_API_KEY")
                 && err.contains("TELEPATHY_PORTONE_API_SECRET")
-                && err.contains("TELEPATHY_PORTONE_V1_API_KEY"),
+                && err.contains("TELEPATHY_PORTONE_V1_API_KEY")
+                && err.contains("TELEPATHY_VAPID_PRIVATE_KEY")
+                && err.contains("TELEPATHY_VAPID_SUBJECT"),
             "{err}"
         );
         let c = config(&[vars[0], vars[1], ("TELEPATHY_DEMO", "true")]).unwrap();
@@ -729,24 +785,8 @@ mod tests {
 
     #[test]
     fn business_info_is_read_checked_and_left_out_when_unset() {
-        let outside_demo = [
-            ("TELEPATHY_DEMO", "false"),
-            ("TELEPATHY_SOLAPI_API_KEY", "k"),
-            ("TELEPATHY_SOLAPI_API_SECRET", "s"),
-            ("TELEPATHY_SOLAPI_SENDER", "0212345678"),
-            ("TELEPATHY_PORTONE_API_SECRET", "s"),
-            ("TELEPATHY_PORTONE_STORE_ID", "x"),
-            ("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", "y"),
-            ("TELEPATHY_PORTONE_V1_API_KEY", "k"),
-            ("TELEPATHY_PORTONE_V1_API_SECRET", "s"),
-            ("TELEPATHY_PORTONE_V1_IMP_CODE", "imp12345678"),
-            ("TELEPATHY_TRANSFER_BANK", "국민"),
-            ("TELEPATHY_TRANSFER_ACCOUNT", "123-45-678"),
-            ("TELEPATHY_TRANSFER_HOLDER", "텔레파시"),
-            ("TELEPATHY_DATA_KEY", KEY),
-        ];
         assert_eq!(
-            config(&outside_demo).unwrap().business,
+            config(OUTSIDE_DEMO).unwrap().business,
             BusinessInfo::default()
         );
         let demo = config(&[]).unwrap().business;
@@ -754,7 +794,7 @@ mod tests {
         assert_eq!(demo.email.as_deref(), Some("help@telepathy.example"));
         assert_eq!(demo.representative, None);
 
-        let mut vars = outside_demo.to_vec();
+        let mut vars = OUTSIDE_DEMO.to_vec();
         vars.extend([
             ("TELEPATHY_BUSINESS_NAME", "주식회사 텔레파시"),
             ("TELEPATHY_BUSINESS_REGISTRATION_NUMBER", "1234567890"),

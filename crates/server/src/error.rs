@@ -102,6 +102,7 @@ impl From<ErrorCode> for ApiError {
             | E::NotOwner
             | E::IdentityMismatch
             | E::ReportNotPartner
+            | E::PushConsentRequired
             | E::AccountRestricted => Self::Forbidden(body),
             E::NotFound => Self::NotFound(body),
             E::UsernameTaken

@@ -2,6 +2,7 @@
 
 pub mod api;
 pub mod app;
+pub mod bell;
 pub mod clock;
 pub mod config;
 pub mod error;
@@ -23,9 +24,13 @@ pub mod wordsets;
 
 /// The OpenAPI document of the API, as committed in `openapi/openapi.json`.
 pub async fn openapi_json() -> anyhow::Result<String> {
+    // A key of its own: the demo's is kept in a database, and each connection to
+    // `sqlite::memory:` is a database of its own.
+    let vapid = telepathy_providers::VapidKeys::generate().private_base64();
     let config = config::Config::from_lookup(|name| match name {
         "DATABASE_URL" => Some("sqlite::memory:".to_owned()),
         "TELEPATHY_DEMO" => Some("true".to_owned()),
+        "TELEPATHY_VAPID_PRIVATE_KEY" => Some(vapid.clone()),
         _ => None,
     })?;
     let state = state::AppState::build(config).await?;

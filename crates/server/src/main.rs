@@ -1,6 +1,7 @@
 //! `telepathy`: with no arguments (or `serve`) starts a node; `openapi` prints the API
 //! document; `seed` makes load-test users; `operator` manages the operations team;
-//! `transfer` and `wordset` confirm bank transfers and review custom word sets.
+//! `transfer` and `wordset` confirm bank transfers and review custom word sets; `vapid`
+//! makes the key pair of the opening bell's pushes.
 
 use poem::listener::TcpListener;
 use poem::Server;
@@ -16,7 +17,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const USAGE: &str = "usage: telepathy [serve | openapi | seed --users N --out FILE [--url URL]... \
      | operator (add <username> | list | disable <username> | reset-totp <username>) \
-     | transfer (list | confirm <id>) | wordset (list | approve <id> | reject <id> <reason> | refunded <id>)]";
+     | transfer (list | confirm <id>) | wordset (list | approve <id> | reject <id> <reason> | refunded <id>) \
+     | vapid]";
 
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
@@ -39,6 +41,17 @@ async fn main() -> std::process::ExitCode {
         "transfer" | "wordset" => {
             let args: Vec<String> = std::env::args().skip(2).collect();
             telepathy_server::wordset_cli::run(command == "wordset", &args).await
+        }
+        "vapid" => {
+            let keys = telepathy_providers::VapidKeys::generate();
+            println!("# The opening bell's VAPID pair. Keep the private key secret and keep it:");
+            println!("# a new pair orphans every browser's subscription.");
+            println!("TELEPATHY_VAPID_PRIVATE_KEY={}", keys.private_base64());
+            println!(
+                "# The public key (browsers get it from /api/app-config): {}",
+                keys.public_base64()
+            );
+            Ok(())
         }
         "-h" | "--help" | "help" => {
             println!("{USAGE}");

@@ -74,6 +74,11 @@ pub struct Metrics {
     /// Card payments looked at, by outcome (op): granted, repeated (paid before, nothing
     /// more granted), refused (not ours, another amount or order), unpaid.
     pub card_payments: Family<Op, Counter>,
+    /// Opening-bell pushes, by outcome (op): sent, gone (the subscription was removed),
+    /// failed, deferred (refused for now, tried once more after the rest).
+    pub opening_pushes: Family<Op, Counter>,
+    /// Evening sends this node finished.
+    pub opening_runs: Counter,
     /// Times the bus lost events for this node (lag or reconnection); each closes every
     /// socket of the node.
     pub bus_gaps: Counter,
@@ -127,6 +132,8 @@ impl Metrics {
             },
             megaphones_sent: Counter::default(),
             card_payments: Family::default(),
+            opening_pushes: Family::default(),
+            opening_runs: Counter::default(),
             bus_gaps: Counter::default(),
             engine_errors: Family::default(),
             engine_latency: Family::new_with_constructor(latency),
@@ -197,6 +204,16 @@ impl Metrics {
             "card_payments",
             "Card payments looked at, by outcome (op): granted, repeated, refused, unpaid",
             metrics.card_payments.clone(),
+        );
+        r.register(
+            "opening_pushes",
+            "Opening-bell pushes, by outcome (op): sent, gone (subscription removed), failed, deferred (tried again)",
+            metrics.opening_pushes.clone(),
+        );
+        r.register(
+            "opening_runs",
+            "Evening opening-bell sends this node finished",
+            metrics.opening_runs.clone(),
         );
         r.register(
             "bus_gaps",

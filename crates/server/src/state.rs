@@ -6,14 +6,17 @@ use std::sync::Arc;
 use telepathy_engine::{Engine, MemoryEngine, RedisEngine};
 use telepathy_providers::{
     CardPayments, DemoCardPayments, DemoIdentity, DemoSms, IdentityVerifier, PortOneIdentity,
-    PortOneV1Payments, SmsSender, SolapiSms,
+    PortOneV1Payments, SmsSender, SolapiSms, VapidKeys, WebPush,
 };
 use telepathy_store::Store;
 
-use crate::clock::{Clock, SystemClock};
+use crate::clock::{Clock, ShiftedClock, SystemClock};
 use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::realtime::hub::Hub;
+
+/// The name of the demo's VAPID private key among the shared keys.
+const DEMO_VAPID_KEY: &str = "demo-vapid-private-key";
 
 /// New rooms waiting for the recorder before a match is written on its own.
 const MATCH_RECORDS_QUEUE: usize = 10_000;
@@ -31,7 +34,12 @@ pub struct Inner {
     pub demo_sms: Option<Arc<DemoSms>>,
     pub identity: Arc<dyn IdentityVerifier>,
     pub payments: Arc<dyn CardPayments>,
+    /// Sends the opening bell's pushes.
+    pub push: WebPush,
     pub clock: Arc<dyn Clock>,
+    /// The demo's movable clock (the same as `clock`); absent outside demo mode and when
+    /// a test brings its own clock.
+    pub demo_clock: Option<Arc<ShiftedClock>>,
     /// The engine's clock minus this machine's, kept fresh by a background task.
     pub clock_offset_ms: AtomicI64,
     /// This node's open sockets.
@@ -137,6 +145,33 @@ impl AppState {
                 (None, Some(v1), false) => Arc::new(PortOneV1Payments::new(v1.clone())?),
                 (None, None, false) => anyhow::bail!("no card payment provider is configured"),
             };
+        let vapid = match &config.vapid {
+            Some(keys) => keys.clone(),
+            // Demo mode: the first node makes a pair and the database keeps it, so
+            // browsers' subscriptions outlive restarts and every node signs alike.
+            None => {
+                let now = chrono::Utc::now().timestamp_millis();
+                let private = store
+                    .shared_key(
+                        DEMO_VAPID_KEY,
+                        || VapidKeys::generate().private_base64(),
+                        now,
+                    )
+                    .await
+                    .context("reading the demo VAPID key")?;
+                VapidKeys::from_private_base64(&private)
+                    .map_err(|e| anyhow::anyhow!("the stored demo VAPID key: {e}"))?
+            }
+        };
+        let push = WebPush::new(vapid, &config.vapid_subject)?;
+        let (clock, demo_clock): (Arc<dyn Clock>, _) = match overrides.clock {
+            Some(clock) => (clock, None),
+            None if config.demo => {
+                let demo = Arc::new(ShiftedClock::default());
+                (demo.clone(), Some(demo))
+            }
+            None => (Arc::new(SystemClock), None),
+        };
         let metrics = Arc::new(Metrics::new());
         let (match_records, match_records_rx) = tokio::sync::mpsc::channel(MATCH_RECORDS_QUEUE);
         let (next_inbox, next_inbox_rx) = tokio::sync::mpsc::channel(1);
@@ -149,7 +184,9 @@ impl AppState {
             demo_sms,
             identity,
             payments,
-            clock: overrides.clock.unwrap_or_else(|| Arc::new(SystemClock)),
+            push,
+            clock,
+            demo_clock,
             clock_offset_ms: AtomicI64::new(0),
             hub,
             metrics,

@@ -626,3 +626,125 @@ async fn a_rolling_restart_under_chat_loses_no_acknowledged_message() {
     }
     assert!(total > PAIRS * 2 * 10, "enough was said: {total}");
 }
+
+/// The opening bell on two nodes: at 20:00 each device is told once. Then, on the next
+/// evening, the sending node is killed mid-run; the other takes the evening over once the
+/// lease runs out, and still no device is told twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_nodes_ring_each_device_once_an_evening_even_when_the_sender_dies() {
+    use std::collections::HashMap;
+    use telepathy_providers::push_stand_in::PushServiceStandIn;
+
+    // Slow enough that a run of three batches takes a few seconds.
+    let service = PushServiceStandIn::start_with_delay(Duration::from_millis(250)).await;
+    let database_url = fresh_url(Backend::Postgres).await;
+    let prefix = format!("cluster:{}:", rand::random::<u64>());
+    let (pa, pb) = (free_port(), free_port());
+    let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
+    let extra = [("TELEPATHY_PUSH_SERVICES", service.origin.as_str())];
+    let redis = nodes::test_redis_url();
+    let a = nodes::start_node_with(pa, &origins, &database_url, &redis, &prefix, &extra).await;
+    let b = nodes::start_node_with(pb, &origins, &database_url, &redis, &prefix, &extra).await;
+
+    // 60 users with 10 devices each (as many as one may have), half through each node:
+    // 600 devices, three batches.
+    let users = seed(&database_url, 60);
+    let mut devices = 0;
+    for (i, (_, cookie)) in users.iter().enumerate() {
+        let base = if i % 2 == 0 { &a.base } else { &b.base };
+        post(
+            base,
+            "/api/push/consent",
+            json!({ "agree": true }),
+            Some(cookie),
+        )
+        .await;
+        for _ in 0..10 {
+            let device = service.subscribe();
+            let body = json!({
+                "endpoint": device.endpoint,
+                "keys": { "p256dh": device.p256dh, "auth": device.auth },
+            });
+            post(base, "/api/push/subscribe", body, Some(cookie)).await;
+            devices += 1;
+        }
+    }
+    let times_told = |service: &PushServiceStandIn| {
+        let mut told: HashMap<u64, usize> = HashMap::new();
+        for push in service.received() {
+            *told.entry(push.device).or_default() += 1;
+        }
+        told
+    };
+    let set_clock = |base: String, date: &'static str, time: &'static str| async move {
+        post(
+            &base,
+            "/api/dev/clock",
+            json!({ "date": date, "seoulTime": time }),
+            None,
+        )
+        .await
+    };
+
+    // Both nodes reach 20:00 together.
+    set_clock(a.base.clone(), "2026-12-01", "19:59:58").await;
+    set_clock(b.base.clone(), "2026-12-01", "19:59:58").await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while service.received().len() < devices && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // A little longer: a second sender would show now.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let told = times_told(&service);
+    assert_eq!(told.len(), devices, "every device is told");
+    assert!(told.values().all(|&n| n == 1), "no device is told twice");
+    assert_eq!(service.refused(), Vec::<String>::new());
+
+    // The next evening the sender dies after its first batch.
+    service.clear();
+    set_clock(a.base.clone(), "2026-12-02", "19:59:59").await;
+    set_clock(b.base.clone(), "2026-12-02", "19:59:59").await;
+    let store = telepathy_store::Store::connect(&database_url)
+        .await
+        .unwrap();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while service.received().len() < 250 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let holder = store.opening("2026-12-02").await.unwrap().unwrap().holder;
+    let sender = usize::from(!holder.starts_with(&format!("node-{pa}.")));
+    let dead_port = [pa, pb][sender];
+    assert!(
+        holder.starts_with(&format!("node-{dead_port}.")),
+        "{holder}"
+    );
+    let mut nodes = [a, b];
+    nodes[sender].child.kill().unwrap();
+    let survivor = &nodes[1 - sender];
+    let told_before = service.received().len();
+    assert!(told_before < devices, "the sender died mid-run");
+    // Three minutes on for the survivor: the dead sender's lease has run out.
+    set_clock(survivor.base.clone(), "2026-12-02", "20:03:00").await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let opening = store.opening("2026-12-02").await.unwrap().unwrap();
+        if opening.finished_at.is_some() {
+            assert!(!opening.holder.starts_with(&format!("node-{dead_port}.")));
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the evening was taken over"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let told = times_told(&service);
+    assert!(told.values().all(|&n| n == 1), "no device is told twice");
+    // At most the dead sender's batch in flight missed the bell.
+    assert!(
+        told.len() + 200 >= devices,
+        "{} of {devices} told",
+        told.len()
+    );
+    assert!(told.len() > told_before, "the survivor went on");
+}

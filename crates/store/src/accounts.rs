@@ -26,6 +26,8 @@ pub struct NewUser<'a> {
     pub phone: &'a str,
     pub gender: &'a str,
     pub birthdate: &'a str,
+    /// The optional notification consent of the terms (알림 수신 동의).
+    pub alarm_consent: bool,
     pub now: i64,
 }
 
@@ -70,8 +72,9 @@ impl Store {
             return Ok(None);
         }
         let inserted = sqlx::query_scalar::<_, i64>(
-            "INSERT INTO users (username, password_hash, phone, gender, birthdate, status, created_at)
-             VALUES ($1, $2, $3, $4, $5, 'active', $6) RETURNING id",
+            "INSERT INTO users (username, password_hash, phone, gender, birthdate, status,
+                 created_at, alarm_consent_at)
+             VALUES ($1, $2, $3, $4, $5, 'active', $6, $7) RETURNING id",
         )
         .bind(user.username)
         .bind(user.password_hash)
@@ -79,6 +82,7 @@ impl Store {
         .bind(user.gender)
         .bind(user.birthdate)
         .bind(user.now)
+        .bind(user.alarm_consent.then_some(user.now))
         .fetch_one(&mut *tx)
         .await;
         match inserted {
@@ -160,8 +164,8 @@ impl Store {
         Ok(())
     }
 
-    /// Deactivates the account and ends all of its sessions at once. The row stays for the
-    /// retention period of the privacy policy.
+    /// Deactivates the account, ends all of its sessions and forgets its devices at once.
+    /// The row stays for the retention period of the privacy policy.
     pub async fn withdraw_user(&self, id: i64, now: i64) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("UPDATE users SET status = 'withdrawn', withdrawn_at = $1 WHERE id = $2")
@@ -176,6 +180,7 @@ impl Store {
         .bind(id)
         .execute(&mut *tx)
         .await?;
+        crate::push::forget_devices(&mut tx, id).await?;
         tx.commit().await?;
         Ok(())
     }

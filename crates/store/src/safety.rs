@@ -248,6 +248,9 @@ pub(crate) async fn insert_sanction(
         .execute(&mut **tx)
         .await?;
     }
+    if s.kind == "ban" {
+        crate::push::forget_devices(tx, s.user_id).await?;
+    }
     Ok(id)
 }
 

@@ -231,6 +231,7 @@ mod tests {
                 phone: "01000000004",
                 gender: "여성",
                 birthdate: "2000-01-01",
+                alarm_consent: false,
                 now,
             })
             .await;

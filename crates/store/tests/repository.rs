@@ -62,6 +62,7 @@ fn user<'a>(username: &'a str, phone: &'a str, now: i64) -> NewUser<'a> {
         phone,
         gender: "여성",
         birthdate: "2000-01-01",
+        alarm_consent: false,
         now,
     }
 }

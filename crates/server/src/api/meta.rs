@@ -1,9 +1,12 @@
+use chrono::{NaiveDate, NaiveTime, TimeZone as _};
+use chrono_tz::Asia::Seoul;
 use poem::Request;
 use poem_openapi::param::Query;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use telepathy_domain::limits::{OUTBOX_READS_PER_IP, OUTBOX_READS_PER_PHONE, OUTBOX_WINDOW};
 use telepathy_domain::megaphone::Pack;
+use telepathy_domain::time::seoul_date;
 use telepathy_domain::{ErrorCode, Phone};
 use telepathy_providers::CodePurpose;
 
@@ -15,6 +18,9 @@ use crate::state::AppState;
 
 pub struct MetaApi(pub AppState);
 
+/// How far from today the demo clock may be set.
+const DEMO_CLOCK_MAX_DAYS: i64 = 366;
+
 /// What the web app needs to know about this deployment.
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
@@ -25,6 +31,9 @@ pub struct AppConfig {
     pub business: Business,
     /// The megaphone packs on sale, cheapest first.
     pub megaphone_packs: Vec<MegaphonePack>,
+    /// The VAPID public key (base64url, uncompressed P-256 point) browsers subscribe to the
+    /// opening bell with (`applicationServerKey`).
+    pub push_public_key: String,
 }
 
 /// A megaphone pack on sale.
@@ -97,6 +106,27 @@ impl From<&BusinessInfo> for Business {
 }
 
 /// The latest sign-up code the demo SMS provider "sent" to a phone.
+/// Where to set the demo clock.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ClockBody {
+    /// `HH:MM:SS` (or `HH:MM`), Seoul time; absent: the real time again.
+    pub seoul_time: Option<String>,
+    /// `YYYY-MM-DD`, Seoul; absent: today.
+    pub date: Option<String>,
+}
+
+/// The demo clock's time now.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct ClockAnswer {
+    pub success: bool,
+    /// RFC 3339, UTC.
+    pub now: String,
+    /// `YYYY-MM-DD HH:MM:SS`, Seoul.
+    pub seoul_time: String,
+}
+
 #[derive(Debug, Object)]
 #[oai(rename_all = "camelCase")]
 pub struct OutboxEntry {
@@ -128,6 +158,59 @@ impl MetaApi {
                     price: p.price(),
                 })
                 .collect(),
+            push_public_key: self.0.push.keys().public_base64().to_owned(),
+        }))
+    }
+
+    /// Demo mode only, for this machine (or with the outbox token): sets the demo's clock
+    /// to a Seoul time of day (today, or `date`), to see the 8 PM bell or the closed hours
+    /// without waiting; without `seoulTime`, back to the real time. The clock goes on
+    /// running from there. Each evening's bell rings once: for a second try, name another
+    /// date.
+    #[oai(
+        path = "/dev/clock",
+        method = "post",
+        operation_id = "setDemoClock",
+        tag = "Tag::Dev"
+    )]
+    async fn set_clock(&self, req: &Request, body: Json<ClockBody>) -> ApiResult<ClockAnswer> {
+        let s = &self.0;
+        let clock = s.demo_clock.as_ref().ok_or(ErrorCode::NotFound)?;
+        if !local_or_bearer(req, s.config.outbox_token.as_ref()) {
+            return Err(ErrorCode::NotFound.into());
+        }
+        match body.seoul_time.as_deref() {
+            None => clock.reset(),
+            Some(time) => {
+                let time = NaiveTime::parse_from_str(time.trim(), "%H:%M:%S")
+                    .or_else(|_| NaiveTime::parse_from_str(time.trim(), "%H:%M"))
+                    .map_err(|_| ErrorCode::InvalidRequest)?;
+                let today = seoul_date(chrono::Utc::now());
+                let date = match body.date.as_deref() {
+                    Some(d) => NaiveDate::parse_from_str(d.trim(), "%Y-%m-%d")
+                        .map_err(|_| ErrorCode::InvalidRequest)?,
+                    None => today,
+                };
+                // A year either way is room enough for a demo; further, sessions and codes
+                // would all look expired or not yet made.
+                if (date - today).num_days().abs() > DEMO_CLOCK_MAX_DAYS {
+                    return Err(ErrorCode::InvalidRequest.into());
+                }
+                let at = Seoul
+                    .from_local_datetime(&date.and_time(time))
+                    .earliest()
+                    .ok_or(ErrorCode::InvalidRequest)?;
+                clock.set(at.with_timezone(&chrono::Utc));
+            }
+        }
+        let now = s.clock.now();
+        Ok(Json(ClockAnswer {
+            success: true,
+            now: now.to_rfc3339(),
+            seoul_time: now
+                .with_timezone(&Seoul)
+                .format("%Y-%m-%d %H:%M:%S")
+                .to_string(),
         }))
     }
 

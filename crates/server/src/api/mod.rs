@@ -12,6 +12,7 @@ mod meta;
 mod password;
 mod payments;
 mod profile;
+mod push;
 mod report;
 mod signup;
 mod wordsets;
@@ -43,6 +44,8 @@ enum Tag {
     Megaphones,
     /// The paid custom word set: real name, bank transfer, the words and their review.
     Wordset,
+    /// The opening bell: the notification consent and the devices that get the 8 PM push.
+    Push,
     /// Facts about this deployment.
     Meta,
     /// Demo mode only.
@@ -84,6 +87,7 @@ type UserApis = (
     comments::CommentsApi,
     payments::PaymentsApi,
     wordsets::WordsetApi,
+    push::PushApi,
 );
 
 type AdminApis = (
@@ -111,6 +115,7 @@ pub fn service(state: &AppState) -> OpenApiService<Apis, ()> {
                 comments::CommentsApi(state.clone()),
                 payments::PaymentsApi(state.clone()),
                 wordsets::WordsetApi(state.clone()),
+                push::PushApi(state.clone()),
             ),
             (
                 admin::AdminAuthApi(state.clone()),

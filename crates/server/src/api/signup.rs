@@ -57,6 +57,9 @@ pub struct RegisterBody {
     /// YYYY-MM-DD (YYYYMMDD is accepted too).
     #[oai(default)]
     pub birthdate: String,
+    /// The terms' optional notification consent (알림 수신 동의).
+    #[oai(default)]
+    pub alarm: bool,
 }
 
 #[OpenApi(tag = "Tag::Signup")]
@@ -186,6 +189,7 @@ impl SignupApi {
                     phone: phone.as_ref(),
                     gender: gender.as_korean(),
                     birthdate: &birthdate.iso(),
+                    alarm_consent: b.alarm,
                     now: now_ms,
                 },
                 since,

@@ -72,6 +72,7 @@ pub async fn start(state: &AppState) -> anyhow::Result<()> {
     tokio::spawn(every(state.clone(), PURGE_EVERY, |s| async move {
         housekeeping(&s).await
     }));
+    tokio::spawn(crate::bell::watch(state.clone()));
     Ok(())
 }
 

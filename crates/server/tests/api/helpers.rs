@@ -43,6 +43,11 @@ pub const UNREACHABLE_PROVIDERS: &[(&str, &str)] = &[
         "TELEPATHY_DATA_KEY",
         "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE=",
     ),
+    (
+        "TELEPATHY_VAPID_PRIVATE_KEY",
+        "AQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQE",
+    ),
+    ("TELEPATHY_VAPID_SUBJECT", "mailto:ops@example.com"),
 ];
 /// The bearer token that lets the in-process client (which has no peer address) read the
 /// demo SMS outbox.

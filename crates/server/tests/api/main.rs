@@ -15,6 +15,7 @@ mod misc;
 mod password;
 mod payments;
 mod profile;
+mod push;
 mod realtime;
 mod safety;
 mod signup;
