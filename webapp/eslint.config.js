@@ -89,4 +89,9 @@ export default tseslint.config(
     extends: [js.configs.recommended],
     languageOptions: { globals: globals.node },
   },
+  {
+    // Scripts served as they are to the service worker (public/push-sw.js).
+    files: ['public/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: globals.serviceworker },
+  },
 );

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import type { Plugin, ProxyOptions } from 'vite';
@@ -46,10 +48,23 @@ function sonnerStylesheetAsFile(): Plugin {
 }
 
 /**
+ * The opening bell's part of the service worker (public/push-sw.js), imported by the generated
+ * worker rather than replacing it with a hand-written one (injectManifest): the caching below
+ * stays Workbox's, generated and unchanged, and the bell is three listeners that know nothing of
+ * it. The file's hash in the URL changes sw.js whenever the bell's script changes, so browsers
+ * install the new worker even where they compare only the main script.
+ */
+const pushWorker = `/push-sw.js?v=${createHash('sha256')
+  .update(readFileSync(new URL('./public/push-sw.js', import.meta.url)))
+  .digest('hex')
+  .slice(0, 12)}`;
+
+/**
  * The installable app: the manifest, and a service worker (Workbox) that precaches the app
  * shell so the installed app opens at once and, offline, still opens and says so in Korean
  * (`OfflineNotice`). Navigations fall back to the shell; the API, the socket, /metrics and the
- * health checks are never cached or served from the worker.
+ * health checks are never cached or served from the worker. The worker also shows the opening
+ * bell's notifications (`pushWorker`).
  */
 const pwa = VitePWA({
   registerType: 'autoUpdate',
@@ -80,7 +95,9 @@ const pwa = VitePWA({
     // The shell: scripts, styles, icons. The operations console is not the user's app; the
     // font's many subsets are cached as pages use them (below) rather than all up front.
     globPatterns: ['**/*.{js,css,html,svg,png}'],
-    globIgnores: ['**/admin-app-*'],
+    // The bell's script is loaded by the worker itself, never by a page.
+    globIgnores: ['**/admin-app-*', 'push-sw.js'],
+    importScripts: [pushWorker],
     navigateFallback: '/index.html',
     navigateFallbackDenylist: [/^\/api\//, /^\/ws/, /^\/metrics/, /^\/healthz/, /^\/readyz/],
     // Hashed font files only; the API and the socket are never cached.

@@ -340,3 +340,52 @@ export async function enrolAndLogIn(page: Page, username: string) {
   await page.getByRole('button', { name: '확인', exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/dashboard$/);
 }
+
+/** A notification the app's worker shows, as the page reads it back. */
+export interface ShownNotification {
+  title: string;
+  body: string;
+  tag: string;
+  icon: string;
+  lang: string;
+  data: unknown;
+}
+
+/**
+ * The app's service worker reached as a browser's push service would reach it: headless
+ * Chromium has none, so its DevTools protocol hands the worker the (decrypted) push.
+ * `pushUntilShown` pushes, waits a moment and answers what is shown: the protocol now and
+ * then loses a push to a worker it is just starting, and pushing again is harmless, since
+ * every push of the same tag replaces the last. Call it inside `expect.poll`.
+ */
+export async function workerPushes(context: BrowserContext, page: Page) {
+  const origin = new URL(page.url()).origin;
+  const cdp = await context.newCDPSession(page);
+  let registrationId: string | undefined;
+  cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+    registrationId = registrations.find((r) => !r.isDeleted && r.scopeURL === `${origin}/`)?.registrationId ?? registrationId;
+  });
+  await cdp.send('ServiceWorker.enable');
+  // Pushes reach an activated worker only; `ready` may resolve while it is still activating.
+  await page.evaluate(async () => {
+    const worker = (await navigator.serviceWorker.ready).active;
+    if (!worker || worker.state === 'activated') return;
+    await new Promise<void>((resolve) => {
+      worker.addEventListener('statechange', () => {
+        if (worker.state === 'activated') resolve();
+      });
+    });
+  });
+  await expect.poll(() => registrationId).toBeDefined();
+  const notifications = (): Promise<ShownNotification[]> =>
+    page.evaluate(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      return (await registration.getNotifications()).map(({ title, body, tag, icon, lang, data }) => ({ title, body, tag, icon, lang, data: data as unknown }));
+    });
+  const pushUntilShown = async (data: string) => {
+    await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: registrationId ?? '', data });
+    await page.waitForTimeout(200);
+    return notifications();
+  };
+  return { pushUntilShown };
+}

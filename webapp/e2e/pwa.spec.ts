@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signUpByApi, uniquePhone, uniqueUsername } from './helpers';
+import { signUpByApi, uniquePhone, uniqueUsername, workerPushes } from './helpers';
 
 test('the app is installable: a manifest with its icons and start URL, and a service worker in control', async ({ page, request }) => {
   const manifestResponse = await request.get('/manifest.webmanifest');
@@ -60,4 +60,24 @@ test('offline, the installed app still opens and says so in Korean; API calls ar
 
   await context.setOffline(false);
   await expect(page.getByRole('alertdialog', { name: '인터넷에 연결되어 있지 않아요' })).toBeHidden();
+});
+
+test('the worker shows the opening bell’s push, one at a time, with the app’s icon and a Korean fallback', async ({ page, context }) => {
+  test.skip(test.info().project.name !== 'desktop', 'runs once, on the desktop project');
+  await page.goto('/login');
+  const origin = new URL(page.url()).origin;
+  await context.grantPermissions(['notifications'], { origin });
+  const { pushUntilShown } = await workerPushes(context, page);
+
+  await expect
+    .poll(() => pushUntilShown(JSON.stringify({ title: '문이 열렸어요', body: '지금 단어를 골라보세요.', url: '/main', tag: 'opening' })))
+    .toEqual([{ title: '문이 열렸어요', body: '지금 단어를 골라보세요.', tag: 'opening', icon: `${origin}/icons/icon-192.png`, lang: 'ko', data: { url: '/main' } }]);
+
+  // A push without a payload still says something, and replaces the day's bell rather than adding one.
+  await expect
+    .poll(() => pushUntilShown(''))
+    .toEqual([expect.objectContaining({ title: '텔레파시', body: '저녁 8시, 텔레파시의 문이 열렸어요.', tag: 'opening' })]);
+
+  const badge = await context.request.get('/icons/badge-96.png');
+  expect(badge.headers()['content-type']).toBe('image/png');
 });

@@ -1,6 +1,7 @@
 // Renders the app icons of the web app manifest from the brand mark (public/favicon.svg) in
 // Debian's Chromium: public/icons/icon-{192,512}.png, a maskable 512 (the mark inside the
-// safe zone on a full-bleed background) and the 180 px apple-touch-icon.
+// safe zone on a full-bleed background), the 180 px apple-touch-icon, and the notifications'
+// badge (96 px, the glyph alone in white on transparent: Android draws only its alpha).
 // Run after changing the mark: node scripts/icons.mjs
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,11 +21,18 @@ const maskable = (size) => {
   return `<div style="width:${size}px;height:${size}px;display:grid;place-items:center;background:linear-gradient(135deg,#8b5cf6,#4f46e5)">${glyph}</div>`;
 };
 
+// Badge: the glyph without its background, filling the icon (the status bar shows it small).
+const badge = (size) => {
+  const glyph = mark.replace(/<rect[^>]*\/>/, '').replace('viewBox="0 0 64 64"', 'viewBox="10 10 44 44"').replace('<svg ', `<svg width="${size}" height="${size}" `);
+  return `<div style="width:${size}px;height:${size}px">${glyph}</div>`;
+};
+
 const icons = [
   ['icon-192.png', 192, plain],
   ['icon-512.png', 512, plain],
   ['icon-maskable-512.png', 512, maskable],
   ['apple-touch-icon.png', 180, maskable],
+  ['badge-96.png', 96, badge],
 ];
 
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });

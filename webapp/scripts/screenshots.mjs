@@ -87,6 +87,40 @@ const boardComments = [
   { id: 1, nickname: '익명', username: 'guest_user', content: '어제 만난 분 또 만나고 싶다', createdAt: '2025-11-21T08:10:00Z' },
 ];
 
+/** A VAPID public key's shape: an uncompressed P-256 point (65 bytes, the first 4), base64url. */
+const pushPublicKey = Buffer.from(Uint8Array.from({ length: 65 }, (_, index) => (index === 0 ? 4 : index))).toString('base64url');
+/** The opening bell as the server knows it: consent to notifications, and devices whose bell is on. */
+const noBell = { consent: false, devices: 0 };
+
+/**
+ * Headless Chromium refuses real push subscriptions, so a shot of the bell on gives the page a
+ * subscription of its own, with the permission granted. Runs in the page, before the app.
+ */
+function fakeBellOn(key) {
+  const bytes = Uint8Array.from(atob(key.replace(/-/g, '+').replace(/_/g, '/')), (char) => char.charCodeAt(0));
+  const endpoint = 'https://push.example/send/screenshot';
+  const subscription = {
+    endpoint,
+    options: { userVisibleOnly: true, applicationServerKey: bytes.buffer },
+    toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh: 'p256dh', auth: 'auth' } }),
+    unsubscribe: async () => true,
+  };
+  const registration = { active: {}, pushManager: { getSubscription: async () => subscription, subscribe: async () => subscription } };
+  Object.defineProperty(ServiceWorkerContainer.prototype, 'getRegistration', { value: async () => registration });
+  Object.defineProperty(Notification, 'permission', { get: () => 'granted' });
+}
+
+/** The browser's permission prompt still open, so the switch stays busy. Runs in the page, before the app. */
+function fakeBellAsking() {
+  Object.defineProperty(Notification, 'permission', { get: () => 'default' });
+  Notification.requestPermission = () => new Promise(() => {});
+}
+
+/** Notifications blocked in the browser's site settings. Runs in the page, before the app. */
+function fakeBellDenied() {
+  Object.defineProperty(Notification, 'permission', { get: () => 'denied' });
+}
+
 const restriction = {
   kind: 'suspend',
   reason: '반복된 욕설',
@@ -94,7 +128,7 @@ const restriction = {
   message: '운영정책 위반으로 2026년 11월 30일 20:05까지 이용이 정지되었어요. 사유: 반복된 욕설',
 };
 
-function mockApi(page, { session, nickname = '달빛Moon', history = false, round = {}, business = demoBusiness, login = 'failed', likes = noLikes }) {
+function mockApi(page, { session, nickname = '달빛Moon', history = false, round = {}, business = demoBusiness, login = 'failed', likes = noLikes, push = noBell }) {
   return page.route('**/api/**', (route) => {
     const url = new URL(route.request().url());
     const json = (body, status = 200) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
@@ -102,7 +136,18 @@ function mockApi(page, { session, nickname = '달빛Moon', history = false, roun
       case '/api/auth/check':
         return json({ loggedIn: session.loggedIn });
       case '/api/app-config':
-        return json({ demo: true, business });
+        return json({ demo: true, business, megaphonePacks: [], pushPublicKey });
+      case '/api/push':
+        return json({ success: true, ...push });
+      case '/api/push/consent': {
+        const { agree } = route.request().postDataJSON();
+        Object.assign(push, { consent: agree, devices: agree ? push.devices : 0 });
+        return json({ success: true, message: agree ? '알림 수신에 동의했어요.' : '알림 수신 동의를 철회했어요.', ...push });
+      }
+      case '/api/push/subscribe':
+        return json({ success: true, message: '저녁 8시에 이 기기로 알려드릴게요.' });
+      case '/api/push/unsubscribe':
+        return json({ success: true, message: '이 기기에서 8시 알림을 껐어요.' });
       case '/api/nickname/profile':
         return session.loggedIn
           ? json({ success: true, user_id: 7, id: 7, userId: 7, username: 'alice_01', nickname })
@@ -392,6 +437,47 @@ const shots = [
   { name: 'main-halloween', loggedIn: true, go: '/main', date: '2025-10-30T21:00:00+09:00' },
   { name: 'main-christmas', loggedIn: true, go: '/main', date: '2025-12-24T21:00:00+09:00' },
   { name: 'mypage', loggedIn: true, go: '/mypage' },
+  // The opening bell: on here (on two devices), then the consent asked, withdrawn, and where it cannot ring.
+  { name: 'mypage-bell-on', loggedIn: true, go: '/mypage', push: { consent: true, devices: 2 }, init: fakeBellOn },
+  { name: 'mypage-bell-on-christmas', loggedIn: true, go: '/mypage', push: { consent: true, devices: 1 }, init: fakeBellOn, date: '2025-12-24T21:00:00+09:00' },
+  {
+    name: 'mypage-bell-consent',
+    loggedIn: true,
+    go: '/mypage',
+    act: async (page) => {
+      await page.getByRole('switch', { name: '8시에 알려주기' }).click();
+      await page.getByRole('alertdialog', { name: '알림 수신에 동의해주세요' }).waitFor();
+    },
+  },
+  {
+    name: 'mypage-bell-withdraw',
+    loggedIn: true,
+    go: '/mypage',
+    push: { consent: true, devices: 2 },
+    init: fakeBellOn,
+    act: async (page) => {
+      await page.getByRole('button', { name: '알림 수신 동의 철회' }).click();
+      await page.getByRole('alertdialog', { name: '알림 수신 동의를 철회할까요?' }).waitFor();
+    },
+  },
+  {
+    name: 'mypage-bell-busy',
+    loggedIn: true,
+    go: '/mypage',
+    push: { consent: true, devices: 1 },
+    init: fakeBellAsking,
+    act: async (page) => {
+      await page.getByRole('switch', { name: '8시에 알려주기' }).click();
+      await page.locator('.switch[aria-busy="true"]').waitFor();
+    },
+  },
+  { name: 'mypage-bell-denied', loggedIn: true, go: '/mypage', push: { consent: true, devices: 1 }, init: fakeBellDenied },
+  {
+    name: 'mypage-bell-iphone',
+    loggedIn: true,
+    go: '/mypage',
+    userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+  },
   {
     name: 'mypage-withdraw',
     loggedIn: true,
@@ -687,10 +773,12 @@ try {
             business: shot.business ?? demoBusiness,
             login: shot.login ?? 'failed',
             likes: structuredClone(shot.likes ?? noLikes),
+            push: structuredClone(shot.push ?? noBell),
           });
           const socket = shot.socket ?? (shot.loggedIn ? {} : null);
           if (socket) await mockSocket(page, socket, session);
         }
+        if (shot.init) await page.addInitScript(shot.init, pushPublicKey);
         if (shot.storage) {
           await page.addInitScript((entries) => {
             for (const [key, value] of Object.entries(entries)) localStorage.setItem(key, JSON.stringify(value));

@@ -258,6 +258,38 @@ export const ko = {
     iosAdd: '‘홈 화면에 추가’를 골라주세요.',
   },
 
+  /** My page's opening bell: a push to this device when the service opens at 20:00. */
+  bell: {
+    title: '8시에 알려주기',
+    // A no-break space keeps '이 기기로' on one line.
+    text: '문이 열리는 저녁 8시에 이\u00a0기기로 알려드려요.',
+    unsupported: '이 브라우저에서는 알림을 받을 수 없어요.',
+    iosBrowser: 'iPhone과 iPad에서는 홈 화면에 추가한 텔레파시 앱에서 알림을 받을 수 있어요. 위 안내대로 추가한 뒤 그 앱에서 켜주세요.',
+    denied: '알림이 차단되어 있어요. 브라우저의 사이트 설정에서 텔레파시의 알림을 ‘허용’으로 바꾼 뒤 다시 켜주세요.',
+    loadFailed: '알림 설정을 불러오지 못했어요. 잠시 후 다시 열어주세요.',
+    devices: (n: number) => `기기 ${n}대에서 켜져 있어요`,
+    consentTitle: '알림 수신에 동의해주세요',
+    consentText: '8시 알림을 받으려면 알림 수신 동의가 필요해요. 동의는 마이페이지에서 언제든 철회할 수 있어요.',
+    consentTerms: '알림 수신 동의 내용 보기',
+    consentConfirm: '동의하고 켜기',
+    withdraw: '알림 수신 동의 철회',
+    withdrawTitle: '알림 수신 동의를 철회할까요?',
+    withdrawText: '동의를 철회하면 모든 기기에서 8시 알림이 꺼져요.',
+    withdrawConfirm: '철회하기',
+    /** Said when the server's answer carries no message of its own. */
+    onDone: '이 기기에서 8시 알림을 켰어요.',
+    offDone: '이 기기에서 8시 알림을 껐어요.',
+    withdrawDone: '알림 수신 동의를 철회했어요.',
+    failed: '알림 설정을 바꾸지 못했어요. 잠시 후 다시 시도해주세요.',
+    networkFailed: '서버와 연결하지 못해 알림 설정을 바꾸지 못했어요.',
+    permissionBlocked: '알림이 차단되어 8시 알림을 켜지 못했어요.',
+    permissionDismissed: '알림을 허용해야 8시 알림을 받을 수 있어요.',
+    subscribeFailed: '이 기기를 알림에 등록하지 못했어요. 잠시 후 다시 시도해주세요.',
+    /** The worker's (public/push-sw.js) notification when a push carries no readable payload. */
+    pushTitle: '텔레파시',
+    pushBody: '저녁 8시, 텔레파시의 문이 열렸어요.',
+  },
+
   offline: {
     title: '인터넷에 연결되어 있지 않아요',
     text: '연결이 돌아오면 자동으로 다시 이어져요. 와이파이나 모바일 데이터를 확인해주세요.',

@@ -35,9 +35,9 @@ function answerAvailability(isAvailable: boolean) {
   });
 }
 
-function setup() {
+function setup(state?: unknown) {
   const user = userEvent.setup();
-  const view = renderRoute(<RegisterPage />, { path: '/register', extraPaths: ['/verify-mvp'] });
+  const view = renderRoute(<RegisterPage />, { path: '/register', extraPaths: ['/verify-mvp'], state });
   const username = screen.getByLabelText(ko.register.username);
   const password = screen.getByLabelText(ko.register.password);
   const check = screen.getByRole('button', { name: ko.register.checkUsername });
@@ -143,8 +143,26 @@ describe('RegisterPage availability', () => {
     await waitFor(() => {
       expect(router.state.location.pathname).toBe('/verify-mvp');
     });
-    expect(readRegistrationDraft()).toEqual({ username: 'alice_01', password: 'abcdefg1' });
+    expect(readRegistrationDraft()).toEqual({ username: 'alice_01', password: 'abcdefg1', alarm: false });
     expect(storedText(localStorage)).not.toContain('abcdefg1');
     expect(storedText(sessionStorage)).not.toContain('abcdefg1');
+  });
+
+  it.each([
+    ['ticked', { optionalConsents: { improve: false, alarm: true } }, true],
+    ['not ticked', { optionalConsents: { improve: true, alarm: false } }, false],
+    ['of another shape', { optionalConsents: { alarm: 'yes' } }, false],
+  ])('keeps the terms modal’s alarm consent (%s) for the registration', async (_case, state, alarm) => {
+    answerAvailability(true);
+    const { user, username, password, check, submit, router } = setup(state);
+    await user.type(username, 'alice_01');
+    await user.click(check);
+    await screen.findByText(ko.register.usernameAvailable);
+    await user.type(password, 'abcdefg1');
+    await user.click(submit);
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/verify-mvp');
+    });
+    expect(readRegistrationDraft()?.alarm).toBe(alarm);
   });
 });

@@ -1,5 +1,5 @@
 import { useRef, useState, type SubmitEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { serverMessage } from '@/api/outcome';
 import { AlertDialog } from '@/components/alert-dialog';
 import { Button } from '@/components/button';
@@ -8,12 +8,14 @@ import { TextField } from '@/components/text-field';
 import { ko } from '@/i18n/ko';
 import { validateRegisterPassword, validateUsername } from '@/lib/validation';
 import { useCheckUsername } from '../api/check-username';
-import { saveRegistrationDraft } from '../hooks/registration-draft';
+import { alarmConsentOf, saveRegistrationDraft } from '../hooks/registration-draft';
 
 export type Availability = 'unknown' | 'available' | 'taken';
 
 export function RegisterPage() {
   const navigate = useNavigate();
+  // The terms modal's optional consent; the registration on /verify-mvp sends it.
+  const alarm = alarmConsentOf(useLocation().state);
   const { trigger: checkUsername, isMutating: checking } = useCheckUsername();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -68,7 +70,7 @@ export function RegisterPage() {
       setModalMessage(ko.register.usernameCheckRequired);
       return;
     }
-    saveRegistrationDraft({ username, password });
+    saveRegistrationDraft({ username, password, alarm });
     void navigate('/verify-mvp');
   }
 

@@ -35,6 +35,7 @@ describe('TermsModal', () => {
     for (const checkbox of screen.getAllByRole('checkbox')) expect(checkbox).toBeChecked();
     await user.click(screen.getByRole('button', { name: ko.terms.next }));
     expect(router.state.location.pathname).toBe('/register');
+    expect(router.state.location.state).toEqual({ optionalConsents: { improve: true, alarm: true } });
   });
 
   it('goes on with only the required terms ticked', async () => {
@@ -45,6 +46,7 @@ describe('TermsModal', () => {
     }
     await user.click(screen.getByRole('button', { name: ko.terms.next }));
     expect(router.state.location.pathname).toBe('/register');
+    expect(router.state.location.state).toEqual({ optionalConsents: { improve: false, alarm: false } });
   });
 
   it('agree all a second time unticks everything', async () => {

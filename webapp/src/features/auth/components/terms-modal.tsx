@@ -5,6 +5,7 @@ import { FormMessage } from '@/components/form-message';
 import { Modal } from '@/components/modal';
 import { termsItems, termsPath, type TermsType } from '@/config/terms';
 import { ko } from '@/i18n/ko';
+import type { OptionalConsents } from '../hooks/registration-draft';
 
 type Agreement = Record<TermsType, boolean>;
 
@@ -42,7 +43,8 @@ export function TermsModal({ open, onClose }: TermsModalProps) {
       setWarning(ko.terms.requiredWarning);
       return;
     }
-    void navigate('/register', { state: { optionalConsents: { improve: agreement.improve, alarm: agreement.alarm } } });
+    const optionalConsents: OptionalConsents = { improve: agreement.improve, alarm: agreement.alarm };
+    void navigate('/register', { state: { optionalConsents } });
   }
 
   return (

@@ -33,7 +33,7 @@ describe('VerifyMvpPage', () => {
   });
 
   it('asks for the phone number before sending', async () => {
-    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1' });
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', alarm: false });
     const { user } = setup();
     await user.type(screen.getByLabelText(ko.verify.birthdate), '20000101');
     await user.click(screen.getByRole('radio', { name: ko.verify.female }));
@@ -43,15 +43,15 @@ describe('VerifyMvpPage', () => {
   });
 
   it('keeps only digits in the birthdate, at most 8', async () => {
-    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1' });
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', alarm: false });
     const { user } = setup();
     const birthdate = screen.getByLabelText(ko.verify.birthdate);
     await user.type(birthdate, '2000-01-01x9');
     expect(birthdate).toHaveValue('20000101');
   });
 
-  it('shows the code input only after a successful send, then registers and goes to /main', async () => {
-    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1' });
+  it('shows the code input only after a successful send, then registers with the alarm consent and goes to /main', async () => {
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', alarm: true });
     const bodies: Record<string, unknown> = {};
     fetchMock.mockImplementation(async (request) => {
       const path = new URL(request.url).pathname;
@@ -90,13 +90,14 @@ describe('VerifyMvpPage', () => {
       phone: '01012345678',
       gender: '남성',
       birthdate: '2000-01-01',
+      alarm: true,
     });
     expect(localStorage.getItem('needNicknameSetup')).toBe('true');
     expect(localStorage.getItem('username')).toBe('alice_01');
   });
 
   it("shows the server's message when sending fails, and no code input", async () => {
-    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1' });
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', alarm: false });
     fetchMock.mockResolvedValue(jsonResponse({ success: false, code: 'SMS_COOLDOWN', message: '잠시 후 다시 요청해주세요.' }, 429));
     const { user } = setup();
     await user.type(screen.getByLabelText(ko.verify.birthdate), '20000101');
@@ -108,7 +109,7 @@ describe('VerifyMvpPage', () => {
   });
 
   it('shows the network message when the server cannot be reached', async () => {
-    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1' });
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', alarm: false });
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     const { user } = setup();
     await user.type(screen.getByLabelText(ko.verify.birthdate), '20000101');

@@ -117,6 +117,7 @@ export function VerifyMvpPage() {
         phone: sentTo,
         gender,
         birthdate: isoBirthdate,
+        alarm: draft.alarm,
       });
       if (!registered.ok) {
         setMessage({ text: registered.network ? ko.verify.serverFailed : (serverMessage(registered) ?? ko.verify.registerFailed), tone: 'error' });

@@ -13,7 +13,10 @@ import { externalLinks } from '@/config/links';
 import { ko } from '@/i18n/ko';
 import { readChatInfo } from '@/lib/chat-session';
 import { useLogout } from '../api/logout';
+import { unsubscribePush } from '../api/push';
+import { forgetThisDevice } from '../lib/bell';
 import { useWithdraw } from '../api/withdraw';
+import { BellCard } from './bell-card';
 import { InstallCard } from './install-card';
 import { Icon, type IconName } from '@/components/icons';
 
@@ -29,6 +32,7 @@ export function MyPage() {
   const [activeChat] = useState(readChatInfo);
 
   async function onLogout() {
+    await forgetThisDevice(unsubscribePush);
     const outcome = await logout();
     if (!outcome.ok && outcome.network) toast.error(ko.mypage.logoutFailed);
     // The local session ends either way; a failed call leaves only a cookie the server expires.
@@ -121,6 +125,8 @@ export function MyPage() {
           </Card>
 
           <InstallCard />
+
+          <BellCard />
 
           <button
             type="button"
