@@ -19,8 +19,9 @@ use crate::state::AppState;
 const CLOCK_SYNC: Duration = Duration::from_secs(5);
 const ROUND_TICK: Duration = Duration::from_millis(200);
 const PRESENCE_BEAT: Duration = Duration::from_secs(2);
-/// A changed online count is pushed to every socket of the node at once while it is small
-/// (whether anyone else is here is what a user sees), otherwise at most this often: each
+/// A small online count is pushed to every socket of the node at every beat (whether anyone
+/// else is here is what a user sees, and a socket answered between two beats may hold another
+/// figure than the last one pushed); a larger one when it changes, at most this often: each
 /// push costs a frame per socket, and while thousands connect the count changes at every
 /// beat.
 const ONLINE_PUSH_EVERY: Duration = Duration::from_secs(10);
@@ -237,21 +238,26 @@ async fn presence(state: AppState) {
         match beat(&state).await.map(|(beat, _)| beat) {
             Ok(beat) => {
                 state.metrics.users_online.set(gauge(beat.online));
-                let push = match shown {
-                    None => true,
-                    Some((count, _)) if count == beat.online => false,
-                    Some((count, at)) => {
-                        count.min(beat.online) < ONLINE_PUSH_AT_ONCE_BELOW
-                            || at.elapsed() >= ONLINE_PUSH_EVERY
-                    }
-                };
-                if push {
+                let last = shown.map(|(count, at)| (count, at.elapsed()));
+                if push_online(last, beat.online) {
                     shown = Some((beat.online, tokio::time::Instant::now()));
                     let count = OnlineCount { count: beat.online };
                     state.hub.send_all(&frame("onlineCount", &count));
                 }
             }
             Err(e) => tracing::warn!(error = %e, "presence heartbeat"),
+        }
+    }
+}
+
+/// Whether a beat that counted `online` pushes the count, given the last count pushed and
+/// how long ago.
+fn push_online(last: Option<(u64, Duration)>, online: u64) -> bool {
+    match last {
+        None => true,
+        Some((count, ago)) => {
+            count.min(online) < ONLINE_PUSH_AT_ONCE_BELOW
+                || (count != online && ago >= ONLINE_PUSH_EVERY)
         }
     }
 }
@@ -504,5 +510,36 @@ pub async fn housekeeping(state: &AppState) {
         Ok(0) => {}
         Ok(n) => tracing::info!(lifted = n, "suspensions that ran out lifted"),
         Err(e) => tracing::warn!(error = %e, "lifting suspensions"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_small_count_is_pushed_at_every_beat_even_unchanged() {
+        let now = Duration::ZERO;
+        assert!(push_online(None, 1));
+        assert!(
+            push_online(Some((2, now)), 2),
+            "a socket answered between beats may hold 1"
+        );
+        assert!(push_online(Some((2, now)), 3));
+        assert!(
+            push_online(Some((9, now)), 500),
+            "from small to large at once"
+        );
+        assert!(
+            push_online(Some((500, now)), 9),
+            "from large to small at once"
+        );
+    }
+
+    #[test]
+    fn a_large_count_is_pushed_when_it_changed_at_most_every_ten_seconds() {
+        assert!(!push_online(Some((500, Duration::from_secs(60))), 500));
+        assert!(!push_online(Some((500, Duration::from_secs(3))), 501));
+        assert!(push_online(Some((500, ONLINE_PUSH_EVERY)), 501));
     }
 }
