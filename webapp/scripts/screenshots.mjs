@@ -128,7 +128,7 @@ const restriction = {
   message: '운영정책 위반으로 2026년 11월 30일 20:05까지 이용이 정지되었어요. 사유: 반복된 욕설',
 };
 
-function mockApi(page, { session, nickname = '달빛Moon', history = false, round = {}, business = demoBusiness, login = 'failed', likes = noLikes, push = noBell }) {
+function mockApi(page, { session, nickname = '달빛Moon', history = false, round = {}, business = demoBusiness, links = {}, login = 'failed', likes = noLikes, push = noBell }) {
   return page.route('**/api/**', (route) => {
     const url = new URL(route.request().url());
     const json = (body, status = 200) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
@@ -136,7 +136,7 @@ function mockApi(page, { session, nickname = '달빛Moon', history = false, roun
       case '/api/auth/check':
         return json({ loggedIn: session.loggedIn });
       case '/api/app-config':
-        return json({ demo: true, business, megaphonePacks: [], pushPublicKey });
+        return json({ demo: true, business, megaphonePacks: [], pushPublicKey, links });
       case '/api/push':
         return json({ success: true, ...push });
       case '/api/push/consent': {
@@ -157,6 +157,7 @@ function mockApi(page, { session, nickname = '달빛Moon', history = false, roun
       case '/api/word-history':
         return json({
           success: true,
+          total: history === 'many' ? 732 : history ? 3 : 0,
           history: history
             ? [
                 { word: '바다', partner_nickname: '파도소리', connected_at: '2025-11-21T13:05:00Z' },
@@ -437,6 +438,12 @@ const shots = [
   { name: 'main-halloween', loggedIn: true, go: '/main', date: '2025-10-30T21:00:00+09:00' },
   { name: 'main-christmas', loggedIn: true, go: '/main', date: '2025-12-24T21:00:00+09:00' },
   { name: 'mypage', loggedIn: true, go: '/mypage' },
+  {
+    name: 'mypage-links',
+    loggedIn: true,
+    go: '/mypage',
+    links: { community: 'https://gall.example.kr/telepathy', paymentInquiry: 'https://forms.example.kr/pay', faq: 'https://telepathy.kr/faq' },
+  },
   // The opening bell: on here (on two devices), then the consent asked, withdrawn, and where it cannot ring.
   { name: 'mypage-bell-on', loggedIn: true, go: '/mypage', push: { consent: true, devices: 2 }, init: fakeBellOn },
   { name: 'mypage-bell-on-christmas', loggedIn: true, go: '/mypage', push: { consent: true, devices: 1 }, init: fakeBellOn, date: '2025-12-24T21:00:00+09:00' },
@@ -488,6 +495,7 @@ const shots = [
   },
   { name: 'mywords', loggedIn: true, go: '/mywords' },
   { name: 'mywords-filled', loggedIn: true, history: true, go: '/mywords' },
+  { name: 'mywords-many', loggedIn: true, history: 'many', go: '/mywords' },
   { name: 'likes-empty', loggedIn: true, go: '/likes' },
   { name: 'likes-history', loggedIn: true, go: '/likes', likes: { realName: '김민준', ...likesHistory, status: 'pending' } },
   {
@@ -768,9 +776,10 @@ try {
           await mockApi(page, {
             session,
             nickname: shot.nickname === undefined ? '달빛Moon' : shot.nickname,
-            history: shot.history === true,
+            history: shot.history ?? false,
             round: shot.round ?? {},
             business: shot.business ?? demoBusiness,
+            links: shot.links ?? {},
             login: shot.login ?? 'failed',
             likes: structuredClone(shot.likes ?? noLikes),
             push: structuredClone(shot.push ?? noBell),

@@ -75,6 +75,9 @@ pub const COMMENTS_PER_IP: u32 = 20;
 pub const COMMENT_WINDOW: Duration = Duration::from_secs(10 * 60);
 /// Comments the board shows.
 pub const COMMENTS_SHOWN: i64 = 30;
+
+/// Shared words listed on /mywords, newest first; My page counts them all.
+pub const WORD_HISTORY_SHOWN: i64 = 500;
 /// An operator's reason for a sanction (shown to the user) or a lift, at most this many
 /// characters after trimming.
 pub const SANCTION_REASON_MAX_CHARS: usize = 200;

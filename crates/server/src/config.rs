@@ -64,6 +64,9 @@ pub const VARS: &[VarDoc] = &[
     VarDoc { name: "TELEPATHY_VAPID_PRIVATE_KEY", example: "", doc: "The VAPID private key that signs the opening bell's Web Push messages (base64url of 32 bytes; `telepathy vapid` makes a pair). Required outside demo mode; changing it orphans every subscription. Demo mode makes one and keeps it in the database." },
     VarDoc { name: "TELEPATHY_VAPID_SUBJECT", example: "mailto:help@example.com", doc: "The contact push services may write to about our pushes: mailto: or https:. Required outside demo mode." },
     VarDoc { name: "TELEPATHY_PUSH_SERVICES", example: "", doc: "The push services subscriptions may point at, comma-separated: hosts (HTTPS, with their subdomains) or exact origins. Default: the browsers' own (FCM, Mozilla, Apple, Windows)." },
+    VarDoc { name: "TELEPATHY_COMMUNITY_URL", example: "", doc: "The community gallery the bottom navigation links to (https). Unset: the navigation has no gallery item." },
+    VarDoc { name: "TELEPATHY_PAYMENT_INQUIRY_URL", example: "", doc: "The payment inquiry form My page links to (https). Unset: My page writes to the business email instead, or shows no such button without one." },
+    VarDoc { name: "TELEPATHY_FAQ_URL", example: "", doc: "An FAQ page of the operator's own that My page links to (https). Unset: the questions on the app's help page." },
     VarDoc { name: "TELEPATHY_OPERATOR_PASSWORD", example: "", doc: "Read only by `telepathy operator add`: the new operator's password (otherwise one line of standard input). Never set it for a running node." },
     VarDoc { name: "TELEPATHY_BUSINESS_NAME", example: "", doc: "The operator's trade name (상호), shown in the footer, the help page and the terms. Unset: 텔레파시 운영팀 in demo mode, otherwise left out." },
     VarDoc { name: "TELEPATHY_BUSINESS_REPRESENTATIVE", example: "", doc: "The operator's representative (대표자). Unset: left out." },
@@ -168,6 +171,20 @@ pub struct Config {
     pub vapid_subject: String,
     /// The push services subscriptions may point at.
     pub push_services: PushServices,
+    /// The operator's pages the app links to.
+    pub links: ExternalLinks,
+}
+
+/// Pages of the operator's, outside the app, that it links to. One not set is `None`, and
+/// the app does without it: it never links to a placeholder.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExternalLinks {
+    /// The community gallery (bottom navigation).
+    pub community: Option<String>,
+    /// The payment inquiry form (My page).
+    pub payment_inquiry: Option<String>,
+    /// The operator's FAQ (My page).
+    pub faq: Option<String>,
 }
 
 impl Config {
@@ -417,6 +434,11 @@ impl Config {
                 PushServices::browsers()
             }),
         };
+        let links = ExternalLinks {
+            community: https_page(&get, "TELEPATHY_COMMUNITY_URL", &mut errors),
+            payment_inquiry: https_page(&get, "TELEPATHY_PAYMENT_INQUIRY_URL", &mut errors),
+            faq: https_page(&get, "TELEPATHY_FAQ_URL", &mut errors),
+        };
 
         if !errors.is_empty() {
             return Err(ConfigErrors(errors));
@@ -452,6 +474,7 @@ impl Config {
             vapid,
             vapid_subject,
             push_services,
+            links,
         })
     }
 }
@@ -518,6 +541,24 @@ fn business_info(
         hosting: get("TELEPATHY_BUSINESS_HOSTING"),
         youth_officer,
         privacy_officer,
+    }
+}
+
+/// A page's address the browser opens: absolute, https, with a host.
+fn https_page(
+    get: &impl Fn(&str) -> Option<String>,
+    name: &str,
+    errors: &mut Vec<String>,
+) -> Option<String> {
+    let value = get(name)?;
+    match url::Url::parse(&value) {
+        Ok(url) if url.scheme() == "https" && url.host_str().is_some() => Some(url.into()),
+        _ => {
+            errors.push(format!(
+                "{name}: `{value}` is not a page address like https://example.com/page"
+            ));
+            None
+        }
     }
 }
 
@@ -780,6 +821,44 @@ mod tests {
         ] {
             let err = config(bad).unwrap_err().to_string();
             assert!(err.contains(bad[0].0), "{bad:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn external_links_are_https_pages_or_left_out() {
+        assert_eq!(config(&[]).unwrap().links, ExternalLinks::default());
+        let links = config(&[
+            (
+                "TELEPATHY_COMMUNITY_URL",
+                "https://gall.dcinside.com/mgallery/board/lists?id=telepathy",
+            ),
+            ("TELEPATHY_FAQ_URL", "https://telepathy.kr/faq"),
+        ])
+        .unwrap()
+        .links;
+        assert_eq!(
+            links.community.as_deref(),
+            Some("https://gall.dcinside.com/mgallery/board/lists?id=telepathy")
+        );
+        assert_eq!(links.faq.as_deref(), Some("https://telepathy.kr/faq"));
+        assert_eq!(links.payment_inquiry, None);
+
+        let err = config(&[
+            ("TELEPATHY_COMMUNITY_URL", "javascript:alert(1)"),
+            (
+                "TELEPATHY_PAYMENT_INQUIRY_URL",
+                "http://forms.example.com/pay",
+            ),
+            ("TELEPATHY_FAQ_URL", "/faq"),
+        ])
+        .unwrap_err()
+        .to_string();
+        for name in [
+            "TELEPATHY_COMMUNITY_URL",
+            "TELEPATHY_PAYMENT_INQUIRY_URL",
+            "TELEPATHY_FAQ_URL",
+        ] {
+            assert!(err.contains(name), "{name} in {err}");
         }
     }
 

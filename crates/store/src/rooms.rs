@@ -235,6 +235,16 @@ impl Store {
         .await?)
     }
 
+    /// How many words the user shared with partners, all told.
+    pub async fn word_history_total(&self, user_id: i64) -> Result<i64, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT COUNT(*) FROM word_history WHERE user_id = $1")
+                .bind(user_id)
+                .fetch_one(&self.pool)
+                .await?,
+        )
+    }
+
     /// Stores a mood feedback; false when the user already gave one for this room.
     pub async fn add_feedback(
         &self,

@@ -448,6 +448,13 @@ async fn matches_write_history_for_both(store: Store) {
         "newest first"
     );
     assert_eq!(history[1].connected_at, 10_000);
+    let newest = store.word_history(a, 1).await.unwrap();
+    assert_eq!(newest.len(), 1, "a list of the newest only");
+    assert_eq!(
+        store.word_history_total(a).await.unwrap(),
+        2,
+        "every one counted"
+    );
     let theirs = store.word_history(b, 50).await.unwrap();
     assert_eq!(theirs[0].partner_nickname, "달");
     assert_eq!(

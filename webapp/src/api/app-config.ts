@@ -15,6 +15,8 @@ export function useAppConfig() {
   });
 }
 
+export type AppConfig = Schemas['AppConfig'];
+
 /** The operator's facts; a field the server leaves out is not configured and is not shown. */
 export type Business = Schemas['Business'];
 export type BusinessOfficer = Schemas['BusinessOfficer'];

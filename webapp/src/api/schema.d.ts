@@ -1525,6 +1525,8 @@ export interface components {
              *     opening bell with (`applicationServerKey`).
              */
             pushPublicKey: string;
+            /** @description The operator's pages outside the app; the app does without one not set. */
+            links: components["schemas"]["Links"] & unknown;
         };
         /**
          * AuditItem
@@ -1934,8 +1936,13 @@ export interface components {
         /** History */
         History: {
             success: boolean;
-            /** @description Newest first. */
+            /** @description Newest first, the latest 500 at most. */
             history: components["schemas"]["HistoryEntry"][];
+            /**
+             * Format: int64
+             * @description Every word shared, counted (the telepathies of My page).
+             */
+            total: number;
         };
         /**
          * HistoryEntry
@@ -1972,6 +1979,18 @@ export interface components {
              * @default
              */
             reason: string;
+        };
+        /**
+         * Links
+         * @description The operator's pages the app links to, each an https address.
+         */
+        Links: {
+            /** @description The community gallery, in the bottom navigation. */
+            community?: string;
+            /** @description The payment inquiry form, on My page. */
+            paymentInquiry?: string;
+            /** @description The operator's FAQ, on My page (the help page's questions otherwise). */
+            faq?: string;
         };
         /** LoginBody */
         LoginBody: {

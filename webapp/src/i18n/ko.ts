@@ -589,6 +589,7 @@ export const ko = {
     mywordsTitle: '단어 기록',
     mywordsEmpty: '아직 함께 떠올린 단어가 없어요.',
     mywordsHint: '같은 단어를 고른 상대와 대화하면 여기에 기록이 남아요.',
+    mywordsNewest: (shown: number, total: number) => `최근 ${shown.toLocaleString('ko-KR')}개를 보여드려요. 모두 ${total.toLocaleString('ko-KR')}개예요.`,
     partner: (nickname: string) => `${nickname}님`,
   },
 

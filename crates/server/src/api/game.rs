@@ -4,7 +4,7 @@
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
-use telepathy_domain::{Emotion, ErrorCode, Notice};
+use telepathy_domain::{limits, Emotion, ErrorCode, Notice};
 
 use super::choice::{Choice, EmotionChoices};
 use super::{Ack, Tag};
@@ -42,8 +42,10 @@ pub struct HistoryEntry {
 #[derive(Debug, Object)]
 pub struct History {
     pub success: bool,
-    /// Newest first.
+    /// Newest first, the latest 500 at most.
     pub history: Vec<HistoryEntry>,
+    /// Every word shared, counted (the telepathies of My page).
+    pub total: i64,
 }
 
 /// The spec's feedback payload. Identity fields are ignored (the session says who), the
@@ -135,12 +137,12 @@ impl GameApi {
     )]
     async fn word_history(&self, req: &Request) -> ApiResult<History> {
         let user = self.0.require_user(req).await?.user;
-        let items = self
-            .0
-            .store
-            .word_history(user.id, 500)
-            .await
-            .or_internal("reading word history")?;
+        let store = &self.0.store;
+        let (items, total) = tokio::try_join!(
+            store.word_history(user.id, limits::WORD_HISTORY_SHOWN),
+            store.word_history_total(user.id),
+        )
+        .or_internal("reading word history")?;
         let history = items
             .into_iter()
             .map(|i| HistoryEntry {
@@ -154,6 +156,7 @@ impl GameApi {
         Ok(Json(History {
             success: true,
             history,
+            total,
         }))
     }
 

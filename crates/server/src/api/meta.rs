@@ -34,6 +34,20 @@ pub struct AppConfig {
     /// The VAPID public key (base64url, uncompressed P-256 point) browsers subscribe to the
     /// opening bell with (`applicationServerKey`).
     pub push_public_key: String,
+    /// The operator's pages outside the app; the app does without one not set.
+    pub links: Links,
+}
+
+/// The operator's pages the app links to, each an https address.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
+pub struct Links {
+    /// The community gallery, in the bottom navigation.
+    pub community: Option<String>,
+    /// The payment inquiry form, on My page.
+    pub payment_inquiry: Option<String>,
+    /// The operator's FAQ, on My page (the help page's questions otherwise).
+    pub faq: Option<String>,
 }
 
 /// A megaphone pack on sale.
@@ -159,6 +173,11 @@ impl MetaApi {
                 })
                 .collect(),
             push_public_key: self.0.push.keys().public_base64().to_owned(),
+            links: Links {
+                community: self.0.config.links.community.clone(),
+                payment_inquiry: self.0.config.links.payment_inquiry.clone(),
+                faq: self.0.config.links.faq.clone(),
+            },
         }))
     }
 

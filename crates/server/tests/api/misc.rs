@@ -106,10 +106,15 @@ async fn app_config_tells_demo(mut app: TestApp) {
         config["business"],
         json!({ "name": "텔레파시 운영팀", "email": "help@telepathy.example" })
     );
+    assert_eq!(
+        config["links"],
+        json!({}),
+        "no page of the operator's is made up"
+    );
 }
 
-/// What the operator configures is what the footer, the help page and the terms read;
-/// what it leaves unset is absent, never a placeholder.
+/// What the operator configures is what the footer, the help page, the terms and the links
+/// read; what it leaves unset is absent, never a placeholder.
 async fn app_config_tells_the_configured_business(app: TestApp) {
     let mut app = app
         .with_vars(&[
@@ -121,9 +126,24 @@ async fn app_config_tells_the_configured_business(app: TestApp) {
             ("TELEPATHY_YOUTH_OFFICER_NAME", "이서연"),
             ("TELEPATHY_YOUTH_OFFICER_POSITION", "운영 책임자"),
             ("TELEPATHY_YOUTH_OFFICER_EMAIL", "youth@telepathy.kr"),
+            (
+                "TELEPATHY_COMMUNITY_URL",
+                "https://gall.example.kr/telepathy",
+            ),
+            (
+                "TELEPATHY_PAYMENT_INQUIRY_URL",
+                "https://forms.example.kr/pay",
+            ),
         ])
         .await;
     let config = app.get("/api/app-config").await.assert_ok().clone();
+    assert_eq!(
+        config["links"],
+        json!({
+            "community": "https://gall.example.kr/telepathy",
+            "paymentInquiry": "https://forms.example.kr/pay"
+        })
+    );
     assert_eq!(
         config["business"],
         json!({

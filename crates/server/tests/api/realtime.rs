@@ -152,6 +152,7 @@ async fn two_users_match_chat_and_leave(mut app: TestApp) {
     // Both see the word in their history; the leaver leaves a mood.
     let history = app.get("/api/word-history").await;
     assert_eq!(history.assert_ok()["history"][0]["word"], json!(word));
+    assert_eq!(history.body["total"], json!(1));
     assert_eq!(
         history.body["history"][0]["partner_nickname"],
         json!("닉alice")

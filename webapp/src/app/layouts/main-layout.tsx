@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import { BrandMark } from '@/components/brand';
-import { externalLinks } from '@/config/links';
+import { useAppConfig } from '@/api/app-config';
 import { ko } from '@/i18n/ko';
+import { operatorLinks } from '@/lib/links';
 
 const icons: Record<'main' | 'likes' | 'community' | 'mypage', ReactNode> = {
   main: <path d="M4 10.5 12 4l8 6.5V19a1 1 0 0 1-1 1h-4.5v-5.5h-5V20H5a1 1 0 0 1-1-1z" />,
@@ -32,10 +33,13 @@ function Icon({ name }: { name: keyof typeof icons }) {
 }
 
 /**
- * Pages with the bottom navigation: main, likes, the community gallery (another site), my page.
- * On a desktop screen the bar becomes a rail on the left, headed by the brand.
+ * Pages with the bottom navigation: main, likes, the community gallery (another site, once the
+ * operator names one), my page. On a desktop screen the bar becomes a rail on the left, headed
+ * by the brand.
  */
 export function MainLayout() {
+  const { data: config } = useAppConfig();
+  const { community } = operatorLinks(config);
   return (
     <div className="with-bottom-nav">
       <div className="with-bottom-nav__content">
@@ -54,11 +58,13 @@ export function MainLayout() {
           <Icon name="likes" />
           <span>{ko.nav.likes}</span>
         </NavLink>
-        <a className="bottom-nav__item" href={externalLinks.community} target="_blank" rel="noopener noreferrer">
-          <Icon name="community" />
-          <span>{ko.nav.community}</span>
-          <span className="visually-hidden">{ko.app.opensInNewTab}</span>
-        </a>
+        {community ? (
+          <a className="bottom-nav__item" href={community} target="_blank" rel="noopener noreferrer">
+            <Icon name="community" />
+            <span>{ko.nav.community}</span>
+            <span className="visually-hidden">{ko.app.opensInNewTab}</span>
+          </a>
+        ) : null}
         <NavLink to="/mypage" className="bottom-nav__item">
           <Icon name="mypage" />
           <span>{ko.nav.mypage}</span>

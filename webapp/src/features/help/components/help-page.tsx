@@ -6,11 +6,12 @@ import { Card } from '@/components/page';
 import { limits, reportReasons } from '@/config/limits';
 import { ko } from '@/i18n/ko';
 import { businessRows } from '@/lib/business';
+import { helpFaqAnchor } from '@/lib/links';
 import { DEFAULT_ROUND_SECONDS } from '@/lib/round-clock';
 
 const sections = {
   how: 'help-how',
-  faq: 'help-faq',
+  faq: helpFaqAnchor,
   report: 'help-report',
   contact: 'help-contact',
 } as const;

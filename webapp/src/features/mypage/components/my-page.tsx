@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { useAppConfig } from '@/api/app-config';
 import { useMegaphoneCount } from '@/api/megaphones';
 import { useProfile } from '@/api/profile';
 import { useSessionCache } from '@/api/session';
@@ -9,9 +10,9 @@ import { ConfirmDialog } from '@/components/alert-dialog';
 import { ButtonLink } from '@/components/button';
 import { Card } from '@/components/page';
 import { Spinner } from '@/components/spinner';
-import { externalLinks } from '@/config/links';
 import { ko } from '@/i18n/ko';
 import { readChatInfo } from '@/lib/chat-session';
+import { operatorLinks, type Destination } from '@/lib/links';
 import { useLogout } from '../api/logout';
 import { unsubscribePush } from '../api/push';
 import { forgetThisDevice } from '../lib/bell';
@@ -25,6 +26,8 @@ export function MyPage() {
   const { data: profile, error: profileError, isLoading } = useProfile();
   const { data: wordHistory } = useWordHistory();
   const { data: megaphones } = useMegaphoneCount();
+  const { data: config } = useAppConfig();
+  const links = operatorLinks(config);
   const { markLoggedOut } = useSessionCache();
   const { trigger: logout, isMutating: loggingOut } = useLogout();
   const { trigger: withdraw, isMutating: withdrawing } = useWithdraw();
@@ -94,7 +97,7 @@ export function MyPage() {
           <div className="stat-grid">
             <Card className="stat">
               <span className="stat__label">{ko.mypage.telepathyCount}</span>
-              <span className="stat__value">{ko.mypage.countUnit(wordHistory?.history.length ?? 0)}</span>
+              <span className="stat__value">{ko.mypage.countUnit(wordHistory?.total ?? 0)}</span>
             </Card>
             <Card className="stat">
               <span className="stat__label">{ko.mypage.megaphoneCount}</span>
@@ -106,16 +109,18 @@ export function MyPage() {
         <div className="my-page__side">
           <Card className="menu-card">
             <ul className="menu">
-              <MenuItem icon="book" to="/mywords">
+              <MenuItem icon="book" to={{ kind: 'page', to: '/mywords' }}>
                 {ko.mypage.wordHistory}
               </MenuItem>
-              <MenuItem icon="card" href={externalLinks.paymentInquiry}>
-                {ko.mypage.paymentInquiry}
-              </MenuItem>
-              <MenuItem icon="help" href={externalLinks.faq}>
+              {links.paymentInquiry ? (
+                <MenuItem icon="card" to={links.paymentInquiry}>
+                  {ko.mypage.paymentInquiry}
+                </MenuItem>
+              ) : null}
+              <MenuItem icon="help" to={links.faq}>
                 {ko.mypage.faq}
               </MenuItem>
-              <MenuItem icon="lock" to="/changepassword">
+              <MenuItem icon="lock" to={{ kind: 'page', to: '/changepassword' }}>
                 {ko.mypage.changePassword}
               </MenuItem>
               <MenuItem icon="logout" onClick={() => void onLogout()} busy={loggingOut}>
@@ -160,26 +165,25 @@ interface MenuItemProps {
   icon: IconName;
   children: ReactNode;
   onClick?: () => void;
-  /** An in-app page. */
-  to?: string;
-  /** Another site, opened in a new tab. */
-  href?: string;
+  /** Where it goes; none, a button. */
+  to?: Destination;
   busy?: boolean;
 }
 
-function MenuItem({ icon, children, onClick, to, href, busy = false }: MenuItemProps) {
+function MenuItem({ icon, children, onClick, to, busy = false }: MenuItemProps) {
+  const site = to?.kind === 'site';
   const content = (
     <>
       <span className="menu__icon">
         <Icon name={icon} size={22} />
       </span>
       <span className="menu__label">{children}</span>
-      {href ? <span className="visually-hidden">{ko.app.opensInNewTab}</span> : null}
+      {site ? <span className="visually-hidden">{ko.app.opensInNewTab}</span> : null}
       {busy ? (
         <Spinner size="sm" />
       ) : (
         <svg className="menu__chevron" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
-          {href ? (
+          {site ? (
             <path d="M14 5h5v5M19 5l-8 8M17 14v5H5V7h5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
           ) : (
             <path d="M9 5l7 7-7 7" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
@@ -190,12 +194,16 @@ function MenuItem({ icon, children, onClick, to, href, busy = false }: MenuItemP
   );
   return (
     <li>
-      {to ? (
-        <Link className="menu__item" to={to}>
+      {to?.kind === 'page' ? (
+        <Link className="menu__item" to={to.to}>
           {content}
         </Link>
-      ) : href ? (
-        <a className="menu__item" href={href} target="_blank" rel="noopener noreferrer">
+      ) : to?.kind === 'site' ? (
+        <a className="menu__item" href={to.href} target="_blank" rel="noopener noreferrer">
+          {content}
+        </a>
+      ) : to?.kind === 'mail' ? (
+        <a className="menu__item" href={to.href}>
           {content}
         </a>
       ) : (

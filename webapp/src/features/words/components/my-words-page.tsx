@@ -16,6 +16,7 @@ export function MyWordsPage() {
   }, [error]);
 
   const history = data?.history ?? [];
+  const total = data?.total ?? 0;
 
   return (
     <>
@@ -34,7 +35,9 @@ export function MyWordsPage() {
             <p className="empty-state__text">{ko.minimal.mywordsHint}</p>
           </Card>
         ) : (
-          <ul className="word-grid">
+          <>
+            {total > history.length ? <p className="word-grid__note">{ko.minimal.mywordsNewest(history.length, total)}</p> : null}
+            <ul className="word-grid">
             {history.map((entry) => (
               <li key={`${entry.connected_at}-${entry.word}-${entry.partner_nickname}`} className="card word-card">
                 <span className="word-card__word">{entry.word}</span>
@@ -44,7 +47,8 @@ export function MyWordsPage() {
                 </time>
               </li>
             ))}
-          </ul>
+            </ul>
+          </>
         )}
       </PageBody>
     </>
