@@ -2,6 +2,7 @@ import { expect, test, type Browser } from '@playwright/test';
 import {
   addOperator,
   enrolAndLogIn,
+  login,
   matchSockets,
   OPERATOR_PASSWORD,
   say,
@@ -151,6 +152,45 @@ test('an operator enrols TOTP, reads a reported chat, bans the reported member, 
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByText('다시 로그인해주세요.')).toBeVisible();
   await chat.close();
+});
+
+test('a member warned while away is told at their next visit, until they confirm it', async ({ page, browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const chat = await reportedChat(browser, baseURL);
+  // The reported member is gone before the operator decides.
+  await chat.close();
+  const operator = uniqueUsername('op');
+  addOperator(operator, OPERATOR_PASSWORD);
+  await enrolAndLogIn(page, operator);
+  await page.getByRole('navigation', { name: '운영 메뉴' }).getByRole('link', { name: '신고' }).click();
+  await page.getByRole('link').filter({ hasText: chat.rude.username }).click();
+  await expect(page).toHaveURL(/\/admin\/reports\/\d+$/);
+  const reportId = /\/admin\/reports\/(\d+)$/.exec(page.url())?.[1] ?? '';
+  await page.getByRole('radio', { name: '경고', exact: true }).check();
+  const reason = `거친 말 ${reportId}`;
+  await page.getByLabel('사유', { exact: true }).fill(reason);
+  await page.getByRole('button', { name: '경고하기' }).click();
+  await expect(page.getByText(`신고 #${reportId}: 경고 처리했어요.`)).toBeVisible();
+
+  // The next visit: the warning, with the operator's reason, until the member confirms it.
+  const member = await browser.newContext({ baseURL, locale: 'ko-KR', timezoneId: 'Asia/Seoul' });
+  const visit = await member.newPage();
+  await login(visit, chat.rude.username, chat.rude.password);
+  const warned = visit.getByRole('alertdialog', { name: '운영팀의 경고가 있어요' });
+  await expect(warned).toContainText(`같은 일이 반복되면 이용이 정지될 수 있어요. 사유: ${reason}`);
+  const seen = visit.waitForResponse((r) => r.url().endsWith('/seen') && r.request().method() === 'POST');
+  await warned.getByRole('button', { name: '확인' }).click();
+  expect((await seen).ok()).toBe(true);
+  await expect(warned).toBeHidden();
+  await expect(visit).toHaveURL(/\/main$/);
+
+  // Seen once is seen everywhere: the next visit shows no warning.
+  const listed = visit.waitForResponse((r) => r.url().endsWith('/api/warnings'));
+  await visit.reload();
+  expect(await (await listed).json()).toMatchObject({ warnings: [] });
+  await expect(visit.getByRole('button', { name: /확성기 \d+개 보유/ })).toBeVisible();
+  await expect(warned).toHaveCount(0);
+  await member.close();
 });
 
 test('a logged-in member visiting the console is sent to its login', async ({ page }) => {

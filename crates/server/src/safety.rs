@@ -4,9 +4,7 @@
 use std::time::Duration;
 
 use telepathy_domain::limits::{FLAG_AFTER_MASKED, REPORTS_PER_DAY};
-use telepathy_domain::safety::{
-    warning_message, ReportForm, ReportReason, Restriction, SanctionKind,
-};
+use telepathy_domain::safety::{ReportForm, ReportReason, Restriction, SanctionKind};
 use telepathy_domain::ErrorCode;
 use telepathy_store::{AuditEntry, NewReport, NewSanction, Resolution, Sanction, StoreError};
 
@@ -79,11 +77,9 @@ impl AppState {
             "sanction given"
         );
         if sanction.kind == SanctionKind::Warn.code() {
-            // Told at once where they are connected; nothing is stopped.
-            let warned = AccountWarned {
-                reason: sanction.reason.to_owned(),
-                message: warning_message(sanction.reason),
-            };
+            // Told at once where they are connected, and otherwise at their next visit
+            // (`GET /api/warnings`) until they confirm it; nothing is stopped.
+            let warned = AccountWarned::of(id, sanction.reason, sanction.now);
             self.deliver(&[sanction.user_id], &frame("accountWarned", &warned))
                 .await;
         } else {

@@ -138,6 +138,40 @@ impl Store {
             .await?)
     }
 
+    /// The user's warnings they have not confirmed seeing, oldest first.
+    pub async fn unseen_warnings(&self, user_id: i64) -> Result<Vec<Sanction>, StoreError> {
+        let sql = format!(
+            "SELECT {SANCTION_COLUMNS} FROM sanctions
+             WHERE user_id = $1 AND kind = 'warn' AND seen_at IS NULL
+             ORDER BY created_at, id"
+        );
+        Ok(sqlx::query_as(&sql)
+            .bind(user_id)
+            .fetch_all(&self.pool)
+            .await?)
+    }
+
+    /// Notes that the user saw their warning `id`. False when it is not a warning of
+    /// theirs; confirming one already seen keeps the first time and answers true.
+    pub async fn mark_warning_seen(
+        &self,
+        user_id: i64,
+        id: i64,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        let found = sqlx::query(
+            "UPDATE sanctions SET seen_at = COALESCE(seen_at, $3)
+             WHERE id = $1 AND user_id = $2 AND kind = 'warn'",
+        )
+        .bind(id)
+        .bind(user_id)
+        .bind(now)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(found == 1)
+    }
+
     /// Marks suspensions that ran out by `now` as lifted, each with an audit entry of the
     /// service itself. Returns how many.
     pub async fn lift_expired_sanctions(&self, now: i64) -> Result<u64, StoreError> {

@@ -41,6 +41,7 @@ both!(
     feedback_once_per_room,
     a_report_is_filed_once_and_keeps_the_pair_apart,
     sanctions_restrict_until_they_run_out,
+    warnings_wait_until_their_user_has_seen_them,
     the_audit_log_cannot_be_changed,
     withdrawn_accounts_are_erased_after_the_retention,
     comments_list_newest_first_without_hidden_ones,
@@ -681,6 +682,58 @@ async fn sanctions_restrict_until_they_run_out(store: Store) {
     let r = store.active_restriction(a, 70_000).await.unwrap().unwrap();
     assert_eq!(r.kind, "ban", "a ban outranks a suspension");
     assert_eq!(store.sanction_history(a).await.unwrap().len(), 4);
+}
+
+async fn warnings_wait_until_their_user_has_seen_them(store: Store) {
+    let (a, b) = two_users(&store).await;
+    let sanction = |user_id, kind, reason, now| NewSanction {
+        user_id,
+        kind,
+        reason,
+        until: None,
+        operator_id: None,
+        report_id: None,
+        now,
+    };
+    let first = store
+        .add_sanction(&sanction(a, "warn", "욕설", 2000), &audit("warn", 2000))
+        .await
+        .unwrap();
+    let second = store
+        .add_sanction(&sanction(a, "warn", "광고", 3000), &audit("warn", 3000))
+        .await
+        .unwrap();
+    store
+        .add_sanction(
+            &sanction(a, "suspend", "위협", 4000),
+            &audit("suspend", 4000),
+        )
+        .await
+        .unwrap();
+    let unseen = |user| {
+        let store = store.clone();
+        async move {
+            let warnings = store.unseen_warnings(user).await.unwrap();
+            warnings.into_iter().map(|w| w.id).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(
+        unseen(a).await,
+        vec![first, second],
+        "warnings only, oldest first"
+    );
+
+    assert!(
+        !store.mark_warning_seen(b, first, 5000).await.unwrap(),
+        "not another user's"
+    );
+    assert!(store.mark_warning_seen(a, first, 5000).await.unwrap());
+    assert!(
+        store.mark_warning_seen(a, first, 6000).await.unwrap(),
+        "seen again: still fine"
+    );
+    assert_eq!(unseen(a).await, vec![second]);
+    assert_eq!(unseen(b).await, Vec::<i64>::new());
 }
 
 async fn the_audit_log_cannot_be_changed(store: Store) {

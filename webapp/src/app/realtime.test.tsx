@@ -12,10 +12,25 @@ import { Realtime } from './realtime';
 
 const message = '운영정책 위반으로 2026년 11월 30일 20:05까지 이용이 정지되었어요. 사유: 욕설';
 
+const warningText = (reason: string) => `운영정책 위반으로 경고를 받았어요. 같은 일이 반복되면 이용이 정지될 수 있어요. 사유: ${reason}`;
+const warningOf = (id: number, reason: string) => ({ id, reason, message: warningText(reason), givenAt: '2026-11-23T12:00:00+00:00' });
+
+/** Warnings waiting since the last visit, and what the page asked of the server. */
+let waiting: ReturnType<typeof warningOf>[];
+let calls: string[];
+
 beforeEach(() => {
+  waiting = [];
+  calls = [];
   vi.stubGlobal(
     'fetch',
-    vi.fn(() => Promise.resolve(jsonResponse({ loggedIn: true }))),
+    vi.fn((request: Request) => {
+      const path = new URL(request.url).pathname;
+      calls.push(`${request.method} ${path}`);
+      if (path === '/api/warnings') return Promise.resolve(jsonResponse({ success: true, warnings: waiting }));
+      if (path.startsWith('/api/warnings/')) return Promise.resolve(jsonResponse({ success: true, message: '경고를 확인했어요.' }));
+      return Promise.resolve(jsonResponse({ loggedIn: true }));
+    }),
   );
   vi.stubGlobal('WebSocket', FakeWebSocket);
   FakeWebSocket.instances = [];
@@ -88,16 +103,41 @@ describe('Realtime', () => {
     act(() => {
       socket.open();
     });
-    const warning = '운영정책 위반으로 경고를 받았어요. 같은 일이 반복되면 이용이 정지될 수 있어요. 사유: 욕설';
+    await waitFor(() => {
+      expect(calls).toContain('GET /api/warnings');
+    });
     act(() => {
-      socket.receive('accountWarned', { reason: '욕설', message: warning });
+      socket.receive('accountWarned', warningOf(5, '욕설'));
     });
     const dialog = screen.getByRole('alertdialog', { name: ko.warned.title });
-    expect(dialog).toHaveTextContent(warning);
+    expect(dialog).toHaveTextContent(warningText('욕설'));
     await user.click(within(dialog).getByRole('button', { name: ko.app.confirm }));
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(calls).toContain('POST /api/warnings/5/seen');
     expect(socket.closed).toBe(false);
     expect(tabSocket().getStatus()).not.toBe('idle');
+  });
+
+  it('shows the warnings given while the user was away, one at a time, each confirmed once', async () => {
+    waiting = [warningOf(3, '광고'), warningOf(4, '위협')];
+    const user = userEvent.setup();
+    renderRoute(<Realtime />, { path: '/main' });
+    const first = await screen.findByRole('alertdialog', { name: ko.warned.title });
+    expect(first).toHaveTextContent(warningText('광고'));
+    await waitFor(() => {
+      expect(FakeWebSocket.instances).toHaveLength(1);
+    });
+    // The same warning told again on the socket is not shown twice.
+    act(() => {
+      FakeWebSocket.latest().open();
+      FakeWebSocket.latest().receive('accountWarned', warningOf(3, '광고'));
+    });
+    await user.click(within(first).getByRole('button', { name: ko.app.confirm }));
+    const second = screen.getByRole('alertdialog', { name: ko.warned.title });
+    expect(second).toHaveTextContent(warningText('위협'));
+    await user.click(within(second).getByRole('button', { name: ko.app.confirm }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(calls.filter((call) => call.startsWith('POST'))).toEqual(['POST /api/warnings/3/seen', 'POST /api/warnings/4/seen']);
   });
 
   it('keeps reconnecting after an ordinary drop', async () => {

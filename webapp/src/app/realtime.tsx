@@ -4,6 +4,7 @@ import { useAuthCheck } from '@/api/auth-check';
 import type { Schemas } from '@/api/client';
 import { useSetMegaphoneCount } from '@/api/megaphones';
 import { useSessionCache } from '@/api/session';
+import { confirmWarning, useWarnings, type Warning } from '@/api/warnings';
 import { AlertDialog } from '@/components/alert-dialog';
 import { ko } from '@/i18n/ko';
 import { chatLog } from '@/lib/chat-log';
@@ -14,7 +15,9 @@ import { tabSocket, useSocketEvent } from '@/lib/socket';
  * Keeps the tab's socket open while logged in and closed otherwise. A match is honoured on
  * whatever page it reaches the user: the session is stored and the chat opens. A suspension or
  * ban ends the session here and now, and says why and until when; a warning is shown and
- * nothing else changes. A megaphone count the server tells is shown on every page at once.
+ * nothing else changes: those given while the user was away are shown at their next visit, one
+ * at a time, each until confirmed. A megaphone count the server tells is shown on every page at
+ * once.
  */
 export function Realtime() {
   const { data: auth } = useAuthCheck();
@@ -22,8 +25,12 @@ export function Realtime() {
   const navigate = useNavigate();
   const { markLoggedOut } = useSessionCache();
   const [restriction, setRestriction] = useState<Schemas['AccountRestricted'] | null>(null);
-  const [warning, setWarning] = useState<Schemas['AccountWarned'] | null>(null);
+  const [told, setTold] = useState<Warning[]>([]);
+  const [confirmed, setConfirmed] = useState<ReadonlySet<number>>(() => new Set());
+  const { data: waiting } = useWarnings();
   const setMegaphoneCount = useSetMegaphoneCount();
+  // The ones waiting since the last visit, then the ones told since, each once.
+  const warning = [...(waiting?.warnings ?? []), ...told].find((w) => !confirmed.has(w.id)) ?? null;
 
   useEffect(() => {
     if (!loggedIn) return;
@@ -51,7 +58,7 @@ export function Realtime() {
   });
 
   useSocketEvent('accountWarned', (notice) => {
-    setWarning(notice);
+    setTold((current) => (current.some((w) => w.id === notice.id) ? current : [...current, notice]));
   });
 
   useSocketEvent('megaphoneCount', ({ count }) => {
@@ -65,7 +72,10 @@ export function Realtime() {
         title={ko.warned.title}
         message={warning?.message}
         onConfirm={() => {
-          setWarning(null);
+          if (!warning) return;
+          setConfirmed((current) => new Set(current).add(warning.id));
+          // Not confirmed on the server (offline): shown again at the next visit.
+          void confirmWarning(warning.id);
         }}
       />
       <AlertDialog

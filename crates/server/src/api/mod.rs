@@ -36,7 +36,7 @@ enum Tag {
     Game,
     /// Identity verification (PortOne).
     Identity,
-    /// Reports about chat partners.
+    /// Reports about chat partners, and the warnings an operator gave the user.
     Safety,
     /// The comment board of the closed hours.
     Comments,

@@ -1,14 +1,17 @@
-//! Reports: a user reports the partner of a chat they are or were in.
+//! Reports (a user reports the partner of a chat they are or were in) and the warnings
+//! an operator gave the user, shown until the user confirms them.
 
 use poem::Request;
+use poem_openapi::param::Path;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use telepathy_domain::safety::ReportForm;
+use telepathy_domain::{ErrorCode, Notice};
 
 use super::{Ack, Tag};
-use crate::error::ApiResult;
+use crate::error::{ApiResult, OrInternal};
+use crate::realtime::protocol::AccountWarned;
 use crate::state::AppState;
-use telepathy_domain::Notice;
 
 pub struct ReportApi(pub AppState);
 
@@ -32,6 +35,14 @@ pub struct ReportBody {
     pub extra_message: String,
 }
 
+/// The warnings the user has not confirmed yet.
+#[derive(Debug, Object)]
+pub struct Warnings {
+    pub success: bool,
+    /// Oldest first; the same shape as the `accountWarned` frame.
+    pub warnings: Vec<AccountWarned>,
+}
+
 #[OpenApi]
 impl ReportApi {
     /// Reports the partner of a chat the caller is or was in. Both members of an open
@@ -50,5 +61,52 @@ impl ReportApi {
         s.report(user.id, &body.room_id, body.reported_id, &form)
             .await?;
         Ok(Json(Ack::of(Notice::ReportFiled)))
+    }
+
+    /// The warnings an operator gave the caller that they have not confirmed seeing: a
+    /// user who was not connected when warned is told at their next visit.
+    #[oai(
+        path = "/warnings",
+        method = "get",
+        operation_id = "getWarnings",
+        tag = "Tag::Safety"
+    )]
+    async fn warnings(&self, req: &Request) -> ApiResult<Warnings> {
+        let s = &self.0;
+        let user = s.require_user(req).await?.user;
+        let warnings = s
+            .store
+            .unseen_warnings(user.id)
+            .await
+            .or_internal("reading warnings")?
+            .into_iter()
+            .map(|w| AccountWarned::of(w.id, &w.reason, w.created_at))
+            .collect();
+        Ok(Json(Warnings {
+            success: true,
+            warnings,
+        }))
+    }
+
+    /// The caller saw their warning `id` (from `GET /warnings` or the `accountWarned`
+    /// frame); it is not shown again. Another user's, or no warning: 404.
+    #[oai(
+        path = "/warnings/:id/seen",
+        method = "post",
+        operation_id = "confirmWarning",
+        tag = "Tag::Safety"
+    )]
+    async fn confirm_warning(&self, req: &Request, id: Path<i64>) -> ApiResult<Ack> {
+        let s = &self.0;
+        let user = s.require_user(req).await?.user;
+        let found = s
+            .store
+            .mark_warning_seen(user.id, id.0, s.clock.now_ms())
+            .await
+            .or_internal("confirming a warning")?;
+        if !found {
+            return Err(ErrorCode::NotFound.into());
+        }
+        Ok(Json(Ack::of(Notice::WarningSeen)))
     }
 }

@@ -15,6 +15,7 @@
 use poem_openapi::types::ParseFromJSON;
 use poem_openapi::{Enum, Object};
 use serde::Serialize;
+use telepathy_domain::safety::warning_message;
 use telepathy_domain::ErrorCode;
 
 // ---- client → server ----
@@ -285,10 +286,27 @@ impl From<&telepathy_domain::safety::Restriction> for AccountRestricted {
 #[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct AccountWarned {
+    /// The warning, to confirm with `POST /api/warnings/{id}/seen`.
+    pub id: i64,
     /// The operator's reason.
     pub reason: String,
     /// The Korean sentence to show.
     pub message: String,
+    /// When it was given, RFC 3339.
+    pub given_at: String,
+}
+
+impl AccountWarned {
+    pub fn of(id: i64, reason: &str, given_at_ms: i64) -> Self {
+        Self {
+            id,
+            reason: reason.to_owned(),
+            message: warning_message(reason),
+            given_at: chrono::DateTime::from_timestamp_millis(given_at_ms)
+                .unwrap_or_default()
+                .to_rfc3339(),
+        }
+    }
 }
 
 /// `megaphone`: a megaphone, pushed to everyone online on every node; shown for 5 s.
@@ -490,10 +508,7 @@ mod tests {
         });
         same(&MegaphoneCount { count: 5 });
         same(&MegaphoneHidden { id: 3 });
-        same(&AccountWarned {
-            reason: "욕설".into(),
-            message: telepathy_domain::safety::warning_message("욕설"),
-        });
+        same(&AccountWarned::of(12, "욕설", 1_700_000_000_000));
         use telepathy_domain::safety::{Restriction, SanctionKind};
         for until in [Some(1_700_000_000_000), None] {
             same(&AccountRestricted::from(&Restriction {

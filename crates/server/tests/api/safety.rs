@@ -15,6 +15,7 @@ crate::both!(
     only_a_partner_can_be_reported_and_a_report_says_something,
     a_chat_that_ended_can_still_be_reported,
     a_restricted_user_is_told_why_at_login_and_on_the_socket,
+    a_warning_waits_for_its_user_until_they_confirm_it,
     the_filter_flags_a_chat_after_repeated_abuse,
     housekeeping_lifts_suspensions_and_erases_withdrawn_accounts,
 );
@@ -248,6 +249,91 @@ async fn a_restricted_user_is_told_why_at_login_and_on_the_socket(mut app: TestA
     login.assert_error(403, "ACCOUNT_RESTRICTED");
     assert!(login.message().contains("영구 정지"));
     assert!(login.body["restriction"].get("until").is_none());
+}
+
+/// A warned user who was not connected is told at their next visit, and the warning is
+/// shown until they confirm it, on any device.
+async fn a_warning_waits_for_its_user_until_they_confirm_it(mut app: TestApp) {
+    app.sign_up("bobby", "abcdefg1", "01033334444").await;
+    let bobby_cookie = app.cookie.clone();
+    app.cookie = None;
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    let alice = app
+        .state
+        .store
+        .user_by_username("alice")
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    let now = app.state.clock.now_ms();
+    let warn = |reason| NewSanction {
+        user_id: alice,
+        kind: "warn",
+        reason,
+        until: None,
+        operator_id: None,
+        report_id: None,
+        now,
+    };
+    let audit = AuditEntry {
+        operator_id: None,
+        action: "test",
+        user_id: Some(alice),
+        report_id: None,
+        detail: "",
+        ip: "",
+        now,
+    };
+    let empty = app.get("/api/warnings").await.assert_ok().clone();
+    assert_eq!(empty["warnings"], json!([]));
+    let first = app
+        .state
+        .sanction(&warn("광고"), None, &audit)
+        .await
+        .unwrap();
+    let second = app
+        .state
+        .sanction(&warn("욕설"), None, &audit)
+        .await
+        .unwrap();
+
+    let listed = app.get("/api/warnings").await.assert_ok().clone();
+    let warnings = listed["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 2, "{listed}");
+    assert_eq!(
+        (warnings[0]["id"].clone(), warnings[0]["reason"].clone()),
+        (json!(first), json!("광고"))
+    );
+    assert!(warnings[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("경고를 받았어요. 같은 일이 반복되면 이용이 정지될 수 있어요. 사유: 광고"));
+    assert!(warnings[0]["givenAt"].as_str().unwrap().starts_with("20"));
+
+    let path = format!("/api/warnings/{first}/seen");
+    assert_eq!(
+        app.post(&path, json!({})).await.assert_ok()["message"],
+        json!("경고를 확인했어요.")
+    );
+    app.post(&path, json!({})).await.assert_ok();
+    let left = app.get("/api/warnings").await.assert_ok().clone();
+    assert_eq!(left["warnings"].as_array().unwrap().len(), 1);
+    assert_eq!(left["warnings"][0]["id"], json!(second));
+
+    // Another user can neither read nor confirm it; a guest gets nothing.
+    app.cookie = bobby_cookie;
+    assert_eq!(
+        app.get("/api/warnings").await.assert_ok()["warnings"],
+        json!([])
+    );
+    app.post(&format!("/api/warnings/{second}/seen"), json!({}))
+        .await
+        .assert_error(404, "NOT_FOUND");
+    app.cookie = None;
+    app.get("/api/warnings")
+        .await
+        .assert_error(401, "UNAUTHORIZED");
 }
 
 async fn the_filter_flags_a_chat_after_repeated_abuse(mut app: TestApp) {
