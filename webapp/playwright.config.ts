@@ -66,6 +66,9 @@ export default defineConfig({
       // Word-set transfers are confirmed as a bank would: by an operator (or the deposit
       // notification), not by demo mode after a few seconds.
       TELEPATHY_DEMO_TRANSFER_SECONDS: '0',
+      // Members signed up through the API each come from an address of their own
+      // (`signUpByApi`), as behind a load balancer.
+      TELEPATHY_TRUSTED_PROXIES: '1',
     },
   },
 });

@@ -53,6 +53,7 @@ export async function startServer(name: string, port: number, env: Record<string
       TELEPATHY_STATIC_DIR: path.join(webappDir, 'dist'),
       TELEPATHY_PUBLIC_ORIGIN: origin,
       TELEPATHY_LOG_FORMAT: 'json',
+      TELEPATHY_TRUSTED_PROXIES: '1',
       ...env,
     },
     stdio: ['ignore', log, log],
