@@ -59,7 +59,7 @@ pub const VARS: &[VarDoc] = &[
     VarDoc { name: "TELEPATHY_TRANSFER_ACCOUNT", example: "", doc: "The account number word sets are paid to." },
     VarDoc { name: "TELEPATHY_TRANSFER_HOLDER", example: "", doc: "The holder (예금주) of that account, as the bank shows it." },
     VarDoc { name: "TELEPATHY_DEPOSIT_WEBHOOK_SECRET", example: "", doc: "Shared secret of the bank's deposit notifications (POST /api/sp_payments/deposit-webhook, X-Signature: sha256=<hex HMAC-SHA256 of the body>). Unset: every notification is refused and operators confirm transfers." },
-    VarDoc { name: "TELEPATHY_DATA_KEY", example: "", doc: "Base64 of 32 random bytes (openssl rand -base64 32): the AES-256-GCM key that seals refund account numbers in the database. Required outside demo mode; keep it with the database's backups, apart from them." },
+    VarDoc { name: "TELEPATHY_DATA_KEY", example: "", doc: "Base64 of 32 random bytes (openssl rand -base64 32): the AES-256-GCM key that seals refund account numbers and the operators' authenticator secrets in the database; changing it makes them unreadable. Required outside demo mode; keep it with the database's backups, apart from them." },
     VarDoc { name: "TELEPATHY_DEMO_TRANSFER_SECONDS", example: "5", doc: "Demo mode: a pending transfer counts as paid this many seconds after it was opened; 0: only an operator or the deposit notification confirms it." },
     VarDoc { name: "TELEPATHY_VAPID_PRIVATE_KEY", example: "", doc: "The VAPID private key that signs the opening bell's Web Push messages (base64url of 32 bytes; `telepathy vapid` makes a pair). Required outside demo mode; changing it orphans every subscription. Demo mode makes one and keeps it in the database." },
     VarDoc { name: "TELEPATHY_VAPID_SUBJECT", example: "mailto:help@example.com", doc: "The contact push services may write to about our pushes: mailto: or https:. Required outside demo mode." },
@@ -393,7 +393,7 @@ impl Config {
             }),
             None if demo => DataKey::demo(),
             None => {
-                errors.push("TELEPATHY_DATA_KEY: the key that seals refund accounts is required outside demo mode (openssl rand -base64 32)".into());
+                errors.push("TELEPATHY_DATA_KEY: the key that seals refund accounts and authenticator secrets is required outside demo mode (openssl rand -base64 32)".into());
                 DataKey::demo()
             }
         };

@@ -60,6 +60,11 @@ impl DataKey {
         ))
     }
 
+    /// Whether `text` is in the sealed format (it may still not open with this key).
+    pub fn is_sealed(text: &str) -> bool {
+        text.starts_with(PREFIX)
+    }
+
     /// The value `sealed` holds.
     pub fn open(&self, sealed: &str) -> Result<String, Unsealable> {
         let body = sealed.strip_prefix(PREFIX).ok_or(Unsealable)?;

@@ -1,11 +1,15 @@
 //! The operators' second factor: RFC 6238 time-based one-time codes (HMAC-SHA-1, 6
 //! digits, 30-second steps, one step of clock drift either way), the codes every
 //! authenticator app makes. Which step a code belongs to is returned, so that the caller
-//! can accept each step once.
+//! can accept each step once. The secrets are kept sealed with the deployment's data key
+//! (`sealing`): a copy of the database alone cannot make codes.
 
 use anyhow::Context;
 use rand::RngCore;
+use telepathy_store::Store;
 use totp_rs::{Algorithm, Secret, TOTP};
+
+use crate::sealing::DataKey;
 
 /// The issuer authenticator apps show beside the operator's username.
 pub const ISSUER: &str = "Telepathy";
@@ -20,6 +24,35 @@ pub fn new_secret() -> String {
     let mut bytes = [0u8; SECRET_BYTES];
     rand::rngs::OsRng.fill_bytes(&mut bytes);
     Secret::Raw(bytes.to_vec()).to_encoded().to_string()
+}
+
+/// A secret as the database keeps it.
+pub fn seal(key: &DataKey, secret: &str) -> anyhow::Result<String> {
+    key.seal(secret).context("sealing a TOTP secret")
+}
+
+/// The secret a stored value holds.
+pub fn open(key: &DataKey, stored: &str) -> anyhow::Result<String> {
+    key.open(stored)
+        .context("opening a TOTP secret (was TELEPATHY_DATA_KEY changed?)")
+}
+
+/// Seals the secrets stored in the clear (kept so before they were sealed); answers how
+/// many. Every node does it at start; two at once seal each secret once.
+pub async fn seal_stored_secrets(store: &Store, key: &DataKey) -> anyhow::Result<usize> {
+    let mut sealed = 0;
+    for (operator_id, stored) in store.totp_secrets().await? {
+        if DataKey::is_sealed(&stored) {
+            continue;
+        }
+        if store
+            .replace_totp_secret(operator_id, &stored, &seal(key, &stored)?)
+            .await?
+        {
+            sealed += 1;
+        }
+    }
+    Ok(sealed)
 }
 
 fn totp(secret: &str, account: &str) -> anyhow::Result<TOTP> {

@@ -12,7 +12,8 @@ pub struct Operator {
     pub id: i64,
     pub username: String,
     pub password_hash: String,
-    /// Base32, from the start of enrolment until `reset-totp`.
+    /// From the start of enrolment until `reset-totp`: the base32 secret, sealed with the
+    /// deployment's data key by the server (the store keeps what it is given).
     pub totp_secret: Option<String>,
     pub totp_enrolled_at: Option<i64>,
     /// The time step of the last code accepted: a code is good once.
@@ -46,7 +47,8 @@ pub struct OperatorSession {
 pub struct SecondFactor<'a> {
     pub operator_id: i64,
     pub token_hash: &'a str,
-    /// The secret the code was checked against: a reset meanwhile voids the code.
+    /// The secret the code was checked against, as stored: a reset meanwhile voids the
+    /// code.
     pub secret: &'a str,
     pub step: i64,
     pub now: i64,
@@ -254,6 +256,33 @@ impl Store {
         insert_audit(&mut tx, audit).await?;
         tx.commit().await?;
         Ok(())
+    }
+
+    /// Every operator's TOTP secret as stored: (operator id, secret).
+    pub async fn totp_secrets(&self) -> Result<Vec<(i64, String)>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT id, totp_secret FROM operators WHERE totp_secret IS NOT NULL ORDER BY id",
+        )
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Stores `new` in place of the operator's secret, if it is still `old`.
+    pub async fn replace_totp_secret(
+        &self,
+        operator_id: i64,
+        old: &str,
+        new: &str,
+    ) -> Result<bool, StoreError> {
+        let done =
+            sqlx::query("UPDATE operators SET totp_secret = $1 WHERE id = $2 AND totp_secret = $3")
+                .bind(new)
+                .bind(operator_id)
+                .bind(old)
+                .execute(&self.pool)
+                .await?
+                .rows_affected();
+        Ok(done == 1)
     }
 
     /// The secret of an enrolment in progress: `secret` when none was kept yet (two

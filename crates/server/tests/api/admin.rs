@@ -26,6 +26,7 @@ crate::both!(
     decisions_are_checked_and_suspensions_lift,
     a_disabled_operator_cannot_log_in,
     a_reset_authenticator_enrols_again,
+    authenticator_secrets_are_kept_sealed,
     operator_sessions_are_short,
     an_operator_hides_a_comment_from_the_board,
     an_operator_hides_a_megaphone_from_every_screen,
@@ -97,6 +98,45 @@ pub async fn operator(app: &mut TestApp, name: &str) -> String {
         .await
         .assert_ok();
     secret
+}
+
+/// The database never holds an authenticator's secret in the clear: enrolment stores it
+/// sealed with the data key, and one stored in the clear (as before secrets were sealed)
+/// is sealed at a node's start and keeps working.
+async fn authenticator_secrets_are_kept_sealed(mut app: TestApp) {
+    let secret = operator(&mut app, "mina").await;
+    let store = &app.state.store;
+    let stored = store.totp_secrets().await.unwrap();
+    assert_eq!(stored.len(), 1);
+    let (id, sealed) = stored[0].clone();
+    assert!(
+        sealed.starts_with("v1:") && !sealed.contains(&secret),
+        "{sealed}"
+    );
+
+    // As a database written before secrets were sealed holds it.
+    assert!(store
+        .replace_totp_secret(id, &sealed, &secret)
+        .await
+        .unwrap());
+    let key = &app.state.config.data_key;
+    assert_eq!(
+        telepathy_server::totp::seal_stored_secrets(store, key)
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        telepathy_server::totp::seal_stored_secrets(store, key)
+            .await
+            .unwrap(),
+        0,
+        "once"
+    );
+    let resealed = store.totp_secrets().await.unwrap()[0].1.clone();
+    assert!(resealed.starts_with("v1:") && !resealed.contains(&secret));
+    relogin(&mut app, "mina", &secret).await;
+    app.get("/api/admin/dashboard").await.assert_ok();
 }
 
 /// Logs in again as `name`, enrolled with `secret`, at the next code.

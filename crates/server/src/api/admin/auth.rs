@@ -184,12 +184,15 @@ impl AdminAuthApi {
         if current.second_factor || operator.totp_enrolled_at.is_some() {
             return Err(ErrorCode::TotpEnrolled.into());
         }
-        let secret = s
+        let key = &s.config.data_key;
+        let fresh = totp::seal(key, &totp::new_secret()).or_internal("starting an enrolment")?;
+        let stored = s
             .store
-            .start_totp_enrollment(operator.id, &totp::new_secret())
+            .start_totp_enrollment(operator.id, &fresh)
             .await
             .or_internal("starting a TOTP enrolment")?
             .ok_or(ErrorCode::TotpEnrolled)?;
+        let secret = totp::open(key, &stored).or_internal("starting an enrolment")?;
         let enrollment =
             totp::enrollment(&secret, &operator.username).or_internal("making an enrolment")?;
         s.store
@@ -217,15 +220,16 @@ impl AdminAuthApi {
         let s = &self.0;
         let current = s.require_operator_session(req).await?;
         let operator = &current.operator;
-        let Some(secret) = operator.totp_secret.as_deref() else {
+        let Some(stored) = operator.totp_secret.as_deref() else {
             return Err(ErrorCode::TotpNotStarted.into());
         };
+        let secret = totp::open(&s.config.data_key, stored).or_internal("checking a code")?;
         let tries = s
             .count_code_try("totp", &operator.id.to_string(), &TOTP_BACKOFF)
             .await?;
         let now = s.clock.now_ms();
         let step = totp::matching_step(
-            secret,
+            &secret,
             &operator.username,
             &body.code,
             u64::try_from(now / 1000).unwrap_or_default(),
@@ -246,7 +250,7 @@ impl AdminAuthApi {
                         &SecondFactor {
                             operator_id: operator.id,
                             token_hash: &current.token_hash,
-                            secret,
+                            secret: stored,
                             step,
                             now,
                         },
