@@ -96,6 +96,11 @@ async fn serve() -> anyhow::Result<()> {
     let url = config.public_origins.first().cloned().unwrap_or_default();
     let drain = config.drain;
     let state = AppState::build(config).await?;
+    let sealed =
+        telepathy_server::totp::seal_stored_secrets(&state.store, &state.config.data_key).await?;
+    if sealed > 0 {
+        tracing::info!(sealed, "operators' TOTP secrets sealed with the data key");
+    }
     telepathy_server::realtime::start(&state).await?;
     let app = telepathy_server::app::build(state.clone());
     let acceptor = TcpListener::bind(listen);

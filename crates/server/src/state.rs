@@ -115,12 +115,6 @@ impl AppState {
         let store = Store::connect(&config.database_url)
             .await
             .with_context(|| format!("opening the database ({:?})", config.backend))?;
-        let sealed = crate::totp::seal_stored_secrets(&store, &config.data_key)
-            .await
-            .context("sealing the operators' TOTP secrets")?;
-        if sealed > 0 {
-            tracing::info!(sealed, "operators' TOTP secrets sealed with the data key");
-        }
         let engine: Arc<dyn Engine> = match (overrides.engine, &config.redis_url) {
             (Some(engine), _) => engine,
             (None, Some(url)) => Arc::new(
