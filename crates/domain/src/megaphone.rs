@@ -1,6 +1,16 @@
 //! Megaphones: the packs on sale (spec section 9) and what a megaphone may say.
 
+use std::time::Duration;
+
 use crate::ErrorCode;
+
+/// How long a megaphone is on every screen (spec: the notification closes after 5 s).
+/// Megaphones take turns: each has the air to itself for this long.
+pub const ON_AIR: Duration = Duration::from_secs(5);
+
+/// How far ahead megaphones may wait for their turn; past it a new one is refused (and
+/// not spent) rather than shown long after it was sent.
+pub const AIR_WAIT_MAX: Duration = Duration::from_secs(60);
 
 /// A pack of megaphones on sale. Its `item` name is what the payment call carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

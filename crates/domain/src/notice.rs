@@ -33,6 +33,7 @@ pub enum Notice {
     MegaphoneCount,
     MegaphonesGranted,
     MegaphoneSent,
+    MegaphoneQueued,
     MegaphoneHidden,
     RealNameSaved,
     TransferOpened,
@@ -87,6 +88,7 @@ impl Notice {
             Self::MegaphoneCount => "보유한 확성기 개수입니다.",
             Self::MegaphonesGranted => "확성기가 지급되었어요.",
             Self::MegaphoneSent => "확성기를 보냈어요.",
+            Self::MegaphoneQueued => "확성기를 보냈어요. 앞선 확성기가 끝나는 대로 모두에게 보여요.",
             Self::MegaphoneHidden => "확성기를 숨겼습니다.",
             Self::RealNameSaved => "이름이 저장되었습니다.",
             Self::TransferOpened => {

@@ -208,6 +208,17 @@ pub trait Engine: Send + Sync + 'static {
     /// Forgets the counter under `key`.
     async fn clear(&self, key: &str) -> Result<(), EngineError>;
 
+    /// Takes the next turn on air, `length` long, for a broadcast shown to everyone in
+    /// turn: it starts at `now_ms`, or when the last turn taken ends if that is later.
+    /// Answers the start, or `None` (nothing taken) when it would be more than `max_wait`
+    /// after `now_ms`. Turns never overlap, whichever node takes them.
+    async fn take_air(
+        &self,
+        now_ms: i64,
+        length: Duration,
+        max_wait: Duration,
+    ) -> Result<Option<i64>, EngineError>;
+
     /// Atomically takes a partner waiting on `(round, word)` or queues `member`. A user waits
     /// in at most one queue (joining another moves them) and sits in at most one room.
     /// `room_id` names the room if a match is made. A user who waits now is sent
@@ -358,6 +369,10 @@ fn decode_event(text: &str) -> Option<Inbound> {
         to,
         frame: frame.to_owned(),
     })
+}
+
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
 fn duration_ms(d: Duration) -> u64 {

@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use tokio::sync::broadcast;
 
 use crate::{
-    presence_ttl_ms, Engine, EngineError, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind,
+    millis, presence_ttl_ms, Engine, EngineError, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind,
     JoinOutcome, Member, MessageFrame, Room, StreamEntry, STREAM_MAX,
 };
 
@@ -45,6 +45,8 @@ struct State {
     /// Users connected nowhere, since when.
     away: HashMap<i64, i64>,
     inboxes: HashMap<String, broadcast::Sender<Inbound>>,
+    /// When the last turn on air taken ends (Unix ms).
+    air_until: i64,
 }
 
 #[derive(Default)]
@@ -200,6 +202,21 @@ impl Engine for MemoryEngine {
     async fn clear(&self, key: &str) -> Result<(), EngineError> {
         self.state().counters.remove(key);
         Ok(())
+    }
+
+    async fn take_air(
+        &self,
+        now_ms: i64,
+        length: Duration,
+        max_wait: Duration,
+    ) -> Result<Option<i64>, EngineError> {
+        let mut state = self.state();
+        let start = now_ms.max(state.air_until);
+        if start - now_ms > millis(max_wait) {
+            return Ok(None);
+        }
+        state.air_until = start + millis(length);
+        Ok(Some(start))
     }
 
     async fn join(

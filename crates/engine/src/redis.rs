@@ -10,8 +10,8 @@ use fred::types::Message;
 use tokio::sync::broadcast;
 
 use crate::{
-    decode_event, duration_ms, presence_ttl_ms, Engine, EngineError, Gone, Heartbeat, Hit, Inbox,
-    InboxKind, JoinOutcome, Member, MessageFrame, Received, Room, StreamEntry, STREAM_MAX,
+    decode_event, duration_ms, millis, presence_ttl_ms, Engine, EngineError, Gone, Heartbeat, Hit,
+    Inbox, InboxKind, JoinOutcome, Member, MessageFrame, Received, Room, StreamEntry, STREAM_MAX,
 };
 
 /// Events published while a node's listener is busy wait here; past this many the node
@@ -96,6 +96,20 @@ elseif n == 1 then
   redis.call('DEL', key)
 end
 return 0
+";
+
+/// Takes the next turn on air (see `Engine::take_air`): -1 when it would start more than
+/// the wait allowed after now. The key outlives the last turn by a minute.
+/// ARGV: prefix, now ms, length ms, max wait ms.
+const TAKE_AIR: &str = r"
+local key = P .. 'air'
+local now, length, wait = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local start = math.max(now, tonumber(redis.call('GET', key) or '0'))
+if start - now > wait then
+  return -1
+end
+redis.call('SET', key, start + length, 'PX', start + length - now + 60000)
+return start
 ";
 
 /// ARGV: prefix, user id, member JSON, room id, now ms, round, word, frame for a waiter,
@@ -306,6 +320,7 @@ const TIME: &str = "return redis.call('TIME')";
 struct Scripts {
     hit: Script,
     refund: Script,
+    take_air: Script,
     join: Script,
     cancel: Script,
     expire_round: Script,
@@ -329,6 +344,7 @@ impl Scripts {
         Self {
             hit: s(HIT),
             refund: s(REFUND),
+            take_air: s(TAKE_AIR),
             join: s(JOIN),
             cancel: s(CANCEL),
             expire_round: s(EXPIRE_ROUND),
@@ -347,10 +363,11 @@ impl Scripts {
         }
     }
 
-    fn all(&self) -> [&Script; 17] {
+    fn all(&self) -> [&Script; 18] {
         [
             &self.hit,
             &self.refund,
+            &self.take_air,
             &self.join,
             &self.cancel,
             &self.expire_round,
@@ -564,6 +581,25 @@ impl Engine for RedisEngine {
     async fn clear(&self, key: &str) -> Result<(), EngineError> {
         let _: i64 = self.client.del(self.key(key)).await?;
         Ok(())
+    }
+
+    async fn take_air(
+        &self,
+        now_ms: i64,
+        length: Duration,
+        max_wait: Duration,
+    ) -> Result<Option<i64>, EngineError> {
+        let start: i64 = self
+            .run(
+                &self.scripts.take_air,
+                vec![
+                    now_ms.to_string(),
+                    millis(length).to_string(),
+                    millis(max_wait).to_string(),
+                ],
+            )
+            .await?;
+        Ok((start >= 0).then_some(start))
     }
 
     async fn join(

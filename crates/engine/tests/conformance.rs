@@ -48,6 +48,7 @@ both!(
     refund_takes_back_one_hit,
     concurrent_refunds_take_back_each_once,
     clock_is_close_to_now,
+    turns_on_air_never_overlap_nor_wait_past_the_limit,
     same_word_same_round_matches,
     other_words_and_rounds_do_not_match,
     users_kept_apart_are_never_matched,
@@ -230,6 +231,41 @@ async fn clock_is_close_to_now(engine: Arc<dyn Engine>) {
     assert!(
         (shared - local).abs() < 2_000,
         "shared {shared} vs local {local}"
+    );
+}
+
+async fn turns_on_air_never_overlap_nor_wait_past_the_limit(engine: Arc<dyn Engine>) {
+    const NOW: i64 = 1_700_000_000_000;
+    let (turn, wait) = (Duration::from_secs(5), Duration::from_secs(60));
+    // Twenty at once: each its own turn, back to back, as far as a minute ahead.
+    let takes = (0..20).map(|_| {
+        let engine = engine.clone();
+        tokio::spawn(async move { engine.take_air(NOW, turn, wait).await.unwrap() })
+    });
+    let mut starts = Vec::new();
+    let mut refused = 0;
+    for take in takes {
+        match take.await.unwrap() {
+            Some(start) => starts.push(start),
+            None => refused += 1,
+        }
+    }
+    starts.sort_unstable();
+    let expected: Vec<i64> = (0..=12).map(|i| NOW + i * 5_000).collect();
+    assert_eq!(
+        starts, expected,
+        "no two turns overlap; the last starts a minute ahead"
+    );
+    assert_eq!(refused, 7, "refused past the minute, taking nothing");
+    // Ten seconds on, the next turn is still the one after the last taken.
+    assert_eq!(
+        engine.take_air(NOW + 10_000, turn, wait).await.unwrap(),
+        Some(NOW + 65_000)
+    );
+    // Once the air is free, a turn starts at once.
+    assert_eq!(
+        engine.take_air(NOW + 80_000, turn, wait).await.unwrap(),
+        Some(NOW + 80_000)
     );
 }
 

@@ -8,7 +8,7 @@
 //! at the same moment grants nothing more.
 
 use telepathy_domain::limits::{MEGAPHONES_PER_USER, MEGAPHONE_WINDOW};
-use telepathy_domain::megaphone::{MegaphoneText, Pack};
+use telepathy_domain::megaphone::{MegaphoneText, Pack, AIR_WAIT_MAX, ON_AIR};
 use telepathy_domain::{ErrorCode, Notice};
 use telepathy_providers::{CardPayment, CardStatus, ProviderError};
 use telepathy_store::{CardOrder, Grant, NewCardOrder, User};
@@ -146,8 +146,10 @@ impl AppState {
     }
 
     /// `megaphone:send`: spends one of `user`'s megaphones on `text` and sends it to
-    /// everyone online on every node. Two tabs sending at once with one megaphone left
-    /// send one; a megaphone that could not go out is given back.
+    /// everyone online on every node, for its turn on air: megaphones show one at a time,
+    /// each for `ON_AIR`, in the order sent. Two tabs sending at once with one megaphone
+    /// left send one; a megaphone that could not go out, or whose turn would come more
+    /// than `AIR_WAIT_MAX` ahead, is given back.
     pub async fn send_megaphone(
         &self,
         user: &User,
@@ -175,6 +177,28 @@ impl AppState {
             return Err(ErrorCode::NoMegaphones);
         };
         let message = &spent.message;
+        let give_back = |why: ErrorCode| async move {
+            if let Err(e) = self.store.return_megaphone(message.id).await {
+                tracing::error!(error = %e, id = message.id, "a megaphone was not given back");
+            }
+            why
+        };
+        let turn = self
+            .metrics
+            .engine("take_air", self.engine.take_air(now, ON_AIR, AIR_WAIT_MAX))
+            .await;
+        let start = match turn {
+            Ok(Some(start)) => start,
+            Ok(None) => {
+                let _ = self.engine.refund(&key).await;
+                return Err(give_back(ErrorCode::MegaphoneBusy).await);
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, user = user.id, "no turn on air for a megaphone; given back");
+                return Err(give_back(ErrorCode::Unavailable).await);
+            }
+        };
+        let wait_ms = (start - now).max(0);
         let megaphone = frame(
             "megaphone",
             &Megaphone {
@@ -182,6 +206,8 @@ impl AppState {
                 nickname: message.nickname.clone(),
                 message: message.message.clone(),
                 sent_at: message.sent_at,
+                wait_ms,
+                show_ms: i64::try_from(ON_AIR.as_millis()).unwrap_or(i64::MAX),
             },
         );
         if let Err(e) = self
@@ -190,10 +216,7 @@ impl AppState {
             .await
         {
             tracing::warn!(error = %e, user = user.id, "a megaphone could not go out; given back");
-            if let Err(e) = self.store.return_megaphone(message.id).await {
-                tracing::error!(error = %e, id = message.id, "a megaphone was not given back");
-            }
-            return Err(ErrorCode::Unavailable);
+            return Err(give_back(ErrorCode::Unavailable).await);
         }
         self.metrics.megaphones_sent.inc();
         let count = frame(
@@ -203,10 +226,17 @@ impl AppState {
             },
         );
         self.deliver(&[user.id], &count).await;
+        // A turn a second or more away is worth saying so.
+        let notice = if wait_ms >= 1_000 {
+            Notice::MegaphoneQueued
+        } else {
+            Notice::MegaphoneSent
+        };
         Ok(MegaphoneSent {
             id: message.id,
             remaining: spent.remaining,
-            message: Notice::MegaphoneSent.message().to_owned(),
+            wait_ms,
+            message: notice.message().to_owned(),
         })
     }
 }

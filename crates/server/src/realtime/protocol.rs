@@ -320,6 +320,11 @@ pub struct Megaphone {
     pub message: String,
     /// When it was sent, Unix milliseconds.
     pub sent_at: i64,
+    /// How long after this frame its turn on screen starts: megaphones take turns, each
+    /// alone on air.
+    pub wait_ms: i64,
+    /// How long it stays on screen.
+    pub show_ms: i64,
 }
 
 /// `megaphoneSent`: the sender's megaphone went out.
@@ -330,6 +335,8 @@ pub struct MegaphoneSent {
     pub id: i64,
     /// Megaphones the sender has left.
     pub remaining: i64,
+    /// How long until it shows, after the megaphones before it.
+    pub wait_ms: i64,
     /// The Korean sentence to show.
     pub message: String,
 }
@@ -500,10 +507,13 @@ mod tests {
             nickname: "별빛".into(),
             message: "다들 안녕 \"하세요\"".into(),
             sent_at: 1_700_000_000_000,
+            wait_ms: 4_200,
+            show_ms: 5_000,
         });
         same(&MegaphoneSent {
             id: 3,
             remaining: 4,
+            wait_ms: 4_200,
             message: telepathy_domain::Notice::MegaphoneSent.message().into(),
         });
         same(&MegaphoneCount { count: 5 });

@@ -2,6 +2,7 @@
 //! PortOne's V1 API), the demo checkout, and `megaphone:send`.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::{json, Value};
 use telepathy_providers::stand_in::{PortOneV1StandIn, V1_API_KEY, V1_API_SECRET};
@@ -23,6 +24,7 @@ crate::both!(
     the_demo_checkout_pays_without_a_card,
     a_megaphone_reaches_everyone_online_with_the_senders_nickname,
     megaphones_are_checked_and_spent_once,
+    megaphones_take_turns_and_wait_at_most_a_minute,
 );
 
 fn v1(base_url: &str) -> PortOneV1Payments {
@@ -425,4 +427,70 @@ async fn megaphones_are_checked_and_spent_once(mut app: TestApp) {
         "a second megaphone went out"
     );
     assert_eq!(count(&mut app).await, 0);
+}
+
+/// Megaphones sent at once show one after the other, each alone for 5 s; one whose turn
+/// would come more than a minute ahead is refused and not spent.
+async fn megaphones_take_turns_and_wait_at_most_a_minute(mut app: TestApp) {
+    let mut sockets = Vec::new();
+    for (name, phone) in [
+        ("carol", "01055556666"),
+        ("bobby", "01033334444"),
+        ("alice", "01011112222"),
+    ] {
+        let (socket, cookie) = user(&mut app, name, phone).await;
+        assert_eq!(buy(&mut app, "megaphone_5").await, 5);
+        sockets.push((socket, cookie));
+    }
+    let (mut carol, carol_cookie) = sockets.remove(0);
+    let (mut bobby, _) = sockets.remove(0);
+    let (mut alice, _) = sockets.remove(0);
+
+    alice
+        .send("megaphone:send", json!({ "message": "첫 번째" }))
+        .await;
+    let first = alice.expect("megaphoneSent").await;
+    bobby
+        .send("megaphone:send", json!({ "message": "두 번째" }))
+        .await;
+    let second = bobby.expect("megaphoneSent").await;
+    assert_eq!(first["waitMs"], json!(0));
+    assert_eq!(first["message"], json!("확성기를 보냈어요."));
+    let wait = second["waitMs"].as_i64().unwrap();
+    assert!(
+        (3_000..=5_000).contains(&wait),
+        "after the first's 5 s: {wait}"
+    );
+    assert_eq!(
+        second["message"],
+        json!("확성기를 보냈어요. 앞선 확성기가 끝나는 대로 모두에게 보여요.")
+    );
+    for expected in ["첫 번째", "두 번째"] {
+        let heard = carol.expect("megaphone").await;
+        assert_eq!(heard["message"], json!(expected));
+        assert_eq!(heard["showMs"], json!(5_000));
+    }
+
+    // The air taken for the next two minutes: a new megaphone is refused and kept.
+    let now = app.state.shared_now_ms();
+    app.state
+        .engine
+        .take_air(now, Duration::from_secs(120), Duration::from_secs(600))
+        .await
+        .unwrap();
+    carol
+        .send("megaphone:send", json!({ "message": "세 번째" }))
+        .await;
+    let error = carol.expect("error").await;
+    assert_eq!(error["code"], json!("MEGAPHONE_BUSY"));
+    assert_eq!(
+        error["message"],
+        json!("지금은 확성기를 기다리는 사람이 많아요. 1분쯤 뒤에 다시 보내주세요.")
+    );
+    app.cookie = Some(carol_cookie);
+    assert_eq!(count(&mut app).await, 5, "not spent");
+    assert!(
+        carol.try_expect("megaphone", SOON).await.is_none(),
+        "nothing went out"
+    );
 }

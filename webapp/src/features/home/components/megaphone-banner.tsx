@@ -4,18 +4,24 @@ import { Icon } from '@/components/icons';
 import { ko } from '@/i18n/ko';
 import { useSocketEvent } from '@/lib/socket';
 
-/** How long one megaphone stays on screen (spec: notification auto-close 5 s). */
-export const MEGAPHONE_SHOWN_MS = 5000;
-
 type Megaphone = Schemas['Megaphone'];
 
-/** Megaphones as they arrive, one at a time, each for 5 seconds; one an operator hides leaves at once. */
+/** A megaphone and when its turn on air starts here (`Date.now()` time). */
+type Turn = Megaphone & { at: number };
+
+/**
+ * Megaphones as the server gives them their turns: each waits for its turn (the ones sent
+ * before it first), then shows alone for its time; one an operator hides leaves at once.
+ */
 export function MegaphoneBanner() {
-  const [queue, setQueue] = useState<Megaphone[]>([]);
-  const current = queue[0];
+  const [queue, setQueue] = useState<Turn[]>([]);
+  const [onAir, setOnAir] = useState<number | null>(null);
+  const next = queue[0];
+  const current = next !== undefined && next.id === onAir ? next : undefined;
 
   useSocketEvent('megaphone', (megaphone) => {
-    setQueue((waiting) => (waiting.some((m) => m.id === megaphone.id) ? waiting : [...waiting, megaphone]));
+    const at = Date.now() + megaphone.waitMs;
+    setQueue((waiting) => (waiting.some((m) => m.id === megaphone.id) ? waiting : [...waiting, { ...megaphone, at }]));
   });
 
   useSocketEvent('megaphoneHidden', ({ id }) => {
@@ -23,14 +29,19 @@ export function MegaphoneBanner() {
   });
 
   useEffect(() => {
-    if (!current) return;
-    const timer = window.setTimeout(() => {
-      setQueue((waiting) => waiting.slice(1));
-    }, MEGAPHONE_SHOWN_MS);
+    if (!next) return;
+    const start = Math.max(0, next.at - Date.now());
+    const show = window.setTimeout(() => {
+      setOnAir(next.id);
+    }, start);
+    const hide = window.setTimeout(() => {
+      setQueue((waiting) => waiting.filter((m) => m.id !== next.id));
+    }, start + next.showMs);
     return () => {
-      window.clearTimeout(timer);
+      window.clearTimeout(show);
+      window.clearTimeout(hide);
     };
-  }, [current]);
+  }, [next]);
 
   return (
     <div className="megaphone-banner-slot" role="status" aria-live="polite">

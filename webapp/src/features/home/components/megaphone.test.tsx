@@ -7,7 +7,7 @@ import { tabSocket } from '@/lib/socket';
 import { readLocal, removeLocal, storageKeys, writeLocal } from '@/lib/storage';
 import { FakeWebSocket } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
-import { MEGAPHONE_SHOWN_MS, MegaphoneBanner } from './megaphone-banner';
+import { MegaphoneBanner } from './megaphone-banner';
 import { MegaphoneButton } from './megaphone-button';
 
 vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
@@ -162,43 +162,90 @@ describe('MegaphoneButton', () => {
 });
 
 describe('MegaphoneBanner', () => {
-  it('shows each megaphone for five seconds, one after another', () => {
+  const SHOWN = 5000;
+  const megaphone = (id: number, nickname: string, message: string, waitMs = 0) => ({ id, nickname, message, sentAt: id, waitMs, showMs: SHOWN });
+
+  it('shows each megaphone alone for its five seconds, at its turn', () => {
     vi.useFakeTimers();
     const socket = connect();
     renderRoute(<MegaphoneBanner />);
     act(() => {
-      socket.receive('megaphone', { id: 1, nickname: '별빛', message: '첫 번째', sentAt: 1 });
-      socket.receive('megaphone', { id: 2, nickname: '달빛', message: '두 번째', sentAt: 2 });
-      socket.receive('megaphone', { id: 1, nickname: '별빛', message: '첫 번째', sentAt: 1 });
+      socket.receive('megaphone', megaphone(1, '별빛', '첫 번째'));
+      socket.receive('megaphone', megaphone(2, '달빛', '두 번째', 5000));
+      socket.receive('megaphone', megaphone(1, '별빛', '첫 번째'));
+    });
+    act(() => {
+      vi.advanceTimersByTime(0);
     });
     expect(screen.getByText('첫 번째')).toBeInTheDocument();
     expect(screen.getByText(ko.megaphone.from('별빛'))).toBeInTheDocument();
     expect(screen.queryByText('두 번째')).not.toBeInTheDocument();
     act(() => {
-      vi.advanceTimersByTime(MEGAPHONE_SHOWN_MS);
+      vi.advanceTimersByTime(SHOWN);
+    });
+    act(() => {
+      vi.advanceTimersByTime(0);
     });
     expect(screen.queryByText('첫 번째')).not.toBeInTheDocument();
     expect(screen.getByText('두 번째')).toBeInTheDocument();
     act(() => {
-      vi.advanceTimersByTime(MEGAPHONE_SHOWN_MS);
+      vi.advanceTimersByTime(SHOWN);
     });
     expect(screen.queryByText('두 번째')).not.toBeInTheDocument();
     expect(screen.queryByText('첫 번째')).not.toBeInTheDocument();
   });
 
-  it('drops a megaphone an operator hid, shown or waiting', () => {
+  it('waits for a turn the server gave later, even with nothing on screen', () => {
+    vi.useFakeTimers();
     const socket = connect();
     renderRoute(<MegaphoneBanner />);
     act(() => {
-      socket.receive('megaphone', { id: 1, nickname: '별빛', message: '광고 보러 오세요', sentAt: 1 });
-      socket.receive('megaphone', { id: 2, nickname: '달빛', message: '안녕', sentAt: 2 });
-      socket.receive('megaphone', { id: 3, nickname: '해님', message: '또 광고', sentAt: 3 });
+      socket.receive('megaphone', megaphone(7, '해님', '곧 나와요', 3000));
     });
+    act(() => {
+      vi.advanceTimersByTime(2900);
+    });
+    expect(screen.queryByText('곧 나와요')).not.toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(100);
+    });
+    expect(screen.getByText('곧 나와요')).toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(SHOWN);
+    });
+    expect(screen.queryByText('곧 나와요')).not.toBeInTheDocument();
+  });
+
+  it('drops a megaphone an operator hid, shown or waiting', () => {
+    vi.useFakeTimers();
+    const socket = connect();
+    renderRoute(<MegaphoneBanner />);
+    act(() => {
+      socket.receive('megaphone', megaphone(1, '별빛', '광고 보러 오세요'));
+      socket.receive('megaphone', megaphone(2, '달빛', '안녕', 5000));
+      socket.receive('megaphone', megaphone(3, '해님', '또 광고', 10000));
+    });
+    act(() => {
+      vi.advanceTimersByTime(1000);
+    });
+    expect(screen.getByText('광고 보러 오세요')).toBeInTheDocument();
     act(() => {
       socket.receive('megaphoneHidden', { id: 1 });
       socket.receive('megaphoneHidden', { id: 3 });
     });
     expect(screen.queryByText('광고 보러 오세요')).not.toBeInTheDocument();
+    // The next keeps its own turn.
+    act(() => {
+      vi.advanceTimersByTime(3999);
+    });
+    expect(screen.queryByText('안녕')).not.toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(screen.getByText('안녕')).toBeInTheDocument();
+    act(() => {
+      vi.advanceTimersByTime(10000);
+    });
+    expect(screen.queryByText('또 광고')).not.toBeInTheDocument();
   });
 });
