@@ -128,7 +128,7 @@ const restriction = {
   message: '운영정책 위반으로 2026년 11월 30일 20:05까지 이용이 정지되었어요. 사유: 반복된 욕설',
 };
 
-function mockApi(page, { session, nickname = '달빛Moon', history = false, round = {}, business = demoBusiness, links = {}, login = 'failed', likes = noLikes, push = noBell }) {
+function mockApi(page, { session, nickname = '달빛Moon', history = false, round = {}, business = demoBusiness, links = {}, login = 'failed', likes = noLikes, push = noBell, warnings = [] }) {
   return page.route('**/api/**', (route) => {
     const url = new URL(route.request().url());
     const json = (body, status = 200) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
@@ -154,6 +154,8 @@ function mockApi(page, { session, nickname = '달빛Moon', history = false, roun
           : json({ success: false, code: 'UNAUTHORIZED', message: '로그인이 필요합니다.' }, 401);
       case '/api/nickname/check':
         return json({ success: true, message: '사용할 수 있는 닉네임이에요.' });
+      case '/api/warnings':
+        return json({ success: true, warnings });
       case '/api/word-history':
         return json({
           success: true,
@@ -438,6 +440,19 @@ const shots = [
   { name: 'main-halloween', loggedIn: true, go: '/main', date: '2025-10-30T21:00:00+09:00' },
   { name: 'main-christmas', loggedIn: true, go: '/main', date: '2025-12-24T21:00:00+09:00' },
   { name: 'mypage', loggedIn: true, go: '/mypage' },
+  {
+    name: 'main-warned',
+    loggedIn: true,
+    go: '/main',
+    warnings: [
+      {
+        id: 3,
+        reason: '반복된 욕설',
+        message: '운영정책 위반으로 경고를 받았어요. 같은 일이 반복되면 이용이 정지될 수 있어요. 사유: 반복된 욕설',
+        givenAt: '2025-11-20T13:40:00Z',
+      },
+    ],
+  },
   {
     name: 'mypage-links',
     loggedIn: true,
@@ -780,6 +795,7 @@ try {
             round: shot.round ?? {},
             business: shot.business ?? demoBusiness,
             links: shot.links ?? {},
+            warnings: shot.warnings ?? [],
             login: shot.login ?? 'failed',
             likes: structuredClone(shot.likes ?? noLikes),
             push: structuredClone(shot.push ?? noBell),

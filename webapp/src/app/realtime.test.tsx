@@ -124,6 +124,7 @@ describe('Realtime', () => {
     renderRoute(<Realtime />, { path: '/main' });
     const first = await screen.findByRole('alertdialog', { name: ko.warned.title });
     expect(first).toHaveTextContent(warningText('광고'));
+    expect(first).toHaveTextContent('11월 23일 21:00에 받은 경고예요.');
     await waitFor(() => {
       expect(FakeWebSocket.instances).toHaveLength(1);
     });

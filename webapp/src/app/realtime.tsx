@@ -9,6 +9,7 @@ import { AlertDialog } from '@/components/alert-dialog';
 import { ko } from '@/i18n/ko';
 import { chatLog } from '@/lib/chat-log';
 import { chatInfoFromMatched, writeChatInfo } from '@/lib/chat-session';
+import { formatKoreanDayAndTime } from '@/lib/date';
 import { tabSocket, useSocketEvent } from '@/lib/socket';
 
 /**
@@ -70,7 +71,14 @@ export function Realtime() {
       <AlertDialog
         open={warning !== null && restriction === null}
         title={ko.warned.title}
-        message={warning?.message}
+        message={
+          warning ? (
+            <>
+              {warning.message}
+              <span className="warning-given-at">{ko.warned.givenAt(formatKoreanDayAndTime(warning.givenAt))}</span>
+            </>
+          ) : undefined
+        }
         onConfirm={() => {
           if (!warning) return;
           setConfirmed((current) => new Set(current).add(warning.id));

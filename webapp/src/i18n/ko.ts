@@ -434,6 +434,7 @@ export const ko = {
 
   warned: {
     title: '운영팀의 경고가 있어요',
+    givenAt: (when: string) => `${when}에 받은 경고예요.`,
   },
 
   restricted: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatShortKoreanDate } from './date';
+import { formatKoreanDayAndTime, formatShortKoreanDate } from './date';
 
 describe('formatShortKoreanDate', () => {
   it('uses the Seoul calendar date', () => {
@@ -9,5 +9,12 @@ describe('formatShortKoreanDate', () => {
 
   it('keeps an unreadable value as it is', () => {
     expect(formatShortKoreanDate('someday')).toBe('someday');
+  });
+});
+
+describe('formatKoreanDayAndTime', () => {
+  it('uses the Seoul calendar and clock', () => {
+    expect(formatKoreanDayAndTime('2026-11-23T12:05:00Z')).toBe('11월 23일 21:05');
+    expect(formatKoreanDayAndTime('later')).toBe('later');
   });
 });

@@ -21,3 +21,18 @@ const chatTime = new Intl.DateTimeFormat('ko-KR', {
 export function formatChatTime(epochMs: number): string {
   return chatTime.format(new Date(epochMs));
 }
+
+const dayAndTime = new Intl.DateTimeFormat('ko-KR', {
+  timeZone: 'Asia/Seoul',
+  month: 'long',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** An instant on the Seoul calendar and 24-hour clock, e.g. "11월 23일 21:05"; the input when unreadable. */
+export function formatKoreanDayAndTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : dayAndTime.format(date);
+}
