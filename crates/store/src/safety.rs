@@ -40,6 +40,8 @@ pub struct Sanction {
     pub operator_id: Option<i64>,
     pub report_id: Option<i64>,
     pub lifted_at: Option<i64>,
+    /// A warning: when the user confirmed seeing it.
+    pub seen_at: Option<i64>,
 }
 
 /// A line of the audit log: who did what to whom, and from where.
@@ -56,7 +58,7 @@ pub struct AuditEntry<'a> {
 }
 
 pub(crate) const SANCTION_COLUMNS: &str =
-    "id, user_id, kind, reason, created_at, until, operator_id, report_id, lifted_at";
+    "id, user_id, kind, reason, created_at, until, operator_id, report_id, lifted_at, seen_at";
 
 impl Store {
     /// Files a report and keeps its two users apart from now on (as a block by the

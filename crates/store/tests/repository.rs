@@ -734,6 +734,18 @@ async fn warnings_wait_until_their_user_has_seen_them(store: Store) {
     );
     assert_eq!(unseen(a).await, vec![second]);
     assert_eq!(unseen(b).await, Vec::<i64>::new());
+    let seen: Vec<_> = store
+        .sanction_history(a)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|row| (row.sanction.id, row.sanction.seen_at))
+        .collect();
+    assert!(
+        seen.contains(&(first, Some(5000))),
+        "the first time: {seen:?}"
+    );
+    assert!(seen.contains(&(second, None)));
 }
 
 async fn the_audit_log_cannot_be_changed(store: Store) {

@@ -2844,6 +2844,8 @@ export interface components {
             liftedAt?: string;
             /** @description Neither lifted nor run out: it may be lifted. */
             active: boolean;
+            /** @description A warning: when the user confirmed reading it (RFC 3339); absent while unread. */
+            seenAt?: string;
             /** @description The username of the operator who gave it. */
             operator?: string;
             /**

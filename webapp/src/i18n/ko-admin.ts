@@ -241,6 +241,8 @@ export const koAdmin = {
     until: (date: string) => `${date}까지`,
     forever: '무기한',
     lifted: (date: string) => `${date} 해제`,
+    seen: (date: string) => `${date} 회원 확인`,
+    unseen: '회원이 아직 확인하지 않음',
     expired: '기간 끝남',
     inForce: '적용 중',
     by: (operator: string) => `${operator} 운영자`,

@@ -146,6 +146,8 @@ pub struct SanctionItem {
     pub lifted_at: Option<String>,
     /// Neither lifted nor run out: it may be lifted.
     pub active: bool,
+    /// A warning: when the user confirmed reading it (RFC 3339); absent while unread.
+    pub seen_at: Option<String>,
     /// The username of the operator who gave it.
     pub operator: Option<String>,
     /// The report it answered.
@@ -216,6 +218,7 @@ fn sanction_item(row: &SanctionRow, now: i64) -> SanctionItem {
         until: s.until.map(time),
         lifted_at: s.lifted_at.map(time),
         active: s.lifted_at.is_none() && s.until.is_none_or(|until| until > now),
+        seen_at: s.seen_at.map(time),
         operator: row.operator_username.clone(),
         report_id: s.report_id,
     }

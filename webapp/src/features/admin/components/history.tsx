@@ -24,7 +24,7 @@ function sanctionTerm(sanction: SanctionItem): string {
   if (sanction.liftedAt && lifted !== null && (!sanction.until || lifted < Date.parse(sanction.until))) {
     return t.lifted(formatDateTime(sanction.liftedAt));
   }
-  if (sanction.kind === 'warn') return '';
+  if (sanction.kind === 'warn') return sanction.seenAt ? t.seen(formatDateTime(sanction.seenAt)) : t.unseen;
   if (!sanction.until) return t.forever;
   return t.until(formatDateTime(sanction.until));
 }
