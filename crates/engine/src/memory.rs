@@ -211,7 +211,14 @@ impl Engine for MemoryEngine {
         max_wait: Duration,
     ) -> Result<Option<i64>, EngineError> {
         let mut state = self.state();
-        let start = now_ms.max(state.air_until);
+        // No turn taken ends further ahead than the wait and a turn: a later end means the
+        // clock went back (the demo's clock), and the air is free.
+        let last = if state.air_until - now_ms > millis(max_wait) + millis(length) {
+            now_ms
+        } else {
+            state.air_until
+        };
+        let start = now_ms.max(last);
         if start - now_ms > millis(max_wait) {
             return Ok(None);
         }

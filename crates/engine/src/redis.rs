@@ -99,12 +99,17 @@ return 0
 ";
 
 /// Takes the next turn on air (see `Engine::take_air`): -1 when it would start more than
-/// the wait allowed after now. The key outlives the last turn by a minute.
+/// the wait allowed after now. The key outlives the last turn by a minute. A last turn
+/// ending further ahead than a wait and a turn means the clock went back: the air is free.
 /// ARGV: prefix, now ms, length ms, max wait ms.
 const TAKE_AIR: &str = r"
 local key = P .. 'air'
 local now, length, wait = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local start = math.max(now, tonumber(redis.call('GET', key) or '0'))
+local last = tonumber(redis.call('GET', key) or '0')
+if last - now > wait + length then
+  last = now
+end
+local start = math.max(now, last)
 if start - now > wait then
   return -1
 end

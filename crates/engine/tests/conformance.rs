@@ -267,6 +267,11 @@ async fn turns_on_air_never_overlap_nor_wait_past_the_limit(engine: Arc<dyn Engi
         engine.take_air(NOW + 80_000, turn, wait).await.unwrap(),
         Some(NOW + 80_000)
     );
+    // A clock set an hour back (the demo's) finds the air free, not taken for an hour.
+    assert_eq!(
+        engine.take_air(NOW - 3_600_000, turn, wait).await.unwrap(),
+        Some(NOW - 3_600_000)
+    );
 }
 
 async fn same_word_same_round_matches(engine: Arc<dyn Engine>) {
