@@ -228,6 +228,24 @@ impl Store {
         .await?)
     }
 
+    /// The latest evening's send, finished or under way.
+    pub async fn latest_opening(&self) -> Result<Option<Opening>, StoreError> {
+        Ok(sqlx::query_as(&format!(
+            "SELECT {OPENING_COLUMNS} FROM push_openings ORDER BY evening DESC LIMIT 1"
+        ))
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// How many devices have the bell on, all users together.
+    pub async fn push_device_total(&self) -> Result<i64, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT COUNT(*) FROM push_subscriptions")
+                .fetch_one(&self.pool)
+                .await?,
+        )
+    }
+
     /// Claims the next `limit` devices not yet sent `evening`'s opening, for the lease's
     /// holder only: empty when the lease was lost. Only consenting, active accounts that no
     /// suspension or ban holds at `now` (a suspended user's devices wait for its end).

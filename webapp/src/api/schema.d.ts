@@ -1613,6 +1613,33 @@ export interface components {
             message: string;
         };
         /**
+         * BellRun
+         * @description One evening's opening bell, as its sender recorded it.
+         */
+        BellRun: {
+            /** @description `YYYY-MM-DD`, Seoul. */
+            evening: string;
+            /** @description RFC 3339. */
+            startedAt: string;
+            /** @description RFC 3339; absent while it is being sent. */
+            finishedAt?: string;
+            /**
+             * Format: int64
+             * @description Pushes the push services accepted.
+             */
+            sent: number;
+            /**
+             * Format: int64
+             * @description Devices the push services no longer knew, removed.
+             */
+            gone: number;
+            /**
+             * Format: int64
+             * @description Pushes that failed (a device gets the next evening's).
+             */
+            failed: number;
+        };
+        /**
          * Business
          * @description The operator's facts (`TELEPATHY_BUSINESS_*` and the officers). A field that is not
          *     configured is absent, and the app leaves its line out.
@@ -1837,6 +1864,13 @@ export interface components {
              * @description Open reports filed more than 24 hours ago.
              */
             overdueReports: number;
+            /**
+             * Format: int64
+             * @description Devices with the opening bell on.
+             */
+            bellDevices: number;
+            /** @description The latest evening's opening bell; absent before the first. */
+            lastBell?: components["schemas"]["BellRun"] & unknown;
         };
         /**
          * DemoPaid

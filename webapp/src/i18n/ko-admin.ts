@@ -81,6 +81,13 @@ export const koAdmin = {
     overdueNote: '처리 기한을 넘겼어요. 가장 먼저 처리해주세요.',
     onTimeNote: '기한을 넘긴 신고가 없어요.',
     toQueue: '신고 처리하러 가기',
+    bell: '8시 알림을 켠 기기',
+    devices: (count: number) => `${count.toLocaleString('ko-KR')}대`,
+    bellNever: '아직 울린 적 없어요.',
+    bellSending: (evening: string) => `${evening} 알림을 보내는 중이에요.`,
+    bellSent: (evening: string, sent: number) => `${evening} ${sent.toLocaleString('ko-KR')}대에 보냈어요.`,
+    bellOutcome: (gone: number, failed: number) =>
+      `정리한 기기 ${gone.toLocaleString('ko-KR')}대 · 실패 ${failed.toLocaleString('ko-KR')}건`,
   },
 
   reports: {

@@ -613,6 +613,12 @@ async fn the_queue_is_oldest_first_and_due_in_a_day(mut app: TestApp) {
     assert_eq!(dashboard.body["overdueReports"], json!(1));
     assert_eq!(dashboard.body["matchesToday"], json!(0));
     assert_eq!(dashboard.body["usersOnline"], json!(0));
+    assert_eq!(dashboard.body["bellDevices"], json!(0));
+    assert_eq!(
+        dashboard.body["lastBell"],
+        Value::Null,
+        "no evening rang yet"
+    );
 }
 
 async fn a_ban_from_a_report_closes_the_socket_and_refuses_login(mut app: TestApp) {

@@ -260,6 +260,22 @@ async fn the_evening_push_is_encrypted_signed_and_short_lived(app: TestApp) {
         .unwrap();
     assert!(opening.finished_at.is_some());
     assert_eq!((opening.sent, opening.gone, opening.failed), (1, 0, 0));
+
+    // The console's dashboard tells the evening's figures.
+    crate::admin::operator(&mut app, "bellop").await;
+    let dashboard = app.get("/api/admin/dashboard").await;
+    assert_eq!(dashboard.assert_ok()["bellDevices"], json!(1));
+    let last = &dashboard.body["lastBell"];
+    assert_eq!(
+        (
+            &last["evening"],
+            &last["sent"],
+            &last["gone"],
+            &last["failed"]
+        ),
+        (&json!("2026-11-22"), &json!(1), &json!(0), &json!(0))
+    );
+    assert!(last["finishedAt"].is_string() && last["startedAt"].is_string());
 }
 
 async fn gone_devices_are_removed_and_failures_counted(app: TestApp) {

@@ -35,6 +35,28 @@ pub struct Dashboard {
     pub open_reports: i64,
     /// Open reports filed more than 24 hours ago.
     pub overdue_reports: i64,
+    /// Devices with the opening bell on.
+    pub bell_devices: i64,
+    /// The latest evening's opening bell; absent before the first.
+    pub last_bell: Option<BellRun>,
+}
+
+/// One evening's opening bell, as its sender recorded it.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
+pub struct BellRun {
+    /// `YYYY-MM-DD`, Seoul.
+    pub evening: String,
+    /// RFC 3339.
+    pub started_at: String,
+    /// RFC 3339; absent while it is being sent.
+    pub finished_at: Option<String>,
+    /// Pushes the push services accepted.
+    pub sent: i64,
+    /// Devices the push services no longer knew, removed.
+    pub gone: i64,
+    /// Pushes that failed (a device gets the next evening's).
+    pub failed: i64,
 }
 
 /// Which reports to list.
@@ -210,11 +232,23 @@ impl AdminReportsApi {
             .online_count()
             .await
             .or_internal("counting users online")?;
+        let (bell_devices, last_bell) =
+            tokio::try_join!(s.store.push_device_total(), s.store.latest_opening())
+                .or_internal("reading the opening bell")?;
         Ok(Json(Dashboard {
             users_online: i64::try_from(online).unwrap_or(i64::MAX),
             matches_today: counts.matches_today,
             open_reports: counts.open_reports,
             overdue_reports: counts.overdue_reports,
+            bell_devices,
+            last_bell: last_bell.map(|o| BellRun {
+                evening: o.evening,
+                started_at: time(o.started_at),
+                finished_at: o.finished_at.map(time),
+                sent: o.sent,
+                gone: o.gone,
+                failed: o.failed,
+            }),
         }))
     }
 

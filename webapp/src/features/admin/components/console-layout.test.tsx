@@ -22,7 +22,14 @@ afterEach(() => {
 });
 
 const operator = { username: 'mina', secondFactor: true, totpEnrolled: true, expiresAt: '2026-11-23T12:30:00Z' };
-const dashboard = { usersOnline: 12, matchesToday: 340, openReports: 5, overdueReports: 2 };
+const dashboard = {
+  usersOnline: 12,
+  matchesToday: 340,
+  openReports: 5,
+  overdueReports: 2,
+  bellDevices: 1250,
+  lastBell: { evening: '2026-11-23', startedAt: '2026-11-23T11:00:00+00:00', finishedAt: '2026-11-23T11:00:04+00:00', sent: 1200, gone: 48, failed: 2 },
+};
 
 function answer(routes: Record<string, () => Response>) {
   fetchMock.mockImplementation((request) => {
@@ -70,6 +77,9 @@ describe('ConsoleLayout', () => {
     expect(await screen.findByText('340건')).toBeInTheDocument();
     const overdue = screen.getByText(koAdmin.dashboard.overdueReports).closest('.console-stat');
     expect(overdue).toHaveClass('console-stat--warning');
+    const bell = screen.getByText(koAdmin.dashboard.bell).closest('.console-stat');
+    expect(bell).toHaveTextContent('8시 알림을 켠 기기1,250대');
+    expect(bell).toHaveTextContent('2026년 11월 23일 (월) 1,200대에 보냈어요. 정리한 기기 48대 · 실패 2건');
     expect(router.state.location.pathname).toBe('/admin/dashboard');
   });
 
