@@ -11,7 +11,7 @@ use telepathy_server::operator_cli::{execute, parse_args};
 use telepathy_store::NewReport;
 use totp_rs::{Algorithm, Secret, TOTP};
 
-use crate::helpers::TestApp;
+use crate::helpers::{user_id, TestApp};
 use crate::realtime::{pair, user};
 use crate::ws_client::SOON;
 
@@ -174,16 +174,6 @@ fn ms(at: &Value) -> i64 {
         .parse::<DateTime<Utc>>()
         .unwrap()
         .timestamp_millis()
-}
-
-async fn user_id(app: &TestApp, username: &str) -> i64 {
-    app.state
-        .store
-        .user_by_username(username)
-        .await
-        .unwrap()
-        .unwrap()
-        .id
 }
 
 const CONSOLE: &[&str] = &[

@@ -17,7 +17,7 @@ use telepathy_server::clock::ManualClock;
 use telepathy_server::config::Config;
 use telepathy_server::state::{AppState, Overrides};
 use telepathy_store::testing::fresh_url;
-use telepathy_store::Backend;
+use telepathy_store::{AuditEntry, Backend, NewSanction};
 
 pub const ORIGIN: &str = "http://127.0.0.1:8080";
 
@@ -350,4 +350,51 @@ pub fn register_body(username: &str, password: &str, phone: &str) -> Value {
         "gender": "여성",
         "birthdate": "2000-01-01",
     })
+}
+
+/// The id of the account `username`.
+pub async fn user_id(app: &TestApp, username: &str) -> i64 {
+    app.state
+        .store
+        .user_by_username(username)
+        .await
+        .unwrap()
+        .unwrap()
+        .id
+}
+
+/// Sanctions `user_id` now, as the console does but without an operator (`warn`, `ban`,
+/// or `suspend` until then); answers the sanction's id.
+pub async fn sanction(
+    app: &TestApp,
+    user_id: i64,
+    kind: &str,
+    reason: &str,
+    until: Option<i64>,
+) -> i64 {
+    let now = app.state.clock.now_ms();
+    app.state
+        .sanction(
+            &NewSanction {
+                user_id,
+                kind,
+                reason,
+                until,
+                operator_id: None,
+                report_id: None,
+                now,
+            },
+            None,
+            &AuditEntry {
+                operator_id: None,
+                action: "test",
+                user_id: Some(user_id),
+                report_id: None,
+                detail: "",
+                ip: "",
+                now,
+            },
+        )
+        .await
+        .unwrap()
 }

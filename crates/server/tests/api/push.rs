@@ -9,9 +9,8 @@ use serde_json::{json, Value};
 use telepathy_providers::push_stand_in::{PushServiceStandIn, StandInDevice};
 use telepathy_server::bell::{ring, Rung};
 use telepathy_server::metrics::Op;
-use telepathy_store::{AuditEntry, NewSanction};
 
-use crate::helpers::{register_body, TestApp};
+use crate::helpers::{register_body, sanction, user_id, TestApp};
 
 crate::both!(
     the_bell_needs_the_consent_and_a_real_push_service,
@@ -54,45 +53,6 @@ async fn bell_on(app: &mut TestApp, device: &StandInDevice) {
     app.post("/api/push/subscribe", subscription(device))
         .await
         .assert_ok();
-}
-
-async fn user_id(app: &TestApp, username: &str) -> i64 {
-    app.state
-        .store
-        .user_by_username(username)
-        .await
-        .unwrap()
-        .unwrap()
-        .id
-}
-
-/// An operator's sanction of `user_id` (`ban`, or `suspend` until then).
-async fn sanction(app: &TestApp, user_id: i64, kind: &str, until: Option<i64>) {
-    let now = app.state.clock.now_ms();
-    app.state
-        .sanction(
-            &NewSanction {
-                user_id,
-                kind,
-                reason: "반복된 욕설",
-                until,
-                operator_id: None,
-                report_id: None,
-                now,
-            },
-            None,
-            &AuditEntry {
-                operator_id: None,
-                action: "test",
-                user_id: Some(user_id),
-                report_id: None,
-                detail: "",
-                ip: "",
-                now,
-            },
-        )
-        .await
-        .unwrap();
 }
 
 fn evening() -> NaiveDate {
@@ -400,7 +360,7 @@ async fn withdrawal_and_ban_remove_the_devices(app: TestApp) {
     signed_up(&mut app, "bellten", "01055550010").await;
     bell_on(&mut app, &service.subscribe()).await;
     let banned = user_id(&app, "bellten").await;
-    sanction(&app, banned, "ban", None).await;
+    sanction(&app, banned, "ban", "반복된 욕설", None).await;
     assert_eq!(app.state.store.push_devices(banned).await.unwrap(), 0);
     ring(&app.state, evening()).await.unwrap();
     assert!(service.received().is_empty());
@@ -413,7 +373,7 @@ async fn a_suspended_user_is_told_again_when_the_suspension_ends(app: TestApp) {
     let user = user_id(&app, "belltwelve").await;
     let day = 24 * 3600 * 1000;
     let until = app.state.clock.now_ms() + day;
-    sanction(&app, user, "suspend", Some(until)).await;
+    sanction(&app, user, "suspend", "반복된 욕설", Some(until)).await;
     // Not told while suspended; the device is kept.
     ring(&app.state, evening()).await.unwrap();
     assert!(service.received().is_empty());

@@ -4,9 +4,9 @@
 use std::time::Duration;
 
 use serde_json::json;
-use telepathy_store::{AuditEntry, NewReport, NewSanction};
+use telepathy_store::NewReport;
 
-use crate::helpers::TestApp;
+use crate::helpers::{sanction, user_id, TestApp};
 use crate::realtime::{pair, user};
 use crate::ws_client::SOON;
 
@@ -97,14 +97,7 @@ async fn only_a_partner_can_be_reported_and_a_report_says_something(mut app: Tes
     let (_c, cookie_c) = user(&mut app, "carol", "01055556666").await;
     let (ma, _) = pair(&app, &mut a, &mut b).await;
     let room = ma["roomId"].as_str().unwrap().to_owned();
-    let carol = app
-        .state
-        .store
-        .user_by_username("carol")
-        .await
-        .unwrap()
-        .unwrap()
-        .id;
+    let carol = user_id(&app, "carol").await;
     let report = |room: &str, reported: Option<i64>| json!({ "roomId": room, "reportedId": reported, "reasons": ["위협"], "extraMessage": "" });
 
     app.cookie = None;
@@ -171,39 +164,11 @@ async fn a_chat_that_ended_can_still_be_reported(mut app: TestApp) {
 
 async fn a_restricted_user_is_told_why_at_login_and_on_the_socket(mut app: TestApp) {
     let (mut a, cookie_a) = user(&mut app, "alice", "01011112222").await;
-    let alice = app
-        .state
-        .store
-        .user_by_username("alice")
-        .await
-        .unwrap()
-        .unwrap()
-        .id;
+    let alice = user_id(&app, "alice").await;
     let now = app.state.clock.now_ms();
     let day = 24 * 3600 * 1000;
-    let sanction = |kind, until| NewSanction {
-        user_id: alice,
-        kind,
-        reason: "반복된 욕설",
-        until,
-        operator_id: None,
-        report_id: None,
-        now,
-    };
-    let audit = AuditEntry {
-        operator_id: None,
-        action: "test",
-        user_id: Some(alice),
-        report_id: None,
-        detail: "",
-        ip: "",
-        now,
-    };
     // A warning is told on the open socket and stops nothing.
-    app.state
-        .sanction(&sanction("warn", None), None, &audit)
-        .await
-        .unwrap();
+    sanction(&app, alice, "warn", "반복된 욕설", None).await;
     let warned = a.expect("accountWarned").await;
     assert_eq!(warned["reason"], json!("반복된 욕설"));
     assert!(warned["message"]
@@ -215,10 +180,7 @@ async fn a_restricted_user_is_told_why_at_login_and_on_the_socket(mut app: TestA
     a.send("getOnlineCount", json!({})).await;
     a.expect("onlineCount").await;
 
-    app.state
-        .sanction(&sanction("suspend", Some(now + 3 * day)), None, &audit)
-        .await
-        .unwrap();
+    sanction(&app, alice, "suspend", "반복된 욕설", Some(now + 3 * day)).await;
     let notice = a.expect("accountRestricted").await;
     assert_eq!(notice["kind"], json!("suspend"));
     assert_eq!(notice["reason"], json!("반복된 욕설"));
@@ -241,10 +203,7 @@ async fn a_restricted_user_is_told_why_at_login_and_on_the_socket(mut app: TestA
     app.clock.advance(Duration::from_secs(3 * 24 * 3600 + 1));
     app.login("alice", "abcdefg1").await.assert_ok();
 
-    app.state
-        .sanction(&sanction("ban", None), None, &audit)
-        .await
-        .unwrap();
+    sanction(&app, alice, "ban", "반복된 욕설", None).await;
     let login = app.login("alice", "abcdefg1").await;
     login.assert_error(403, "ACCOUNT_RESTRICTED");
     assert!(login.message().contains("영구 정지"));
@@ -258,45 +217,11 @@ async fn a_warning_waits_for_its_user_until_they_confirm_it(mut app: TestApp) {
     let bobby_cookie = app.cookie.clone();
     app.cookie = None;
     app.sign_up("alice", "abcdefg1", "01011112222").await;
-    let alice = app
-        .state
-        .store
-        .user_by_username("alice")
-        .await
-        .unwrap()
-        .unwrap()
-        .id;
-    let now = app.state.clock.now_ms();
-    let warn = |reason| NewSanction {
-        user_id: alice,
-        kind: "warn",
-        reason,
-        until: None,
-        operator_id: None,
-        report_id: None,
-        now,
-    };
-    let audit = AuditEntry {
-        operator_id: None,
-        action: "test",
-        user_id: Some(alice),
-        report_id: None,
-        detail: "",
-        ip: "",
-        now,
-    };
+    let alice = user_id(&app, "alice").await;
     let empty = app.get("/api/warnings").await.assert_ok().clone();
     assert_eq!(empty["warnings"], json!([]));
-    let first = app
-        .state
-        .sanction(&warn("광고"), None, &audit)
-        .await
-        .unwrap();
-    let second = app
-        .state
-        .sanction(&warn("욕설"), None, &audit)
-        .await
-        .unwrap();
+    let first = sanction(&app, alice, "warn", "광고", None).await;
+    let second = sanction(&app, alice, "warn", "욕설", None).await;
 
     let listed = app.get("/api/warnings").await.assert_ok().clone();
     let warnings = listed["warnings"].as_array().unwrap();
@@ -384,34 +309,10 @@ async fn housekeeping_lifts_suspensions_and_erases_withdrawn_accounts(mut app: T
     let _a = user(&mut app, "alice", "01011112222").await;
     let (_b, cookie_b) = user(&mut app, "bobby", "01033334444").await;
     let store = app.state.store.clone();
-    let alice = store.user_by_username("alice").await.unwrap().unwrap().id;
-    let bobby = store.user_by_username("bobby").await.unwrap().unwrap().id;
+    let alice = user_id(&app, "alice").await;
+    let bobby = user_id(&app, "bobby").await;
     let now = app.state.clock.now_ms();
-    let audit = AuditEntry {
-        operator_id: None,
-        action: "test",
-        user_id: Some(alice),
-        report_id: None,
-        detail: "",
-        ip: "",
-        now,
-    };
-    app.state
-        .sanction(
-            &NewSanction {
-                user_id: alice,
-                kind: "suspend",
-                reason: "욕설",
-                until: Some(now + 24 * 3600 * 1000),
-                operator_id: None,
-                report_id: None,
-                now,
-            },
-            None,
-            &audit,
-        )
-        .await
-        .unwrap();
+    sanction(&app, alice, "suspend", "욕설", Some(now + 24 * 3600 * 1000)).await;
     app.cookie = Some(cookie_b);
     app.post("/api/auth/withdraw", json!({})).await.assert_ok();
     let bobby = store.user_by_id(bobby).await.unwrap().unwrap();
