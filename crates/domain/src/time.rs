@@ -3,6 +3,11 @@
 use chrono::{DateTime, NaiveDate, NaiveTime, TimeZone, Utc};
 use chrono_tz::Asia::Seoul;
 
+/// A length of time in milliseconds, as stored times are kept (saturating).
+pub fn millis(d: std::time::Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
 /// The calendar date in Seoul at `now`.
 pub fn seoul_date(now: DateTime<Utc>) -> NaiveDate {
     now.with_timezone(&Seoul).date_naive()

@@ -21,6 +21,7 @@ use telepathy_domain::bell::{
     evening_due, OPENING_BATCH, OPENING_CONCURRENCY, OPENING_LEASE, OPENING_TOPIC, OPENING_TTL,
     OPENING_URL,
 };
+use telepathy_domain::time::millis;
 use telepathy_domain::Notice;
 use telepathy_providers::{ProviderError, PushDevice, PushMessage, PushOutcome, Urgency};
 use telepathy_store::{BatchCounts, PushTarget, StoreError};
@@ -94,9 +95,7 @@ pub fn opening_payload() -> Vec<u8> {
 pub async fn ring(state: &AppState, evening: NaiveDate) -> Result<Rung, StoreError> {
     let key = evening.to_string();
     let holder = state.hub.instance();
-    let lease_until = |s: &AppState| {
-        s.clock.now_ms() + i64::try_from(OPENING_LEASE.as_millis()).unwrap_or(i64::MAX)
-    };
+    let lease_until = |s: &AppState| s.clock.now_ms() + millis(OPENING_LEASE);
     let now = state.clock.now_ms();
     if state
         .store

@@ -9,6 +9,7 @@
 
 use telepathy_domain::limits::{MEGAPHONES_PER_USER, MEGAPHONE_WINDOW};
 use telepathy_domain::megaphone::{MegaphoneText, Pack, AIR_WAIT_MAX, ON_AIR};
+use telepathy_domain::time::millis;
 use telepathy_domain::{ErrorCode, Notice};
 use telepathy_providers::{CardPayment, CardStatus, ProviderError};
 use telepathy_store::{CardOrder, Grant, NewCardOrder, User};
@@ -207,7 +208,7 @@ impl AppState {
                 message: message.message.clone(),
                 sent_at: message.sent_at,
                 wait_ms,
-                show_ms: i64::try_from(ON_AIR.as_millis()).unwrap_or(i64::MAX),
+                show_ms: millis(ON_AIR),
             },
         );
         if let Err(e) = self

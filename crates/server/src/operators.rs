@@ -12,6 +12,7 @@ use poem::web::cookie::{Cookie, CookieJar, SameSite};
 use poem::Request;
 use rand::RngCore;
 use telepathy_domain::limits::{OPERATOR_IDLE, OPERATOR_SESSION_MAX, OPERATOR_SLIDE_EVERY};
+use telepathy_domain::time::millis;
 use telepathy_domain::ErrorCode;
 use telepathy_store::{AuditEntry, NewOperatorSession, Operator};
 
@@ -34,10 +35,6 @@ pub struct CurrentOperator {
     pub expires_at: i64,
     /// The client address, for the audit log.
     pub ip: String,
-}
-
-fn ms(d: Duration) -> i64 {
-    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
 impl CurrentOperator {
@@ -83,11 +80,13 @@ impl AppState {
         else {
             return Ok(None);
         };
-        let deadline = now
-            .saturating_add(ms(OPERATOR_IDLE))
-            .min(session.created_at.saturating_add(ms(OPERATOR_SESSION_MAX)));
+        let deadline = now.saturating_add(millis(OPERATOR_IDLE)).min(
+            session
+                .created_at
+                .saturating_add(millis(OPERATOR_SESSION_MAX)),
+        );
         let mut expires_at = session.expires_at;
-        let unless_after = deadline.saturating_sub(ms(OPERATOR_SLIDE_EVERY));
+        let unless_after = deadline.saturating_sub(millis(OPERATOR_SLIDE_EVERY));
         if expires_at <= unless_after {
             self.store
                 .slide_operator_session(&token_hash, deadline, unless_after)
@@ -144,7 +143,7 @@ impl AppState {
                     token_hash: &digest(&token),
                     operator_id: operator.id,
                     now,
-                    expires_at: now.saturating_add(ms(OPERATOR_IDLE)),
+                    expires_at: now.saturating_add(millis(OPERATOR_IDLE)),
                     ip,
                 },
                 audit,

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use rand::Rng;
 use telepathy_domain::limits::{TRANSFER_OPEN, WORDSET_ACTIVATE_AFTER};
 use telepathy_domain::round::{RoundAt, ROUND_MS};
+use telepathy_domain::time::millis;
 use telepathy_domain::words::CustomSet;
 use telepathy_domain::wordset::mask_account;
 use telepathy_domain::wordset::{DepositorCode, RealName};
@@ -21,10 +22,6 @@ use telepathy_store::{
 
 use crate::error::{internal, ApiError, OrInternal};
 use crate::state::AppState;
-
-fn millis(d: std::time::Duration) -> i64 {
-    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
-}
 
 /// The first round a set approved at `now_ms` may show: the round that begins at least
 /// `WORDSET_ACTIVATE_AFTER` later.

@@ -19,11 +19,10 @@ pub use reports::AdminReportsApi;
 pub use users::AdminUsersApi;
 pub use wordsets::AdminWordsetsApi;
 
-use std::time::Duration;
-
 use poem_openapi::{Enum, Object};
 use telepathy_domain::limits::REPORT_DUE;
 use telepathy_domain::safety::ReportReason;
+use telepathy_domain::time::millis;
 use telepathy_store::{ReportRow, SanctionRow};
 
 /// RFC 3339 of a Unix-milliseconds time.
@@ -31,10 +30,6 @@ fn time(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
         .unwrap_or_default()
         .to_rfc3339()
-}
-
-fn millis(d: Duration) -> i64 {
-    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
 /// Who filed a report.
