@@ -140,3 +140,13 @@ pub const PUSH_CHANGES_PER_USER: u32 = 30;
 pub const PUSH_WINDOW: Duration = Duration::from_secs(10 * 60);
 /// The longest push endpoint we keep (the browsers' are a few hundred characters).
 pub const PUSH_ENDPOINT_MAX_CHARS: usize = 1_000;
+
+/// The largest WebSocket frame a client may send, in bytes; a larger one closes the
+/// socket (1009).
+pub const SOCKET_FRAME_MAX_BYTES: usize = 16 * 1024;
+/// Frames a user may send over their sockets on one node in `SOCKET_FRAME_WINDOW`, any
+/// frame counted (text or binary, readable or not); the next ones are refused unread, and
+/// past twice as many the socket is closed (1008).
+pub const SOCKET_FRAMES_PER_WINDOW: u32 = 40;
+/// Window of the socket frame limit.
+pub const SOCKET_FRAME_WINDOW: Duration = Duration::from_secs(10);

@@ -68,7 +68,7 @@ impl Pack {
     }
 }
 
-/// What a megaphone says: trimmed, 1 to 20 characters, nothing abusive, and no contact
+/// What a megaphone says: one line, cleaned (`text`) and trimmed, 1 to 20 characters, nothing abusive, and no contact
 /// details or links (a megaphone reaches everyone online).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MegaphoneText(String);
@@ -78,7 +78,8 @@ impl MegaphoneText {
     pub const MAX_CHARS: usize = 20;
 
     pub fn parse(input: &str) -> Result<Self, ErrorCode> {
-        let s = input.trim();
+        let cleaned = crate::text::clean_line(input);
+        let s = cleaned.trim();
         if s.is_empty() {
             return Err(ErrorCode::MegaphoneEmpty);
         }

@@ -67,7 +67,8 @@ pub struct ReportForm {
 
 impl ReportForm {
     pub fn parse(reasons: &[String], extra: &str) -> Result<Self, ErrorCode> {
-        let extra = extra.trim();
+        let cleaned = crate::text::clean(extra);
+        let extra = cleaned.trim();
         if extra.chars().count() > REPORT_EXTRA_MAX_CHARS {
             return Err(ErrorCode::ReportTooLong);
         }
@@ -178,7 +179,8 @@ impl Decision {
     /// `action` is `dismiss`, `warn`, `suspend` or `ban`.
     pub fn parse(action: &str, days: Option<i64>, reason: &str) -> Result<Self, ErrorCode> {
         if action.trim() == "dismiss" {
-            let note = reason.trim();
+            let cleaned = crate::text::clean(reason);
+            let note = cleaned.trim();
             if note.chars().count() > SANCTION_REASON_MAX_CHARS {
                 return Err(ErrorCode::SanctionReasonTooLong);
             }
@@ -209,7 +211,8 @@ impl Decision {
 
 /// An operator's reason, trimmed: 1–`SANCTION_REASON_MAX_CHARS` characters.
 pub fn parse_reason(reason: &str) -> Result<String, ErrorCode> {
-    let reason = reason.trim();
+    let cleaned = crate::text::clean(reason);
+    let reason = cleaned.trim();
     if reason.is_empty() {
         return Err(ErrorCode::SanctionReasonRequired);
     }

@@ -278,7 +278,8 @@ impl AsRef<str> for Nickname {
     }
 }
 
-/// A comment of the board: 1–100 characters after trimming, with no abusive word in it.
+/// A comment of the board: one line of 1–100 characters after cleaning (`text`) and
+/// trimming, with no abusive word in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommentText(String);
 
@@ -286,7 +287,8 @@ impl CommentText {
     pub const MAX_CHARS: usize = 100;
 
     pub fn parse(input: &str) -> Result<Self, ErrorCode> {
-        let s = input.trim();
+        let cleaned = crate::text::clean_line(input);
+        let s = cleaned.trim();
         if s.is_empty() {
             return Err(ErrorCode::CommentEmpty);
         }

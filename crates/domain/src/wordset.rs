@@ -73,7 +73,8 @@ impl AsRef<str> for DepositorCode {
 }
 
 fn normalize_memo(memo: &str) -> String {
-    memo.chars()
+    crate::text::clean_line(memo)
+        .chars()
         .filter(|c| !c.is_whitespace())
         .map(|c| c.to_ascii_uppercase())
         .collect()

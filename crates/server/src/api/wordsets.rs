@@ -16,7 +16,7 @@ use telepathy_domain::limits::{
     TRANSFER_WINDOW, WORDSETS_PER_USER, WORDSET_PRICE_WON,
 };
 use telepathy_domain::wordset::{DepositorCode, RealName, RefundAccount, RefundBank, WordSet};
-use telepathy_domain::{ErrorCode, Notice};
+use telepathy_domain::{text, ErrorCode, Notice};
 use telepathy_store::{DepositOutcome, NewDeposit, NewWordset, SubmitOutcome, Transfer, Wordset};
 
 use super::{Ack, Tag};
@@ -587,13 +587,14 @@ impl WordsetApi {
         let notice =
             DepositNotice::parse_from_json(Some(value)).map_err(|_| ErrorCode::InvalidRequest)?;
         let depositor = DepositorCode::normalize(&notice.depositor);
+        let transaction_id = notice.transaction_id.as_deref().map(text::clean_line);
         let outcome = s
             .store
             .record_deposit(&NewDeposit {
-                external_id: notice.transaction_id.as_deref(),
+                external_id: transaction_id.as_deref(),
                 amount: notice.amount,
                 depositor: &depositor,
-                deposited_at: &notice.deposited_at,
+                deposited_at: &text::clean_line(&notice.deposited_at),
                 now: s.clock.now_ms(),
             })
             .await
