@@ -30,6 +30,32 @@ mod tests {
         assert_eq!(decode_event("x\nf"), None);
         assert_eq!(decode_event("no newline"), None);
     }
+
+    #[test]
+    fn stream_ids_are_two_decimal_numbers() {
+        for id in [
+            "0-0",
+            "1700000000000-3",
+            "18446744073709551615-18446744073709551615",
+        ] {
+            assert!(is_stream_id(id), "{id}");
+        }
+        for id in [
+            "",
+            "abc",
+            "+",
+            "-",
+            "1-",
+            "-1",
+            "1-2-3",
+            "1.5-0",
+            " 1-0",
+            "18446744073709551616-0",
+            "１-0",
+        ] {
+            assert!(!is_stream_id(id), "{id}");
+        }
+    }
 }
 
 /// A failure to reach or use the shared coordination store.
@@ -263,10 +289,16 @@ pub trait Engine: Send + Sync + 'static {
     /// A chat message, in one step: if the room is open and `sender` sits in it, appends
     /// `data` to the room's stream and delivers `frame` (with `ID` replaced by the new
     /// stream id) to both members. Answers the id, or `None` when refused.
+    ///
+    /// `client_id` makes a retry safe: a message of `sender` in this room with the same
+    /// client id was appended already (a send whose answer was lost, say in a Redis
+    /// outage), so nothing is appended and only the sender is sent `frame` again, with the
+    /// first id, even when the room has ended since.
     async fn send(
         &self,
         room_id: &str,
         sender: i64,
+        client_id: Option<&str>,
         data: &str,
         frame: &MessageFrame<'_>,
     ) -> Result<Option<String>, EngineError>;
@@ -345,6 +377,16 @@ pub trait Engine: Send + Sync + 'static {
 pub struct MessageFrame<'a> {
     pub head: &'a str,
     pub tail: &'a str,
+}
+
+/// Whether `id` has the shape of a stream id (`<ms>-<seq>`, both decimal), as a client
+/// sends back the last one it has: anything else names no position in a stream.
+pub fn is_stream_id(id: &str) -> bool {
+    id.split_once('-').is_some_and(|(ms, seq)| {
+        let digits =
+            |s: &str| !s.is_empty() && s.len() <= 20 && s.bytes().all(|b| b.is_ascii_digit());
+        digits(ms) && digits(seq) && ms.parse::<u64>().is_ok() && seq.parse::<u64>().is_ok()
+    })
 }
 
 /// How long a node counts as alive after its last heartbeat.

@@ -53,6 +53,8 @@ struct State {
 struct Stream {
     entries: VecDeque<StreamEntry>,
     last: (i64, u64),
+    /// The stream id of each message by (sender, client id), for retries.
+    client_ids: HashMap<(i64, String), String>,
 }
 
 impl Default for MemoryEngine {
@@ -351,11 +353,27 @@ impl Engine for MemoryEngine {
         &self,
         room_id: &str,
         sender: i64,
+        client_id: Option<&str>,
         data: &str,
         frame: &MessageFrame<'_>,
     ) -> Result<Option<String>, EngineError> {
         let now = now_ms();
         let mut state = self.state();
+        let Some(room) = state.rooms.get(room_id) else {
+            return Ok(None);
+        };
+        if room.partner_of(sender).is_none() {
+            return Ok(None);
+        }
+        let key = client_id.map(|c| (sender, c.to_owned()));
+        let seen = key.as_ref().and_then(|k| {
+            let stream = state.streams.get(room_id)?;
+            stream.client_ids.get(k).cloned()
+        });
+        if let Some(id) = seen {
+            state.route(&[sender], &format!("{}{id}{}", frame.head, frame.tail));
+            return Ok(Some(id));
+        }
         let Some(room) = state.room_open_with(room_id, sender) else {
             return Ok(None);
         };
@@ -370,6 +388,9 @@ impl Engine for MemoryEngine {
         });
         while stream.entries.len() > STREAM_MAX {
             stream.entries.pop_front();
+        }
+        if let Some(key) = key {
+            stream.client_ids.insert(key, id.clone());
         }
         state.route(&to, &format!("{}{id}{}", frame.head, frame.tail));
         Ok(Some(id))

@@ -222,12 +222,25 @@ end
 return redis.call('HGETALL', rk)
 ";
 
-/// ARGV: prefix, room id, sender, stream max length, stored data, frame head, frame tail.
+/// ARGV: prefix, room id, sender, stream max length, stored data, frame head, frame tail,
+/// client id or ''. `room:<id>:c` maps the client ids of the room's messages (prefixed
+/// with the sender) to their stream ids, so a retry is echoed, not appended again.
 const SEND: &str = r"
 local rk = P .. 'room:' .. ARGV[2]
 local r = redis.call('HMGET', rk, 'ended', 'ua', 'ub')
-if r[1] ~= '0' or (r[2] ~= ARGV[3] and r[3] ~= ARGV[3]) then return false end
+if r[2] ~= ARGV[3] and r[3] ~= ARGV[3] then return false end
+local ck, cid = rk .. ':c', ARGV[8]
+if cid ~= '' then
+  cid = ARGV[3] .. ':' .. cid
+  local seen = redis.call('HGET', ck, cid)
+  if seen then
+    route({ARGV[3]}, ARGV[6] .. seen .. ARGV[7])
+    return seen
+  end
+end
+if r[1] ~= '0' then return false end
 local id = redis.call('XADD', rk .. ':s', 'MAXLEN', '~', ARGV[4], '*', 'd', ARGV[5])
+if cid ~= '' then redis.call('HSET', ck, cid, id) end
 route({r[2], r[3]}, ARGV[6] .. id .. ARGV[7])
 return id
 ";
@@ -720,6 +733,7 @@ impl Engine for RedisEngine {
         &self,
         room_id: &str,
         sender: i64,
+        client_id: Option<&str>,
         data: &str,
         frame: &MessageFrame<'_>,
     ) -> Result<Option<String>, EngineError> {
@@ -732,6 +746,7 @@ impl Engine for RedisEngine {
                 data.to_owned(),
                 frame.head.to_owned(),
                 frame.tail.to_owned(),
+                client_id.unwrap_or_default().to_owned(),
             ],
         )
         .await
@@ -783,7 +798,10 @@ impl Engine for RedisEngine {
             let _: i64 = self.client.hdel(self.key("archived"), room_id).await?;
             let _: i64 = self
                 .client
-                .del(self.key(&format!("room:{room_id}:s")))
+                .del(vec![
+                    self.key(&format!("room:{room_id}:s")),
+                    self.key(&format!("room:{room_id}:c")),
+                ])
                 .await?;
         } else {
             let _: i64 = self

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use std::collections::{HashMap, HashSet};
 
+use telepathy_engine::is_stream_id;
 use telepathy_engine::{
     Engine, EngineError, Gone, Inbound, Inbox, JoinOutcome, Member, MemoryEngine, MessageFrame,
     Received, RedisEngine, Room,
@@ -67,6 +68,7 @@ both!(
     users_gone_past_a_cutoff_are_answered_once,
     a_user_who_leaves_every_node_stops_waiting,
     hundreds_join_one_word_at_once,
+    a_retried_message_is_appended_once_and_echoed_with_its_id,
 );
 
 fn member(id: i64) -> Member {
@@ -443,7 +445,7 @@ const FRAME: MessageFrame<'static> = MessageFrame {
 };
 
 async fn send(engine: &Arc<dyn Engine>, room: &str, from: i64, data: &str) -> Option<String> {
-    engine.send(room, from, data, &FRAME).await.unwrap()
+    engine.send(room, from, None, data, &FRAME).await.unwrap()
 }
 
 async fn streams_keep_order_and_resume(engine: Arc<dyn Engine>) {
@@ -795,4 +797,57 @@ async fn hundreds_join_one_word_at_once(engine: Arc<dyn Engine>) {
         odd_one,
         "the odd one out was left waiting"
     );
+}
+
+/// A send whose answer was lost (an outage, a dropped socket) is retried with its client id:
+/// the message is appended once, the partner hears it once, and the sender is echoed the
+/// first id again, even after the room ended. Client ids are the sender's own.
+async fn a_retried_message_is_appended_once_and_echoed_with_its_id(engine: Arc<dyn Engine>) {
+    let now = 1_000_000;
+    let mut n1 = node(&engine, "n1", now).await;
+    let mut n2 = node(&engine, "n2", now).await;
+    engine.attach("n1", 1).await.unwrap();
+    engine.attach("n2", 2).await.unwrap();
+    join(&engine, 7, "봄", 1).await;
+    next(&mut n1).await;
+    let room = matched(join(&engine, 7, "봄", 2).await).id;
+    let sent = |from: i64, cid: &'static str, data: &'static str| {
+        let engine = engine.clone();
+        let room = room.clone();
+        async move {
+            engine
+                .send(&room, from, Some(cid), data, &FRAME)
+                .await
+                .unwrap()
+        }
+    };
+
+    let id = sent(1, "c1", "first").await.unwrap();
+    assert!(is_stream_id(&id), "{id}");
+    assert_eq!(next(&mut n1).await, event(&[1], &format!("<{id}>")));
+    assert_eq!(next(&mut n2).await, event(&[2], &format!("<{id}>")));
+    // The retry: the sender alone is echoed the same id; nothing is appended.
+    assert_eq!(sent(1, "c1", "first").await, Some(id.clone()));
+    assert_eq!(next(&mut n1).await, event(&[1], &format!("<{id}>")));
+    quiet(&mut n2).await;
+    // The partner's client id is theirs: the same string is another message.
+    let other = sent(2, "c1", "reply").await.unwrap();
+    assert_ne!(other, id);
+    assert_eq!(next(&mut n1).await, event(&[1], &format!("<{other}>")));
+    assert_eq!(next(&mut n2).await, event(&[2], &format!("<{other}>")));
+    let stored = engine.read_after(&room, None, 10).await.unwrap();
+    assert_eq!(
+        stored.iter().map(|e| e.data.as_str()).collect::<Vec<_>>(),
+        ["first", "reply"]
+    );
+
+    // After the room ended, a retry is still told its id; a new message is refused.
+    engine.end_room(&room, None, now).await.unwrap();
+    assert_eq!(sent(1, "c1", "first").await, Some(id.clone()));
+    assert_eq!(next(&mut n1).await, event(&[1], &format!("<{id}>")));
+    assert_eq!(sent(1, "c2", "late").await, None);
+    // Nobody else can learn a member's ids.
+    assert_eq!(sent(3, "c1", "first").await, None);
+    quiet(&mut n1).await;
+    quiet(&mut n2).await;
 }

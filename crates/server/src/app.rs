@@ -14,32 +14,26 @@ use crate::error::{status_of, ErrorBody};
 use tracing::Instrument;
 
 use crate::security::{
-    check_origin, client_ip, content_security_policy, limit_body, limit_uri, local_or_bearer,
-    peer_ip, PERMISSIONS_POLICY, STRICT_TRANSPORT_SECURITY,
+    answer_headers, check_origin, client_ip, limit_body, limit_uri, local_or_bearer, peer_ip,
 };
 use crate::state::AppState;
 use crate::{api, realtime};
 
 /// The whole HTTP application of a node.
 pub fn build(state: AppState) -> impl Endpoint {
+    // No answer of the API is for a cache: most are about a person (a profile, a chat, the
+    // console), and a shared or back-button cache must not keep them.
     let api = api::service(&state)
         .around(check_origin)
         .around(limit_body)
-        .catch_all_error(|err: poem::Error| async move { json_error(err) });
+        .catch_all_error(|err: poem::Error| async move { json_error(err) })
+        .with(SetHeader::new().overriding(header::CACHE_CONTROL, "no-store"));
     let static_dir = state.config.static_dir.clone();
-    let mut headers = SetHeader::new()
-        .overriding(header::X_CONTENT_TYPE_OPTIONS, "nosniff")
-        .overriding(header::X_FRAME_OPTIONS, "DENY")
-        .overriding(header::REFERRER_POLICY, "same-origin")
-        .overriding(
-            header::CONTENT_SECURITY_POLICY,
-            content_security_policy(&state.config.public_origins),
-        )
-        .overriding("permissions-policy", PERMISSIONS_POLICY);
-    // Only over https: a browser told so by a plain-http origin would refuse it later.
-    if state.config.secure_cookies() {
-        headers = headers.overriding(header::STRICT_TRANSPORT_SECURITY, STRICT_TRANSPORT_SECURITY);
-    }
+    let headers = answer_headers(&state.config)
+        .into_iter()
+        .fold(SetHeader::new(), |set, (name, value)| {
+            set.overriding(name, value)
+        });
     let web = StaticFilesEndpoint::new(&static_dir)
         .index_file("index.html")
         .fallback_to_index()

@@ -6,6 +6,7 @@ pub mod bell;
 pub mod clock;
 pub mod config;
 pub mod error;
+pub mod listener;
 pub mod megaphones;
 pub mod metrics;
 pub mod operator_cli;

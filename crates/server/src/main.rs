@@ -3,7 +3,6 @@
 //! `transfer` and `wordset` confirm bank transfers and review custom word sets; `vapid`
 //! makes the key pair of the opening bell's pushes.
 
-use poem::listener::TcpListener;
 use poem::Server;
 use telepathy_server::config::Config;
 use telepathy_server::state::AppState;
@@ -103,9 +102,9 @@ async fn serve() -> anyhow::Result<()> {
     }
     telepathy_server::realtime::start(&state).await?;
     let app = telepathy_server::app::build(state.clone());
-    let acceptor = TcpListener::bind(listen);
+    let acceptor = telepathy_server::listener::bind(listen, &state.config).await?;
     println!("텔레파시 is running at {url}");
-    Server::new(acceptor)
+    Server::new_with_acceptor(acceptor)
         .run_with_graceful_shutdown(
             app,
             {

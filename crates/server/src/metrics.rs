@@ -51,6 +51,8 @@ pub struct Kicked {
     pub slow: Counter,
     pub resync: Counter,
     pub drain: Counter,
+    pub flood: Counter,
+    pub too_big: Counter,
 }
 
 pub struct Metrics {
@@ -86,6 +88,9 @@ pub struct Metrics {
     pub engine_latency: Family<Op, Histogram, fn() -> Histogram>,
     pub store_errors: Family<Op, Counter>,
     pub store_latency: Family<Op, Histogram, fn() -> Histogram>,
+    /// Rows of a batch the database refused, by operation: each was left out, logged once,
+    /// and held back none of the others.
+    pub store_rejected: Family<Op, Counter>,
     pub http_requests: Family<Route, Counter>,
     pub http_latency: Family<RouteOnly, Histogram, fn() -> Histogram>,
 }
@@ -105,6 +110,8 @@ impl Metrics {
         let slow = kicked.get_or_create(&Op { op: "slow" }).clone();
         let resync = kicked.get_or_create(&Op { op: "resync" }).clone();
         let drain = kicked.get_or_create(&Op { op: "drain" }).clone();
+        let flood = kicked.get_or_create(&Op { op: "flood" }).clone();
+        let too_big = kicked.get_or_create(&Op { op: "too_big" }).clone();
         let masked = Family::<Op, Counter>::default();
         let abuse = masked.get_or_create(&Op { op: "abuse" }).clone();
         let contact = masked.get_or_create(&Op { op: "contact" }).clone();
@@ -124,6 +131,8 @@ impl Metrics {
                 slow,
                 resync,
                 drain,
+                flood,
+                too_big,
             },
             messages_masked: Masked { abuse, contact },
             reports: Reports {
@@ -139,6 +148,7 @@ impl Metrics {
             engine_latency: Family::new_with_constructor(latency),
             store_errors: Family::default(),
             store_latency: Family::new_with_constructor(latency),
+            store_rejected: Family::default(),
             http_requests: Family::default(),
             http_latency: Family::new_with_constructor(latency),
             registry: Registry::default(),
@@ -182,7 +192,7 @@ impl Metrics {
         );
         r.register(
             "sockets_kicked",
-            "Sockets closed by the server so that their clients reconnect and resume, by reason (op)",
+            "Sockets closed by the server, by reason (op): slow, resync and drain so that their clients reconnect and resume; flood and too_big for frames past the protocol's limits",
             kicked,
         );
         r.register(
@@ -241,6 +251,11 @@ impl Metrics {
             metrics.store_latency.clone(),
         );
         r.register(
+            "store_rejected",
+            "Rows of a batch the database refused and that were left out (each logged once), by operation",
+            metrics.store_rejected.clone(),
+        );
+        r.register(
             "http_requests",
             "HTTP requests, by route (the API's operation id) and status",
             metrics.http_requests.clone(),
@@ -280,6 +295,11 @@ impl Metrics {
         call: impl Future<Output = Result<T, E>>,
     ) -> Result<T, E> {
         timed(&self.store_latency, &self.store_errors, op, call).await
+    }
+
+    /// Counts one row of a batch the database refused.
+    pub fn count_rejected(&self, op: &'static str) {
+        self.store_rejected.get_or_create(&Op { op }).inc();
     }
 
     /// Counts one HTTP request.

@@ -13,6 +13,7 @@ use telepathy_domain::limits::{
 use telepathy_domain::ErrorCode;
 use telepathy_providers::Secret;
 
+use crate::config::Config;
 use crate::error::{ApiError, OrInternal};
 use crate::state::AppState;
 
@@ -151,6 +152,29 @@ pub const PERMISSIONS_POLICY: &str =
 
 /// HSTS, for a node whose public origin is https.
 pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000; includeSubDomains";
+
+/// The headers every answer of the node carries, whoever writes it (the app, or hyper
+/// itself: see `listener`).
+pub fn answer_headers(config: &Config) -> Vec<(&'static str, String)> {
+    let mut headers = vec![
+        ("x-content-type-options", "nosniff".to_owned()),
+        ("x-frame-options", "DENY".to_owned()),
+        ("referrer-policy", "same-origin".to_owned()),
+        (
+            "content-security-policy",
+            content_security_policy(&config.public_origins),
+        ),
+        ("permissions-policy", PERMISSIONS_POLICY.to_owned()),
+    ];
+    // Only over https: a browser told so by a plain-http origin would refuse it later.
+    if config.secure_cookies() {
+        headers.push((
+            "strict-transport-security",
+            STRICT_TRANSPORT_SECURITY.to_owned(),
+        ));
+    }
+    headers
+}
 
 /// The largest request body the API reads.
 pub const BODY_MAX: usize = 64 * 1024;
@@ -297,17 +321,23 @@ impl AppState {
 
     /// Counts one event under each `(key, limit, window)`, all shared by all nodes. When
     /// any is past its limit the event is refused with `code` and every count taken back:
-    /// a refused event counts nowhere.
+    /// a refused event counts nowhere. When the engine does not answer, the call fails at
+    /// once as unavailable, within the engine's one timeout: taking counts back from an
+    /// engine that is away would only wait for it again.
     pub async fn limit_all(
         &self,
         limits: &[(&str, u32, Duration)],
         code: ErrorCode,
     ) -> Result<(), ApiError> {
         for (i, (key, limit, window)) in limits.iter().enumerate() {
-            if let Err(e) = self.limit(key, *limit, *window, code).await {
-                let counted: Vec<&str> = limits[..=i].iter().map(|(k, _, _)| *k).collect();
-                self.refund(&counted).await;
-                return Err(e);
+            match self.limit_code(key, *limit, *window, code).await {
+                Ok(()) => {}
+                Err(ErrorCode::Unavailable) => return Err(ErrorCode::Unavailable.into()),
+                Err(e) => {
+                    let counted: Vec<&str> = limits[..=i].iter().map(|(k, _, _)| *k).collect();
+                    self.refund(&counted).await;
+                    return Err(e.into());
+                }
             }
         }
         Ok(())

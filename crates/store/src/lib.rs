@@ -104,6 +104,44 @@ impl StoreError {
     }
 }
 
+/// What a batch write did. A batch is written in one transaction; when the database
+/// refuses it for anything but an outage, each item is written alone, so that one bad row
+/// (a text PostgreSQL cannot hold, a missing parent row) stops only itself.
+#[derive(Debug, Default)]
+pub struct Batch {
+    /// Rows written, as the statements count them (rows that were there already are not).
+    pub stored: u64,
+    /// The items the database refused, by their place in the batch, with its answer.
+    pub refused: Vec<(usize, StoreError)>,
+}
+
+impl Batch {
+    fn whole(stored: u64) -> Self {
+        Self {
+            stored,
+            refused: Vec::new(),
+        }
+    }
+}
+
+/// Writes each item of `items` alone with `write`, collecting the items the database
+/// refuses; an outage stops the whole (nothing can be told apart then).
+async fn isolate<'a, T, F, Fut>(items: &'a [T], write: F) -> Result<Batch, StoreError>
+where
+    F: Fn(&'a [T]) -> Fut,
+    Fut: std::future::Future<Output = Result<u64, StoreError>>,
+{
+    let mut batch = Batch::default();
+    for (i, item) in items.iter().enumerate() {
+        match write(std::slice::from_ref(item)).await {
+            Ok(n) => batch.stored += n,
+            Err(e) if e.is_outage() => return Err(e),
+            Err(e) => batch.refused.push((i, e)),
+        }
+    }
+    Ok(batch)
+}
+
 /// How long a call waits for a connection from the pool, or for a lock held by another
 /// transaction, before it fails as an outage.
 pub const WAIT: Duration = Duration::from_secs(2);

@@ -1,6 +1,6 @@
 use sqlx::FromRow;
 
-use crate::{Store, StoreError};
+use crate::{isolate, Batch, Store, StoreError};
 
 /// A room as archived.
 #[derive(Debug, Clone, FromRow)]
@@ -61,13 +61,33 @@ impl Store {
         room: &RoomRecord,
         sides: [MatchSide<'_>; 2],
     ) -> Result<(), StoreError> {
-        self.record_matches(&[(room, sides)]).await
+        self.insert_matches(&[(room, sides)]).await
     }
 
     /// Records many new rooms with their word-history lines in one transaction: at a busy
     /// round's start, one commit for a batch instead of one per match. A room recorded
     /// already is skipped, so two writers of one room cannot fail each other's batch.
+    ///
+    /// Should the database refuse the batch for anything but an outage, each room is
+    /// written alone, so a room it refuses holds back no other: the answer lists the rooms
+    /// refused (by their place in `batch`).
     pub async fn record_matches(
+        &self,
+        batch: &[(&RoomRecord, [MatchSide<'_>; 2])],
+    ) -> Result<Batch, StoreError> {
+        match self.insert_matches(batch).await {
+            Ok(()) => Ok(Batch::whole(batch.len() as u64)),
+            Err(e) if e.is_outage() => Err(e),
+            Err(_) => {
+                isolate(batch, |one| async move {
+                    self.insert_matches(one).await.map(|()| 1)
+                })
+                .await
+            }
+        }
+    }
+
+    async fn insert_matches(
         &self,
         batch: &[(&RoomRecord, [MatchSide<'_>; 2])],
     ) -> Result<(), StoreError> {
@@ -148,7 +168,23 @@ impl Store {
 
     /// Stores messages; one already stored (same room and id) is skipped, so any node may
     /// archive any batch any number of times. One transaction, multi-row inserts.
-    pub async fn archive_messages(&self, messages: &[ArchivedMessage]) -> Result<u64, StoreError> {
+    ///
+    /// Should the database refuse the batch for anything but an outage, each message is
+    /// stored alone, so a message it refuses (a text it cannot hold, a room it does not
+    /// know yet) holds back no other: the answer lists the messages refused (by their
+    /// place in `messages`).
+    pub async fn archive_messages(
+        &self,
+        messages: &[ArchivedMessage],
+    ) -> Result<Batch, StoreError> {
+        match self.insert_messages(messages).await {
+            Ok(stored) => Ok(Batch::whole(stored)),
+            Err(e) if e.is_outage() => Err(e),
+            Err(_) => isolate(messages, |one| self.insert_messages(one)).await,
+        }
+    }
+
+    async fn insert_messages(&self, messages: &[ArchivedMessage]) -> Result<u64, StoreError> {
         /// Rows per statement: 5 parameters each stays under SQLite's 999.
         const ROWS: usize = 150;
         let mut tx = self.pool.begin().await?;

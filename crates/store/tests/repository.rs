@@ -38,6 +38,7 @@ both!(
     matches_write_history_for_both,
     matches_are_recorded_in_batches,
     messages_archive_once_and_purge,
+    a_refused_message_holds_back_no_other,
     feedback_once_per_room,
     a_report_is_filed_once_and_keeps_the_pair_apart,
     sanctions_restrict_until_they_run_out,
@@ -508,14 +509,16 @@ async fn messages_archive_once_and_purge(store: Store) {
         store
             .archive_messages(&[msg("1-0", 100), msg("1-1", 100)])
             .await
-            .unwrap(),
+            .unwrap()
+            .stored,
         2
     );
     assert_eq!(
         store
             .archive_messages(&[msg("1-1", 100), msg("2-0", 200)])
             .await
-            .unwrap(),
+            .unwrap()
+            .stored,
         1,
         "each message once"
     );
@@ -528,9 +531,84 @@ async fn messages_archive_once_and_purge(store: Store) {
     assert_eq!(store.transcript("r1").await.unwrap().len(), 1);
     // A turn of the archive stores many at once, over several statements.
     let many: Vec<ArchivedMessage> = (0..400).map(|i| msg(&format!("9-{i}"), 300 + i)).collect();
-    assert_eq!(store.archive_messages(&many).await.unwrap(), 400);
-    assert_eq!(store.archive_messages(&many).await.unwrap(), 0);
+    assert_eq!(store.archive_messages(&many).await.unwrap().stored, 400);
+    assert_eq!(store.archive_messages(&many).await.unwrap().stored, 0);
     assert_eq!(store.transcript("r1").await.unwrap().len(), 401);
+}
+
+/// A message the database refuses in the middle of a batch holds back none of the others:
+/// the batch is told which one it was, and the rest is archived. A room it does not know
+/// is refused on both databases; PostgreSQL refuses a NUL byte in a text too.
+async fn a_refused_message_holds_back_no_other(store: Store) {
+    let (a, b) = two_users(&store).await;
+    store
+        .record_match(
+            &room("r1", a, b, 10_000),
+            [
+                MatchSide {
+                    user_id: a,
+                    nickname: "달",
+                },
+                MatchSide {
+                    user_id: b,
+                    nickname: "별",
+                },
+            ],
+        )
+        .await
+        .unwrap();
+    let msg = |room: &str, id: &str, body: &str| ArchivedMessage {
+        room_id: room.into(),
+        msg_id: id.into(),
+        sender_id: a,
+        body: body.into(),
+        sent_at: 100,
+    };
+    let mut batch: Vec<ArchivedMessage> = (0..5)
+        .map(|i| msg("r1", &format!("1-{i}"), "안녕"))
+        .collect();
+    batch.insert(2, msg("no-such-room", "1-9", "어디"));
+    let nul = store.backend() == Backend::Postgres;
+    if nul {
+        batch.insert(4, msg("r1", "1-8", "숨은\0글자"));
+    }
+    let written = store.archive_messages(&batch).await.unwrap();
+    assert_eq!(written.stored, 5);
+    let refused: Vec<usize> = written.refused.iter().map(|(i, _)| *i).collect();
+    assert_eq!(refused, if nul { vec![2, 4] } else { vec![2] });
+    assert!(written.refused.iter().all(|(_, e)| !e.is_outage()));
+    let t = store.transcript("r1").await.unwrap();
+    assert_eq!(
+        t.iter().map(|m| m.msg_id.as_str()).collect::<Vec<_>>(),
+        ["1-0", "1-1", "1-2", "1-3", "1-4"]
+    );
+    // The rooms of the recorder: one refused (an unknown user) holds back no other.
+    let rooms = [
+        room("ok1", a, b, 1),
+        room("bad", a, 999_999, 2),
+        room("ok2", b, a, 3),
+    ];
+    let sides = || {
+        [
+            MatchSide {
+                user_id: a,
+                nickname: "달",
+            },
+            MatchSide {
+                user_id: b,
+                nickname: "별",
+            },
+        ]
+    };
+    let batch: Vec<_> = rooms.iter().map(|r| (r, sides())).collect();
+    let written = store.record_matches(&batch).await.unwrap();
+    assert_eq!(
+        written.refused.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
+        [1]
+    );
+    assert!(store.room_record("ok1").await.unwrap().is_some());
+    assert!(store.room_record("ok2").await.unwrap().is_some());
+    assert!(store.room_record("bad").await.unwrap().is_none());
 }
 
 async fn feedback_once_per_room(store: Store) {

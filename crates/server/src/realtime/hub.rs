@@ -26,6 +26,22 @@ pub enum Kick {
     Resync,
     /// The node is shutting down.
     Drain,
+    /// The client kept sending frames far past its limit (see [`Frames::Flood`]).
+    Flood,
+    /// The client sent a frame larger than the protocol allows.
+    TooBig,
+}
+
+/// What the hub says of one more frame from a user.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Frames {
+    /// Within the limit: read it.
+    Allowed,
+    /// Over the limit: refused unread (a readable one is told `RATE_LIMITED`).
+    Refused,
+    /// Past twice the limit in one window: no client of ours does that, so the socket is
+    /// closed instead of answering each frame.
+    Flood,
 }
 
 impl Kick {
@@ -35,6 +51,8 @@ impl Kick {
             Kick::Slow => (1013, "slow consumer"),
             Kick::Resync => (1013, "resync"),
             Kick::Drain => (1012, "restarting"),
+            Kick::Flood => (1008, "too many frames"),
+            Kick::TooBig => (1009, "frame too large"),
         }
     }
 }
@@ -194,12 +212,12 @@ impl Hub {
     }
 
     /// Counts one frame from `user_id` against `limit` per `window`, over all the user's
-    /// sockets on this node; false when over the limit.
-    pub fn allow_frame(&self, user_id: i64, limit: u32, window: Duration) -> bool {
+    /// sockets on this node, whatever the frame is (text or binary, readable or not).
+    pub fn allow_frame(&self, user_id: i64, limit: u32, window: Duration) -> Frames {
         let now = Instant::now();
         let mut users = self.users();
         let Some(user) = users.get_mut(&user_id) else {
-            return false;
+            return Frames::Refused;
         };
         let (count, start) = &mut user.window;
         if now.duration_since(*start) >= window {
@@ -207,7 +225,13 @@ impl Hub {
             *start = now;
         }
         *count = count.saturating_add(1);
-        *count <= limit
+        if *count <= limit {
+            Frames::Allowed
+        } else if *count <= limit.saturating_mul(2) {
+            Frames::Refused
+        } else {
+            Frames::Flood
+        }
     }
 
     /// Rings the re-check bell of every socket of `user_id` here.
@@ -258,6 +282,8 @@ impl Hub {
             Kick::Slow => &self.metrics.sockets_kicked.slow,
             Kick::Resync => &self.metrics.sockets_kicked.resync,
             Kick::Drain => &self.metrics.sockets_kicked.drain,
+            Kick::Flood => &self.metrics.sockets_kicked.flood,
+            Kick::TooBig => &self.metrics.sockets_kicked.too_big,
         };
         if control.kick(why) {
             counter.inc();
@@ -341,13 +367,20 @@ mod tests {
         let _a = hub.register(1);
         let _b = hub.register(1);
         let window = Duration::from_secs(60);
-        assert!((0..3).all(|_| hub.allow_frame(1, 3, window)));
-        assert!(
-            !hub.allow_frame(1, 3, window),
+        assert!((0..3).all(|_| hub.allow_frame(1, 3, window) == Frames::Allowed));
+        assert_eq!(
+            hub.allow_frame(1, 3, window),
+            Frames::Refused,
             "both sockets share one budget"
         );
+        assert!((0..2).all(|_| hub.allow_frame(1, 3, window) == Frames::Refused));
+        assert_eq!(hub.allow_frame(1, 3, window), Frames::Flood);
         let _c = hub.register(2);
-        assert!(hub.allow_frame(2, 3, window));
-        assert!(hub.allow_frame(1, 3, Duration::ZERO), "a new window starts");
+        assert_eq!(hub.allow_frame(2, 3, window), Frames::Allowed);
+        assert_eq!(
+            hub.allow_frame(1, 3, Duration::ZERO),
+            Frames::Allowed,
+            "a new window starts"
+        );
     }
 }

@@ -14,9 +14,10 @@ use serde::{Deserialize, Serialize};
 use telepathy_domain::limits::CONTACT_SHIELD;
 use telepathy_domain::moderation;
 use telepathy_domain::round::RoundAt;
+use telepathy_domain::text::ChatText;
 use telepathy_domain::words::{custom_set_for_round, topic_for_round};
 use telepathy_domain::ErrorCode;
-use telepathy_engine::{JoinOutcome, Member, MessageFrame, Room};
+use telepathy_engine::{is_stream_id, JoinOutcome, Member, MessageFrame, Room};
 use telepathy_store::{MatchSide, RoomRecord, User};
 use tokio::sync::mpsc;
 
@@ -30,8 +31,9 @@ use self::protocol::{
 use crate::error::internal_code as internal;
 use crate::state::AppState;
 
-/// The longest chat message, in characters.
-pub const MESSAGE_MAX_CHARS: usize = 1000;
+/// The longest client id of a chat message kept (longer ones are dropped): the web app's
+/// are UUIDs.
+const CLIENT_ID_MAX: usize = 64;
 
 /// Delivered in place of a frame: the receivers' sockets on that node re-check their
 /// sessions now (a session of theirs was revoked somewhere). Never a valid JSON frame.
@@ -270,13 +272,23 @@ impl AppState {
             .zip(&records)
             .map(|(room, record)| (record, room.members.each_ref().map(side_of)))
             .collect();
-        if let Err(e) = self
+        const OP: &str = "record_matches";
+        match self
             .metrics
-            .store("record_matches", self.store.record_matches(&batch))
+            .store(OP, self.store.record_matches(&batch))
             .await
         {
             // The chats go on; the archive records each room again when it finishes it.
-            tracing::error!(error = %e, rooms = rooms.len(), "recording matches");
+            Err(e) => tracing::error!(error = %e, rooms = rooms.len(), "recording matches"),
+            // A room the database refused holds back no other; it is told once here.
+            Ok(written) => {
+                for (i, e) in written.refused {
+                    if let Some(room) = rooms.get(i) {
+                        self.metrics.count_rejected(OP);
+                        tracing::warn!(error = %e, room = %room.id, "the database refused a room");
+                    }
+                }
+            }
         }
     }
 
@@ -318,7 +330,10 @@ impl AppState {
     }
 
     /// `chatMessage`: in one engine step, appended to the room stream (the
-    /// acknowledgement) and routed to both members. `room` is the sender's room as the
+    /// acknowledgement) and routed to both members. The client id makes a retry safe: a
+    /// message the sender was told had failed (its answer lost in an outage) may have been
+    /// appended after all, and its retry is echoed with the first id, never appended
+    /// twice (see `Engine::send`). `room` is the sender's room as the
     /// socket knows it (members never change); the engine checks it is still open.
     pub async fn send_chat(
         &self,
@@ -327,13 +342,8 @@ impl AppState {
         msg: &SendChatMessage,
     ) -> Result<(), ErrorCode> {
         let started = Instant::now();
-        let text = msg.message.trim();
-        if text.is_empty() {
-            return Err(ErrorCode::MessageEmpty);
-        }
-        if text.chars().count() > MESSAGE_MAX_CHARS {
-            return Err(ErrorCode::MessageTooLong);
-        }
+        let text = ChatText::parse(&msg.message)?;
+        let text = text.as_ref();
         let at = self.shared_now_ms();
         let (shown, abusive) = self.screen(room, text, at);
         let stored = StoredMessage {
@@ -341,7 +351,10 @@ impl AppState {
             said: (shown != text).then(|| text.to_owned()),
             text: shown,
             at,
-            client_id: msg.client_id.clone().filter(|c| c.len() <= 64),
+            client_id: msg
+                .client_id
+                .clone()
+                .filter(|c| !c.is_empty() && c.len() <= CLIENT_ID_MAX),
         };
         let data = serde_json::to_string(&stored).map_err(|e| internal("encoding a message", e))?;
         let Some(out) = chat_message(room, "", &stored) else {
@@ -353,8 +366,13 @@ impl AppState {
             .metrics
             .engine(
                 "send",
-                self.engine
-                    .send(&room.id, user.id, &data, &MessageFrame { head, tail }),
+                self.engine.send(
+                    &room.id,
+                    user.id,
+                    stored.client_id.as_deref(),
+                    &data,
+                    &MessageFrame { head, tail },
+                ),
             )
             .await
             .map_err(|e| internal("sending a message", e))?;
@@ -477,6 +495,9 @@ impl AppState {
         room_id: &str,
         last_id: Option<&str>,
     ) -> Result<(Vec<ChatMessage>, bool), ErrorCode> {
+        if last_id.is_some_and(|id| !is_stream_id(id)) {
+            return Err(ErrorCode::InvalidRequest);
+        }
         let Some(room) = self.room_for(user_id, room_id).await? else {
             return Err(ErrorCode::NotInRoom);
         };

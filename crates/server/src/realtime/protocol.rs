@@ -41,7 +41,9 @@ pub struct JoinMatch {
 pub struct SendChatMessage {
     pub room_id: String,
     pub message: String,
-    /// The client's own id for the message, echoed back so it can match its pending copy.
+    /// The client's own id for the message (at most 64 bytes; a UUID), echoed back so it
+    /// can match its pending copy. It makes a retry safe: a message sent again with the
+    /// same id in the same room is delivered once, and echoed with its first id.
     pub client_id: Option<String>,
 }
 

@@ -6,12 +6,15 @@ use futures_util::{SinkExt, StreamExt};
 use poem::web::websocket::{CloseCode, Message, WebSocket, WebSocketConfig, WebSocketStream};
 use poem::web::Data;
 use poem::{handler, IntoResponse, Request, Response};
+use telepathy_domain::limits::{
+    SOCKET_FRAMES_PER_WINDOW, SOCKET_FRAME_MAX_BYTES, SOCKET_FRAME_WINDOW,
+};
 use telepathy_domain::ErrorCode;
 use telepathy_engine::Room;
 use telepathy_store::User;
 use tokio::sync::{mpsc, watch};
 
-use super::hub::{Control, Kick};
+use super::hub::{Control, Frames, Kick};
 use super::protocol::{
     frame, parse, AccountRestricted, ChatEnded, EndReason, Hello, JoinMatch, OnlineCount, Resume,
     Resumed, RoomRef, SendChatMessage, SendMegaphone, SocketError,
@@ -20,11 +23,6 @@ use crate::error::ApiError;
 use crate::security::origin_allowed;
 use crate::state::AppState;
 
-/// The largest frame a client may send.
-const MAX_FRAME: usize = 16 * 1024;
-/// Frames a user may send per window before being told to slow down.
-const FRAMES_PER_WINDOW: u32 = 40;
-const FRAME_WINDOW: Duration = Duration::from_secs(10);
 /// How often an open socket re-checks that its session still lives, as a safety net:
 /// revocations (logout, password change, withdrawal) ring the socket at once over the bus,
 /// which never skips an event in silence. Every socket's turn is spread over the period,
@@ -50,8 +48,8 @@ pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Res
     let config = WebSocketConfig::default()
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(WRITE_BUFFER)
-        .max_message_size(Some(MAX_FRAME))
-        .max_frame_size(Some(MAX_FRAME));
+        .max_message_size(Some(SOCKET_FRAME_MAX_BYTES))
+        .max_frame_size(Some(SOCKET_FRAME_MAX_BYTES));
     socket
         .config(config)
         .on_upgrade(move |stream| run(state, current.user, current.token_hash, stream))
@@ -114,14 +112,35 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
     loop {
         let then = tokio::select! {
             next = incoming.next() => match next {
-                Some(Ok(Message::Text(text))) => {
-                    // Boxed: the handlers' futures are large, and an idle socket should
-                    // not carry their space.
-                    Box::pin(socket.handle(&text)).await;
+                Some(Ok(Message::Close(_))) | None => break,
+                Some(Err(e)) => {
+                    if is_too_big(&e) {
+                        state.hub.kick(&control, Kick::TooBig);
+                    }
+                    break;
+                }
+                Some(Ok(message)) => {
+                    // Every frame counts, before any other work on it.
+                    match state.hub.allow_frame(socket.user.id, SOCKET_FRAMES_PER_WINDOW, SOCKET_FRAME_WINDOW) {
+                        Frames::Allowed => {
+                            if let Message::Text(text) = message {
+                                // Boxed: the handlers' futures are large, and an idle
+                                // socket should not carry their space.
+                                Box::pin(socket.handle(&text)).await;
+                            }
+                        }
+                        Frames::Refused => {
+                            if let Message::Text(text) = message {
+                                socket.refuse(&event_name(&text), ErrorCode::RateLimited);
+                            }
+                        }
+                        Frames::Flood => {
+                            state.hub.kick(&control, Kick::Flood);
+                            break;
+                        }
+                    }
                     Then::Read
                 }
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
-                Some(Ok(_)) => Then::Read,
             },
             _ = session_check.tick() => Then::CheckSession,
             () = control.recheck.notified() => Then::Rang,
@@ -346,6 +365,7 @@ impl Socket<'_> {
         Ok(room)
     }
 
+    /// Handles one text frame the limit allowed.
     async fn handle(&mut self, text: &str) {
         let value = serde_json::from_str::<serde_json::Value>(text).ok();
         let event = value
@@ -353,14 +373,6 @@ impl Socket<'_> {
             .and_then(|v| v["event"].as_str())
             .unwrap_or("unknown")
             .to_owned();
-        // Every frame counts, readable or not.
-        if !self
-            .state
-            .hub
-            .allow_frame(self.user.id, FRAMES_PER_WINDOW, FRAME_WINDOW)
-        {
-            return self.refuse(&event, ErrorCode::RateLimited);
-        }
         let Some(mut value) = value else {
             return self.refuse("unknown", ErrorCode::InvalidRequest);
         };
@@ -427,6 +439,22 @@ impl Socket<'_> {
             self.refuse(&event, code);
         }
     }
+}
+
+/// The event a text frame names, for its refusal (`unknown` when it names none).
+fn event_name(text: &str) -> String {
+    #[derive(serde::Deserialize)]
+    struct Named {
+        event: String,
+    }
+    serde_json::from_str::<Named>(text).map_or_else(|_| "unknown".to_owned(), |n| n.event)
+}
+
+/// Whether reading failed on a frame or message over the size limit. poem hands
+/// tungstenite's errors on as `io::Error`s of their text (`Space limit exceeded: …`).
+fn is_too_big(error: &std::io::Error) -> bool {
+    error.kind() == std::io::ErrorKind::Other
+        && error.to_string().starts_with("Space limit exceeded")
 }
 
 /// The data of an incoming frame without the identity fields the spec's clients send

@@ -9,7 +9,7 @@ use std::time::Duration;
 use futures_util::stream::{self, StreamExt};
 use telepathy_domain::limits::{WITHDRAWN_KEEP_DAYS, WORDSET_REFRESH};
 use telepathy_engine::{EngineError, Heartbeat, Inbox, Received, Room};
-use telepathy_store::ArchivedMessage;
+use telepathy_store::{ArchivedMessage, StoreError};
 
 use super::hub::Kick;
 use super::protocol::{frame, EndReason, MatchExpired, OnlineCount};
@@ -359,11 +359,13 @@ pub async fn archive(state: &AppState) {
         }
     }
     if !messages.is_empty() {
-        let stored = state
-            .metrics
-            .store("archive_messages", state.store.archive_messages(&messages))
-            .await;
-        if let Err(e) = stored {
+        let room = |id: &str| {
+            ready
+                .iter()
+                .find(|(r, _)| r == id)
+                .and_then(|(_, p)| p.room.as_ref())
+        };
+        if let Err(e) = store_messages(state, &messages, room).await {
             // Nothing moves on; the next turn tries the same messages again.
             return tracing::warn!(error = %e, messages = messages.len(), "archiving messages");
         }
@@ -397,13 +399,7 @@ pub async fn flush_room(state: &AppState, room_id: &str) -> anyhow::Result<()> {
                 state.record_matches(std::slice::from_ref(room)).await;
             }
         }
-        state
-            .metrics
-            .store(
-                "archive_messages",
-                state.store.archive_messages(&p.messages),
-            )
-            .await?;
+        store_messages(state, &p.messages, |_| p.room.as_ref()).await?;
         if p.room.is_some() {
             state.engine.set_archived(room_id, &cursor, false).await?;
         }
@@ -411,6 +407,58 @@ pub async fn flush_room(state: &AppState, room_id: &str) -> anyhow::Result<()> {
             return Ok(());
         }
     }
+}
+
+/// Stores messages in the archive. The database may refuse one (a room it does not know
+/// yet, a text it cannot hold): that one must not hold back the others, nor every later
+/// turn. A message refused whose room the engine still knows gets the room recorded (the
+/// recorder may be behind) and one more try; one refused again is counted
+/// (`store_rejected_total{op="archive_messages"}`), logged once, and left out. Fails only
+/// when the database did not answer, and then nothing moves on.
+async fn store_messages<'a>(
+    state: &AppState,
+    messages: &[ArchivedMessage],
+    room: impl Fn(&str) -> Option<&'a Room>,
+) -> Result<(), StoreError> {
+    const OP: &str = "archive_messages";
+    let batch = state
+        .metrics
+        .store(OP, state.store.archive_messages(messages))
+        .await?;
+    if batch.refused.is_empty() {
+        return Ok(());
+    }
+    let refused: Vec<ArchivedMessage> = batch
+        .refused
+        .iter()
+        .filter_map(|(i, _)| messages.get(*i).cloned())
+        .collect();
+    let mut rooms: Vec<Room> = Vec::new();
+    for m in &refused {
+        if let Some(r) = room(&m.room_id).filter(|r| !rooms.iter().any(|k| k.id == r.id)) {
+            rooms.push(r.clone());
+        }
+    }
+    if !rooms.is_empty() {
+        state.record_matches(&rooms).await;
+    }
+    let again = state
+        .metrics
+        .store(OP, state.store.archive_messages(&refused))
+        .await?;
+    for (i, e) in again.refused {
+        if let Some(m) = refused.get(i) {
+            state.metrics.count_rejected(OP);
+            tracing::warn!(
+                error = %e,
+                room = %m.room_id,
+                id = %m.msg_id,
+                sender = m.sender_id,
+                "a message the database refused was left out of the archive"
+            );
+        }
+    }
+    Ok(())
 }
 
 /// What a room has for the archive this turn.

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use poem::endpoint::BoxEndpoint;
 use poem::http::StatusCode;
-use poem::listener::{Acceptor, Listener, TcpListener};
+use poem::listener::Acceptor;
 use poem::test::TestClient;
 use poem::{EndpointExt, Server};
 use serde_json::{json, Value};
@@ -159,8 +159,7 @@ pub async fn spawn_full(
         .map_to_response()
         .boxed();
     telepathy_server::realtime::start(&state).await.unwrap();
-    let acceptor = TcpListener::bind("127.0.0.1:0")
-        .into_acceptor()
+    let acceptor = telepathy_server::listener::bind("127.0.0.1:0", &state.config)
         .await
         .unwrap();
     let addr = acceptor.local_addr()[0]

@@ -552,18 +552,48 @@ async fn oversized_requests_over_a_socket() {
     assert_eq!(body["code"], json!("URI_TOO_LONG"));
     // Beyond 64 KiB the HTTP layer under poem refuses the request line itself (414 with
     // no body; clients refuse to send such addresses anyway); beyond its 400 KB read
-    // buffer, 431. The node lives on either way.
-    for (length, status) in [(70_000, "414"), (500_000, "431")] {
-        let head = format!(
-            "GET /api/server-time?x={} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n",
-            "a".repeat(length)
-        );
-        let answer = raw_request(&app.addr, head.as_bytes()).await;
+    // buffer, or past 100 header lines, 431. Those answers carry our headers too. The
+    // node lives on either way.
+    let many: String = (0..120).map(|i| format!("x-{i}: {i}\r\n")).collect();
+    for (what, head, status) in [
+        (
+            "request line",
+            format!(
+                "GET /api/server-time?x={} HTTP/1.1\r\nhost: x\r\n",
+                "a".repeat(70_000)
+            ),
+            "414",
+        ),
+        (
+            "head",
+            format!(
+                "GET /api/server-time HTTP/1.1\r\nhost: x\r\nx-big: {}\r\n",
+                "a".repeat(500_000)
+            ),
+            "431",
+        ),
+        (
+            "header lines",
+            format!("GET /api/server-time HTTP/1.1\r\nhost: x\r\n{many}"),
+            "431",
+        ),
+    ] {
+        let request = format!("{head}connection: close\r\n\r\n");
+        let answer = raw_request(&app.addr, request.as_bytes()).await;
         assert!(
             answer.starts_with(&format!("HTTP/1.1 {status} ")),
-            "{length}: {}",
+            "{what}: {}",
             answer.lines().next().unwrap_or_default()
         );
+        let head = answer.to_ascii_lowercase();
+        for line in [
+            "\r\nx-content-type-options: nosniff\r\n",
+            "\r\nx-frame-options: deny\r\n",
+            "\r\ncontent-security-policy: default-src 'self'",
+            "\r\npermissions-policy: ",
+        ] {
+            assert!(head.contains(line), "{what}: {line:?} in {answer}");
+        }
     }
     // The node still serves after all that.
     let resp = client
@@ -603,6 +633,10 @@ fn header<'a>(headers: &'a poem::http::HeaderMap, name: &str) -> &'a str {
 async fn security_headers_cover_the_app_and_the_api(app: TestApp) {
     for path in ["/", "/login", "/api/server-time", "/api/no-such-thing"] {
         let headers = headers_of(&app, path).await;
+        // No answer of the API is for a cache; the app's pages are revalidated.
+        if path.starts_with("/api/") {
+            assert_eq!(header(&headers, "cache-control"), "no-store", "{path}");
+        }
         let csp = header(&headers, "content-security-policy");
         let directives: Vec<&str> = csp.split(';').map(str::trim).collect();
         for expected in [

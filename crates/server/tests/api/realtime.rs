@@ -16,6 +16,12 @@ crate::both!(
     a_node_given_up_for_dead_starts_over,
     identity_fields_of_any_type_are_ignored,
     unreadable_frames_count_toward_the_frame_limit,
+    binary_frames_count_and_a_flood_closes_the_socket,
+    a_frame_over_the_size_limit_closes_the_socket,
+    a_malformed_last_id_is_refused_on_both_engines,
+    a_retry_with_its_client_id_is_delivered_once,
+    text_is_cleaned_before_it_is_sent_or_stored,
+    a_message_the_database_refuses_holds_back_no_other,
     a_draining_node_is_not_ready_and_refuses_sockets,
     only_members_end_a_chat,
     room_ids_the_database_cannot_hold_are_refused_as_input,
@@ -769,4 +775,192 @@ async fn archive_recorded(app: &TestApp, room: &str) {
     }
     app.state.engine.clear("lease:archive").await.unwrap();
     telepathy_server::realtime::archive(&app.state).await;
+}
+
+/// Binary frames count toward the frame limit like text ones (they are read for nothing),
+/// and a flood far past it closes the socket with a policy violation instead of costing
+/// the node an answer per frame.
+async fn binary_frames_count_and_a_flood_closes_the_socket(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    for _ in 0..40 {
+        assert!(a.send_binary(vec![0; 1024]).await);
+    }
+    a.send("getOnlineCount", json!({})).await;
+    let refused = a.expect("error").await;
+    assert_eq!(refused["code"], json!("RATE_LIMITED"));
+    assert_eq!(refused["event"], json!("getOnlineCount"));
+    for _ in 0..200 {
+        if !a.send_binary(vec![0; 1024]).await {
+            break;
+        }
+    }
+    assert_eq!(a.expect_close_within(SOON).await, Some(1008));
+    let metrics = app.state.metrics.encode();
+    assert!(
+        metrics.contains("telepathy_sockets_kicked_total{op=\"flood\"} 1"),
+        "{metrics}"
+    );
+}
+
+/// A frame over 16 KiB is not read: the socket closes with "message too big".
+async fn a_frame_over_the_size_limit_closes_the_socket(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    a.send_text(&format!(
+        "{{\"event\":\"getOnlineCount\",\"data\":{{\"pad\":\"{}\"}}}}",
+        "x".repeat(20 * 1024)
+    ))
+    .await;
+    assert_eq!(a.expect_close_within(SOON).await, Some(1009));
+}
+
+/// `resume` names a position in the stream; anything that is not one is refused alike on
+/// both engines (Redis would fail on it, memory would replay everything).
+async fn a_malformed_last_id_is_refused_on_both_engines(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].clone();
+    a.send("chatMessage", json!({ "roomId": room, "message": "하나" }))
+        .await;
+    let first = b.expect("chatMessage").await;
+    for bad in ["abc", "+", "-", "1-", "1-2-3", ""] {
+        b.send("resume", json!({ "roomId": room, "lastId": bad }))
+            .await;
+        let refused = b.expect("error").await;
+        assert_eq!(refused["event"], json!("resume"), "{bad}");
+        assert_eq!(refused["code"], json!("INVALID_REQUEST"), "{bad}");
+    }
+    b.send("resume", json!({ "roomId": room, "lastId": "0-0" }))
+        .await;
+    assert_eq!(b.expect("chatMessage").await["id"], first["id"]);
+    assert_eq!(b.expect("resumed").await["count"], json!(1));
+}
+
+/// A message sent again with its client id (after an answer that was lost) is delivered
+/// once and echoed to the sender with its first id.
+async fn a_retry_with_its_client_id_is_delivered_once(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].clone();
+    let once = json!({ "roomId": room, "message": "한 번만", "clientId": "c-1" });
+    a.send("chatMessage", once.clone()).await;
+    let echo = a.expect("chatMessage").await;
+    assert_eq!(b.expect("chatMessage").await["id"], echo["id"]);
+    a.send("chatMessage", once).await;
+    let again = a.expect("chatMessage").await;
+    assert_eq!(again["id"], echo["id"]);
+    assert_eq!(again["clientId"], json!("c-1"));
+    // The partner's next message is the next one sent, not the retry.
+    a.send(
+        "chatMessage",
+        json!({ "roomId": room, "message": "다음", "clientId": "c-2" }),
+    )
+    .await;
+    assert_eq!(b.expect("chatMessage").await["message"], json!("다음"));
+    b.send("resume", json!({ "roomId": room })).await;
+    assert_eq!(b.expect("resumed").await["count"], json!(2));
+}
+
+/// Control characters, direction overrides and invisible splitters never reach the
+/// partner nor the archive; a message of nothing else is empty.
+async fn text_is_cleaned_before_it_is_sent_or_stored(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+    a.send(
+        "chatMessage",
+        json!({ "roomId": room, "message": "안\u{0}녕\u{202e}하\u{200b}세요\r\n반가워" }),
+    )
+    .await;
+    let got = b.expect("chatMessage").await;
+    assert_eq!(got["message"], json!("안녕하세요\n반가워"));
+    a.send(
+        "chatMessage",
+        json!({ "roomId": room, "message": "\u{0}\u{200b} \u{7}" }),
+    )
+    .await;
+    assert_eq!(a.expect("error").await["code"], json!("MESSAGE_EMPTY"));
+    archive_recorded(&app, &room).await;
+    let transcript = app.state.store.transcript(&room).await.unwrap();
+    assert_eq!(transcript.len(), 1);
+    assert_eq!(transcript[0].body, "안녕하세요\n반가워");
+}
+
+/// A message in a room stream that the database refuses (a NUL byte on PostgreSQL, as a
+/// stream written before texts were cleaned may hold) is left out of the archive, counted
+/// and logged once; the messages beside it, in its room and others, are archived.
+async fn a_message_the_database_refuses_holds_back_no_other(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (mut c, _) = user(&mut app, "carol", "01055556666").await;
+    let (mut d, _) = user(&mut app, "danny", "01077778888").await;
+    let (ma, mb) = pair(&app, &mut a, &mut b).await;
+    let (mc, _) = pair(&app, &mut c, &mut d).await;
+    let first = ma["roomId"].as_str().unwrap().to_owned();
+    let second = mc["roomId"].as_str().unwrap().to_owned();
+    a.send("chatMessage", json!({ "roomId": first, "message": "하나" }))
+        .await;
+    b.expect("chatMessage").await;
+    let poison = json!({ "from": mb["receiverId"], "text": "독\u{0}", "at": app.state.shared_now_ms(), "client_id": null });
+    let frame = telepathy_engine::MessageFrame {
+        head: "{\"event\":\"injected\",\"data\":{\"id\":\"",
+        tail: "\"}}",
+    };
+    app.state
+        .engine
+        .send(
+            &first,
+            ma["senderId"].as_i64().unwrap(),
+            None,
+            &poison.to_string(),
+            &frame,
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    a.send("chatMessage", json!({ "roomId": first, "message": "셋" }))
+        .await;
+    b.expect("chatMessage").await;
+    c.send("chatMessage", json!({ "roomId": second, "message": "넷" }))
+        .await;
+    d.expect("chatMessage").await;
+    archive_recorded(&app, &first).await;
+    archive_recorded(&app, &second).await;
+    let bodies = |room: &str| {
+        let store = app.state.store.clone();
+        let room = room.to_owned();
+        async move {
+            store
+                .transcript(&room)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|m| m.body)
+                .collect::<Vec<_>>()
+        }
+    };
+    let postgres = app.state.config.backend == telepathy_store::Backend::Postgres;
+    if postgres {
+        assert_eq!(bodies(&first).await, ["하나", "셋"]);
+        let metrics = app.state.metrics.encode();
+        assert!(
+            metrics.contains("telepathy_store_rejected_total{op=\"archive_messages\"} 1"),
+            "{metrics}"
+        );
+    } else {
+        assert_eq!(bodies(&first).await, ["하나", "독\0", "셋"]);
+    }
+    assert_eq!(bodies(&second).await, ["넷"]);
+    // The next turn moves on: nothing is tried again, nothing counted twice.
+    app.state.engine.clear("lease:archive").await.unwrap();
+    telepathy_server::realtime::archive(&app.state).await;
+    if postgres {
+        assert!(app
+            .state
+            .metrics
+            .encode()
+            .contains("telepathy_store_rejected_total{op=\"archive_messages\"} 1"));
+    }
 }

@@ -262,6 +262,26 @@ impl OwnRedis {
         }
     }
 
+    /// Freezes the server (SIGSTOP): connections stay open and nothing is answered, as
+    /// when Redis stalls; what was sent meanwhile runs when it is thawed.
+    pub fn freeze(&self) {
+        self.signal("-STOP");
+    }
+
+    /// Lets a frozen server go on (SIGCONT).
+    pub fn thaw(&self) {
+        self.signal("-CONT");
+    }
+
+    fn signal(&self, signal: &str) {
+        let child = self.child.as_ref().expect("the server runs");
+        let status = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .expect("kill is on PATH");
+        assert!(status.success(), "kill {signal} failed");
+    }
+
     /// Starts the server (again) on the same port and waits until it answers.
     pub async fn restart(&mut self) {
         self.stop();

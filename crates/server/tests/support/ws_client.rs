@@ -39,6 +39,11 @@ impl Client {
         self.ws.send(Message::Text(text.into())).await.unwrap();
     }
 
+    /// Sends a binary frame; false once the server has closed the socket.
+    pub async fn send_binary(&mut self, bytes: Vec<u8>) -> bool {
+        self.ws.send(Message::Binary(bytes.into())).await.is_ok()
+    }
+
     pub async fn send(&mut self, event: &str, data: Value) {
         let text = json!({ "event": event, "data": data }).to_string();
         self.ws.send(Message::Text(text.into())).await.unwrap();
