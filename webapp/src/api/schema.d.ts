@@ -2900,7 +2900,11 @@ export interface components {
         SendChatMessage: {
             roomId: string;
             message: string;
-            /** @description The client's own id for the message, echoed back so it can match its pending copy. */
+            /**
+             * @description The client's own id for the message (at most 64 bytes; a UUID), echoed back so it
+             *     can match its pending copy. It makes a retry safe: a message sent again with the
+             *     same id in the same room is delivered once, and echoed with its first id.
+             */
             clientId?: string;
         };
         /**

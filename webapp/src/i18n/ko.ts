@@ -386,6 +386,7 @@ export const ko = {
     me: '나',
     pending: '전송 중',
     failed: '전송 실패',
+    retry: '다시 보내기',
     typing: (partner: string) => `${partner}님이 입력 중이에요`,
     inputLabel: '메시지',
     placeholder: '메시지를 입력하세요',

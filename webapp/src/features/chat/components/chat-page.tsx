@@ -113,7 +113,7 @@ function ChatRoom({ info }: { info: ChatInfo }) {
 
       <div className="chat-body">
         {entries.length === 0 ? <p className="chat-empty">{ko.chat.emptyHint}</p> : null}
-        <MessageList entries={entries} myId={myId} partnerNickname={partnerNickname} />
+        <MessageList entries={entries} myId={myId} partnerNickname={partnerNickname} onRetry={active ? room.retry : undefined} />
         <div className="typing-indicator" role="status" aria-live="polite">
           {partnerTyping ? (
             <>

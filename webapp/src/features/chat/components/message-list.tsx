@@ -6,12 +6,14 @@ interface MessageListProps {
   entries: ChatEntry[];
   myId: number;
   partnerNickname: string;
+  /** Sends a failed message of the user again (absent once the chat is over). */
+  onRetry?: ((clientId: string) => void) | undefined;
 }
 
 const MINUTE_MS = 60_000;
 
 /** The conversation: the user's bubbles on the right, the partner's on the left, with times. */
-export function MessageList({ entries, myId, partnerNickname }: MessageListProps) {
+export function MessageList({ entries, myId, partnerNickname, onRetry }: MessageListProps) {
   return (
     <ol className="chat-log" role="log" aria-label={ko.chat.log}>
       {entries.map((entry, index) => {
@@ -45,6 +47,17 @@ export function MessageList({ entries, myId, partnerNickname }: MessageListProps
                 {showMeta ? (
                   <span className="bubble-row__meta">
                     {entry.status === 'pending' ? ko.chat.pending : entry.status === 'failed' ? ko.chat.failed : formatChatTime(entry.timestamp)}
+                    {entry.status === 'failed' && mine && entry.clientId && onRetry ? (
+                      <button
+                        type="button"
+                        className="bubble-row__retry"
+                        onClick={() => {
+                          if (entry.clientId) onRetry(entry.clientId);
+                        }}
+                      >
+                        {ko.chat.retry}
+                      </button>
+                    ) : null}
                   </span>
                 ) : null}
               </div>

@@ -7,7 +7,7 @@ import { writeChatInfo, type ChatInfo } from '@/lib/chat-session';
 import { tabSocket } from '@/lib/socket';
 import { FakeWebSocket } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
-import { PARTNER_TYPING_TIMEOUT_MS, RECONNECT_NOTICE_MS, useChatRoom, type ChatRoom } from './use-chat-room';
+import { PARTNER_TYPING_TIMEOUT_MS, RECONNECT_NOTICE_MS, SEND_RETRIES, SEND_RETRY_MS, useChatRoom, type ChatRoom } from './use-chat-room';
 
 vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
 
@@ -119,6 +119,59 @@ describe('useChatRoom', () => {
     });
     expect(toast.error).toHaveBeenCalledWith('너무 빨라요.');
     expect(room().entries).toMatchObject([{ message: '하나', status: 'failed' }]);
+  });
+
+  it('tries a send refused for now again with the same client id, then shows it failed', () => {
+    vi.useFakeTimers();
+    const { room } = setup();
+    const socket = connect();
+    act(() => {
+      room().send('다시 가요');
+    });
+    const sends = () => socket.sent.filter((each) => each.event === 'chatMessage').map((each) => each.data as { clientId: string });
+    const unavailable = { event: 'chatMessage', code: 'UNAVAILABLE', message: '잠시 후 다시 시도해주세요.' };
+    for (let i = 1; i <= SEND_RETRIES; i += 1) {
+      act(() => {
+        socket.receive('error', unavailable);
+      });
+      expect(room().entries).toMatchObject([{ status: 'pending' }]);
+      expect(toast.error).not.toHaveBeenCalled();
+      act(() => {
+        vi.advanceTimersByTime(SEND_RETRY_MS * i);
+      });
+      expect(sends()).toHaveLength(i + 1);
+    }
+    const ids = new Set(sends().map((each) => each.clientId));
+    expect(ids.size).toBe(1);
+    act(() => {
+      socket.receive('error', unavailable);
+    });
+    expect(room().entries).toMatchObject([{ status: 'failed' }]);
+    expect(toast.error).toHaveBeenCalledWith('잠시 후 다시 시도해주세요.');
+    // The send that went through after all confirms the failed copy; nothing doubles.
+    const [clientId] = ids;
+    act(() => {
+      socket.receive('chatMessage', echo(clientId, '다시 가요', '5-0'));
+    });
+    expect(room().entries).toMatchObject([{ id: '5-0', status: 'sent' }]);
+  });
+
+  it('sends a failed message again with its client id when asked', () => {
+    const { room } = setup();
+    const socket = connect();
+    act(() => {
+      room().send('하나');
+    });
+    act(() => {
+      socket.receive('error', { event: 'chatMessage', code: 'RATE_LIMITED', message: '너무 빨라요.' });
+    });
+    const first = socket.sent.find((each) => each.event === 'chatMessage')?.data as { clientId: string };
+    act(() => {
+      room().retry(first.clientId);
+    });
+    expect(room().entries).toMatchObject([{ message: '하나', status: 'pending' }]);
+    const sent = socket.sent.filter((each) => each.event === 'chatMessage').map((each) => each.data);
+    expect(sent).toEqual([first, first]);
   });
 
   it('sends again after a reconnect what the server did not confirm', () => {

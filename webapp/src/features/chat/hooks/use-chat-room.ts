@@ -16,6 +16,14 @@ import { useTypingSignal } from './use-typing-signal';
 export const PARTNER_TYPING_TIMEOUT_MS = 6000;
 /** A short drop is reconnected silently; a notice appears only when it lasts longer than this. */
 export const RECONNECT_NOTICE_MS = 2000;
+/**
+ * A send the server could not complete for now (`UNAVAILABLE`: its shared store did not answer)
+ * is tried again this many times, `SEND_RETRY_MS` × the try apart, before it shows as failed.
+ * It may have gone through after all: the server delivers a client id once and echoes a retry
+ * with the first id, so a retry never doubles a message.
+ */
+export const SEND_RETRIES = 3;
+export const SEND_RETRY_MS = 2000;
 
 export interface ChatRoom {
   /** The conversation, confirmed and pending lines. */
@@ -39,6 +47,8 @@ export interface ChatRoom {
   backBlocked: boolean;
   /** Sends the trimmed text; false, sending nothing, when it is blank or the chat is over. */
   send: (text: string) => boolean;
+  /** Sends a failed message again, with its client id: the server delivers it once at most. */
+  retry: (clientId: string) => void;
   /** The composer's text changed: tells the partner this user types. */
   onInput: (text: string) => void;
   /** Ends the room and goes to /main; with `askFeedback` the mood question waits there. */
@@ -67,6 +77,8 @@ export function useChatRoom(info: ChatInfo): ChatRoom {
   const [partnerTypingAt, setPartnerTypingAt] = useState<number | null>(null);
   const [lateConnection, setLateConnection] = useState<number | null>(null);
   const endedRef = useRef(false);
+  /** Automatic tries of each message refused for now, by client id. */
+  const retries = useRef(new Map<string, number>());
   const active = ended === null && !leaving && !reported;
   const typing = useTypingSignal(roomId, active);
   const canReport = !leaving && !reported && (ended === null || ended.reason === 'left' || ended.reason === 'disconnected');
@@ -168,13 +180,37 @@ export function useChatRoom(info: ChatInfo): ChatRoom {
 
   useSocketEvent('error', (error) => {
     if (error.event !== 'chatMessage' && error.event !== 'session') return;
-    toast.error(error.message);
-    if (error.event !== 'chatMessage') return;
+    if (error.event !== 'chatMessage') {
+      toast.error(error.message);
+      return;
+    }
     // The refusal names no message: the oldest one still waiting on this connection is the one.
     const connection = tabSocket().connectionId();
     const refused = chatLog.entriesOf(roomId).find((entry) => entry.status === 'pending' && entry.sentOn === connection);
-    if (refused?.clientId) chatLog.update(roomId, refused.clientId, { status: 'failed' });
+    const clientId = refused?.clientId;
+    const tries = clientId ? (retries.current.get(clientId) ?? 0) : SEND_RETRIES;
+    if (clientId && error.code === 'UNAVAILABLE' && tries < SEND_RETRIES) {
+      // Not sent on any connection until the try: a resume meanwhile sends it instead.
+      retries.current.set(clientId, tries + 1);
+      chatLog.update(roomId, clientId, { sentOn: null });
+      window.setTimeout(() => {
+        resend(clientId);
+      }, SEND_RETRY_MS * (tries + 1));
+      return;
+    }
+    toast.error(error.message);
+    if (clientId) chatLog.update(roomId, clientId, { status: 'failed' });
   });
+
+  /** Sends a pending message again under its client id, unless it is confirmed or on its way. */
+  function resend(clientId: string) {
+    const entry = chatLog.entriesOf(roomId).find((each) => each.id === null && each.clientId === clientId);
+    if (!entry || entry.status !== 'pending' || entry.sentOn !== null || !active) return;
+    const socket = tabSocket();
+    if (socket.send('chatMessage', { roomId, message: entry.message, clientId })) {
+      chatLog.update(roomId, clientId, { sentOn: socket.connectionId() });
+    }
+  }
 
   function send(text: string): boolean {
     const message = text.trim();
@@ -188,6 +224,13 @@ export function useChatRoom(info: ChatInfo): ChatRoom {
     }
     typing.stop();
     return true;
+  }
+
+  function retry(clientId: string) {
+    if (!active) return;
+    retries.current.delete(clientId);
+    chatLog.update(roomId, clientId, { status: 'pending', sentOn: null });
+    resend(clientId);
   }
 
   async function leave(askFeedback: boolean) {
@@ -243,6 +286,7 @@ export function useChatRoom(info: ChatInfo): ChatRoom {
     reconnecting: socketStatus !== 'open' && lateConnection === tabSocket().connectionId(),
     backBlocked: blocker.state === 'blocked',
     send,
+    retry,
     onInput: typing.onInput,
     leave,
     stay,
