@@ -67,6 +67,21 @@
 //! syllable (one initial before a vowel, a final and an initial between vowels), so English
 //! words (`dorsal`, `altman`) do not turn into loose jamo.
 //!
+//! # Contact details
+//!
+//! `find_contacts` matches regular expressions on a folded copy of the text (fullwidth
+//! forms as ASCII, the vowel `ㅡ`, dashes and tildes as `-`, `。` and `·` as `.`, circled
+//! digits as digits), and maps what it finds back to the original. A phone number is ten or
+//! eleven digits, digit words (`공일공`, `영`, `빵`) or look-alikes (`o1o`) after `01` or
+//! `+82`, with up to three characters that are neither letters nor digits between them. An
+//! e-mail address may spell its `@` (`골뱅이`, `(at)`, `[at]`, ` at `) and its dots
+//! (`닷`, `쩜`, `(dot)`, ` dot `, `닷컴`); with a plain ` at ` it must name a mail provider,
+//! as "meet at home" is English. A domain may have spaces around its dots (`naver . com`)
+//! or spell them, then only before `com`, `net`, `org` or `kr`. One pass over the text
+//! tells which patterns can match (ten digits and a zero for a phone, a Latin letter and a
+//! dot for a link, a Latin letter for a handle), and only those run: most messages hold no
+//! contact detail at all.
+//!
 //! # Known limits
 //!
 //! The list holds whole words, not sounds: a new misspelling of a syllable needs a new line.
@@ -173,49 +188,271 @@ pub fn check_nickname_words(nickname: &str) -> Result<(), ErrorCode> {
 }
 
 /// Byte ranges in `text` that hold contact details: Korean mobile numbers (also spelled
-/// with digit words, `공일공…`), messenger IDs after the messenger's name (`카톡 아이디
-/// abc123`, `텔레 @name`), e-mail addresses, and links (`http(s)://…`, `www.…`, bare
-/// domains such as `abc.com`, `t.me/x`, `open.kakao.com/o/…`). Sorted and disjoint.
+/// with digit words, `공일공…`, and look-alikes, `o1o`), messenger IDs after the
+/// messenger's name (`카톡 아이디 abc123`, `텔레 @name`), e-mail addresses (also spelled
+/// out: `abc 골뱅이 naver 닷컴`, `abc(at)gmail(dot)com`), and links (`http(s)://…`,
+/// `www.…`, bare domains such as `abc.com`, `naver . com`, `t.me/x`,
+/// `open.kakao.com/o/…`). Fullwidth forms, dash look-alikes (`ㅡ`, `–`, `~`) and dot
+/// look-alikes (`。`, `·`) count as what they stand for. Sorted and disjoint.
 pub fn find_contacts(text: &str) -> Vec<Range<usize>> {
-    let mut hits = Vec::new();
     let Some(c) = CONTACTS.as_ref() else {
-        return hits;
+        return Vec::new();
     };
-    for m in c.phone.find_iter(text) {
-        if !digit_before(text, m.start()) && !digit_after(text, m.end()) {
+    let (folded, signs) = ContactText::of(text);
+    let hits = contacts_in(c, folded.text(text), &signs);
+    merge(hits.into_iter().map(|r| folded.original(text, r)).collect())
+}
+
+/// The contact details in `text`, already folded.
+fn contacts_in(c: &Contacts, text: &str, signs: &Signs) -> Vec<Range<usize>> {
+    let mut hits = Vec::new();
+    let alnum = |ch: Option<char>| ch.is_some_and(|ch| ch.is_ascii_alphanumeric());
+    let before = |at: usize| text[..at].chars().next_back();
+    let after = |at: usize| text[at..].chars().next();
+    // The patterns with no literal to start from run only on messages that hold what they
+    // need: most chat messages hold no contact detail at all.
+    let phone_like = signs.digits >= 10 && signs.zero;
+    let linked = signs.latin && (signs.dot || text.contains("://"));
+    let dotted = signs.latin && (signs.dot || contains_ascii_word(text, "dot"));
+    let at_like = signs.latin && (signs.at || contains_ascii_word(text, "at"));
+    for m in phone_like
+        .then(|| c.phone.find_iter(text))
+        .into_iter()
+        .flatten()
+    {
+        // A look-alike letter (`o1o`) must not be part of a word.
+        let letter_edge = m.as_str().starts_with(|ch: char| ch.is_ascii_alphabetic())
+            && alnum(before(m.start()))
+            || m.as_str().ends_with(|ch: char| ch.is_ascii_alphabetic()) && alnum(after(m.end()));
+        if !digit_before(text, m.start()) && !digit_after(text, m.end()) && !letter_edge {
             hits.push(m.range());
         }
     }
-    for m in c.url.find_iter(text) {
-        let before = text[..m.start()].chars().next_back();
-        let after = text[m.end()..].chars().next();
-        let glued = |ch: Option<char>| ch.is_some_and(|ch| ch.is_ascii_alphanumeric());
-        if !glued(before) && before != Some('@') && !glued(after) {
+    let url = linked.then(|| c.url.find_iter(text));
+    let spelled = dotted.then(|| c.spelled_url.find_iter(text));
+    for m in url
+        .into_iter()
+        .flatten()
+        .chain(spelled.into_iter().flatten())
+    {
+        let (b, a) = (before(m.start()), after(m.end()));
+        if !alnum(b) && b != Some('@') && !alnum(a) {
             hits.push(m.range());
         }
     }
-    for m in c.email.find_iter(text) {
-        hits.push(m.range());
+    for caps in at_like
+        .then(|| c.email.captures_iter(text))
+        .into_iter()
+        .flatten()
+    {
+        let (Some(all), Some(at)) = (caps.get(0), caps.get(2)) else {
+            continue;
+        };
+        // `at` as a plain word is English as often as not ("meet at home dot com"):
+        // the address must then be at a mail provider.
+        let plain_at = at.as_str().trim().eq_ignore_ascii_case("at");
+        let provider = caps
+            .get(3)
+            .is_some_and(|d| MAIL_PROVIDERS.contains(&d.as_str().to_ascii_lowercase().as_str()))
+            || caps.get(4).is_some();
+        if !plain_at || provider {
+            hits.push(all.range());
+        }
     }
-    for caps in c.messenger.captures_iter(text) {
+    // A handle holds a Latin letter.
+    for caps in signs
+        .latin
+        .then(|| c.messenger.captures_iter(text))
+        .into_iter()
+        .flatten()
+    {
         let (Some(name), Some(handle)) = (caps.get(1), caps.get(2)) else {
             continue;
         };
-        // 온라인, 가이드라인: 라인 inside a word is not the messenger.
-        let inside_word = text[..name.start()]
-            .chars()
-            .next_back()
-            .is_some_and(is_hangul);
+        // 온라인, 가이드라인: 라인 inside a word is not the messenger; nor is ㅋㅌ after
+        // laughter (ㅋㅋㅋㅌ).
+        let inside_word = before(name.start()).is_some_and(is_hangul);
         let has_letter = handle.as_str().chars().any(|c| c.is_ascii_alphabetic());
-        let glued = text[handle.end()..]
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphanumeric());
-        if !(name.as_str() == "라인" && inside_word) && has_letter && !glued {
+        let glued = alnum(after(handle.end()));
+        let bound = matches!(name.as_str(), "라인" | "ㅋㅌ");
+        if !(bound && inside_word) && has_letter && !glued {
             hits.push(handle.range());
         }
     }
-    merge(hits)
+    hits
+}
+
+/// What one pass over a folded text tells the contact patterns.
+#[derive(Default)]
+struct Signs {
+    /// Digits, digit words and digit look-alikes.
+    digits: usize,
+    /// A zero among them.
+    zero: bool,
+    /// An ASCII letter.
+    latin: bool,
+    /// A dot or a spelled one (`닷`, `쩜`, `점`).
+    dot: bool,
+    /// An `@` or a spelled one (`골뱅이`, `앳`).
+    at: bool,
+}
+
+impl Signs {
+    /// Counts one character of the folded text.
+    fn count(&mut self, c: char) {
+        match c {
+            '0' | 'ㅇ' | '공' | '영' | '빵' => {
+                self.digits += 1;
+                self.zero = true;
+            }
+            'o' | 'O' => {
+                self.digits += 1;
+                self.zero = true;
+                self.latin = true;
+            }
+            'l' | 'I' => {
+                self.digits += 1;
+                self.latin = true;
+            }
+            '1'..='9'
+            | '|'
+            | '일'
+            | '이'
+            | '삼'
+            | '사'
+            | '오'
+            | '육'
+            | '륙'
+            | '칠'
+            | '팔'
+            | '구' => self.digits += 1,
+            'a'..='z' | 'A'..='Z' => self.latin = true,
+            '.' | '닷' | '쩜' | '점' => self.dot = true,
+            '@' | '앳' | '골' => self.at = true,
+            _ => {}
+        }
+    }
+}
+
+/// Whether `text` holds `word` (ASCII, lowercase) in any case.
+fn contains_ascii_word(text: &str, word: &str) -> bool {
+    text.as_bytes()
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+}
+
+/// Mail providers an address spelled with a plain `at` must name.
+const MAIL_PROVIDERS: [&str; 13] = [
+    "gmail",
+    "naver",
+    "daum",
+    "hanmail",
+    "nate",
+    "kakao",
+    "hotmail",
+    "outlook",
+    "yahoo",
+    "icloud",
+    "proton",
+    "protonmail",
+    "korea",
+];
+
+/// A text for the contact patterns: the original when nothing in it needs folding (most
+/// messages), else a folded copy and, for each folded character, where it starts in the
+/// copy and in the original.
+enum ContactText {
+    Original,
+    Folded {
+        text: String,
+        starts: Vec<(usize, usize)>,
+    },
+}
+
+impl ContactText {
+    /// The text to match and its signs, in one pass over it.
+    fn of(text: &str) -> (Self, Signs) {
+        let mut signs = Signs::default();
+        let mut first_fold = None;
+        for (at, c) in text.char_indices() {
+            let folded = if (c.is_ascii() && c != '~') || ('\u{AC00}'..='\u{D7A3}').contains(&c) {
+                c
+            } else {
+                fold_contact(c)
+            };
+            if folded != c {
+                first_fold = Some(at);
+                break;
+            }
+            signs.count(c);
+        }
+        let Some(first) = first_fold else {
+            return (Self::Original, signs);
+        };
+        // Fold from the first character that needs it, counting the rest.
+        let mut folded = String::with_capacity(text.len());
+        folded.push_str(&text[..first]);
+        let mut starts: Vec<(usize, usize)> = text[..first]
+            .char_indices()
+            .map(|(at, _)| (at, at))
+            .collect();
+        for (at, c) in text[first..].char_indices() {
+            let f = fold_contact(c);
+            signs.count(f);
+            starts.push((folded.len(), first + at));
+            folded.push(f);
+        }
+        (
+            Self::Folded {
+                text: folded,
+                starts,
+            },
+            signs,
+        )
+    }
+
+    fn text<'a>(&'a self, original: &'a str) -> &'a str {
+        match self {
+            Self::Original => original,
+            Self::Folded { text, .. } => text,
+        }
+    }
+
+    /// The range in the original text of a range in the folded one.
+    fn original(&self, original: &str, range: Range<usize>) -> Range<usize> {
+        let Self::Folded { starts, .. } = self else {
+            return range;
+        };
+        let at = |folded: usize| {
+            let n = starts.partition_point(|&(f, _)| f < folded);
+            starts.get(n).map_or(original.len(), |&(_, o)| o)
+        };
+        at(range.start)..at(range.end)
+    }
+}
+
+/// A character as the contact patterns read it: fullwidth forms as ASCII, dash
+/// look-alikes (the vowel `ㅡ`, en and em dashes, the minus sign, tildes) as `-`, dot
+/// look-alikes (`。`, `·`, `ㆍ`) as `.`, circled digits as digits.
+fn fold_contact(c: char) -> char {
+    match c {
+        'ㅡ'
+        | '\u{2010}'..='\u{2015}'
+        | '\u{2212}'
+        | '\u{FE58}'
+        | '\u{FE63}'
+        | '\u{FF0D}'
+        | '\u{30FC}'
+        | '~'
+        | '\u{301C}'
+        | '\u{223C}'
+        | '\u{FF5E}' => '-',
+        '\u{3002}' | '\u{FF61}' | '\u{FF0E}' | '\u{00B7}' | '\u{318D}' | '\u{2219}'
+        | '\u{2022}' | '\u{30FB}' => '.',
+        '\u{2460}'..='\u{2468}' => char::from_u32(c as u32 - 0x2460 + '1' as u32).unwrap_or(c),
+        '\u{24EA}' => '0',
+        c => fold_width(c),
+    }
 }
 
 /// `text` with each contact detail replaced by as many `*` as it has characters.
@@ -439,6 +676,9 @@ fn syllable_initial(c: char) -> Option<char> {
 struct Contacts {
     phone: Regex,
     url: Regex,
+    /// Domains written with spaces or spelled dots (`naver . com`, `naver 닷컴`).
+    spelled_url: Regex,
+    /// E-mail addresses, also with a spelled `@` and dots.
     email: Regex,
     messenger: Regex,
 }
@@ -446,24 +686,38 @@ struct Contacts {
 /// The contact patterns. They are constants known to compile; were one not to, contacts
 /// go unmasked rather than the server stopping.
 static CONTACTS: LazyLock<Option<Contacts>> = LazyLock::new(|| {
-    const SEP: &str = r"[ .\-]{0,3}";
-    let d = "(?:[0-9]|공|영|일|이|삼|사|오|육|륙|칠|팔|구)";
+    // Up to three characters that are neither letters nor digits: spaces, dashes, dots,
+    // brackets, emoji.
+    const SEP: &str = r"[^\p{L}\p{N}]{0,3}";
+    let zero = "(?:[0oOㅇ]|공|영|빵)";
+    let one = "(?:[1lI|]|일)";
+    let d = "(?:[0-9oOlI|ㅇ]|공|영|빵|일|이|삼|사|오|육|륙|칠|팔|구)";
     let phone = format!(
-        r"(?:(?:\+82|82){SEP}1|(?:0|공|영){SEP}(?:1|일)){SEP}(?:[016789]|공|영|일|육|륙|칠|팔|구)(?:{SEP}{d}){{7,8}}"
+        r"(?:(?:\+82|82){SEP}1|{zero}{SEP}{one}){SEP}(?:[016789oOlI|ㅇ]|공|영|빵|일|육|륙|칠|팔|구)(?:{SEP}{d}){{7,8}}"
     );
     let tld = "com|net|org|kr|io|me|ly|gg|xyz|app|link|site|info|biz|tv|cc|dev|shop|club|top";
     let url = format!(
         r"(?i)(?:https?://[^\s]+|www\.[^\s]+|[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?)*\.(?:{tld})(?:/[A-Za-z0-9_\-./?=&%#~+]*)?)"
     );
-    let email = r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+";
-    let names = "카카오톡|카카오|카톡|텔레그램|텔레|라인|인스타그램|인스타|디스코드|디코|위챗|스냅챗|오픈채팅|오픈톡|kakaotalk|kakao|katalk|telegram|instagram|insta|discord|wechat|아이디|아디";
+    // A dot with spaces around it or spelled (`.`, `(dot)`, `닷`, `쩜`, `점`, ` dot `).
+    let dot = r"(?:\s*(?:\.|\(dot\)|\[dot\]|\{dot\}|닷|쩜|점)\s*|\s+dot\s+)";
+    let spelled_url = format!(
+        r"(?i)[a-z0-9][a-z0-9\-]*(?:{dot}[a-z0-9][a-z0-9\-]*)*{dot}(?:com|net|org|co{dot}kr|kr|컴|넷)(?:\s*/\s*[A-Za-z0-9_\-.?=&%#~+]+)*"
+    );
+    let at = r"(?:\s*(?:@|골뱅이|\(at\)|\[at\]|\{at\}|<at>|앳)\s*|\s+at\s+)";
+    let providers = "네이버|지메일|다음|한메일|네이트|카카오|핫메일";
+    let email = format!(
+        r"(?i)([A-Za-z0-9._%+\-]+)({at})(?:([A-Za-z0-9\-]+)(?:{dot}[A-Za-z0-9\-]+)*{dot}(?:[a-z]{{2,6}}|컴|넷)|({providers}))"
+    );
+    let names = "카카오톡|카카오\\s*톡|카카오|카\\s*[.\\-_]?\\s*톡|카똑|까톡|깨톡|ㅋㅌ|텔레그램|텔레그렘|텔레|텔그|라인|인스타그램|인스타|디스코드|디코|위챗|스냅챗|스냅|페이스북|페북|왓츠앱|틱톡|오픈채팅|오픈톡|kakao\\s*talk|kakao|katalk|telegram|instagram|insta|discord|wechat|snapchat|facebook|whatsapp|tiktok|아이디|아디";
     let messenger = format!(
         r"(?i)({names})(?:\s*(?:아이디|아디|id|주소|계정))?(?:은|는|이|가|로|으로|도)?\s*[:：=\-]?\s*(@?[A-Za-z0-9][A-Za-z0-9_.\-]{{1,31}})"
     );
     Some(Contacts {
         phone: Regex::new(&phone).ok()?,
         url: Regex::new(&url).ok()?,
-        email: Regex::new(email).ok()?,
+        spelled_url: Regex::new(&spelled_url).ok()?,
+        email: Regex::new(&email).ok()?,
         messenger: Regex::new(&messenger).ok()?,
     })
 });
@@ -1440,6 +1694,15 @@ mod tests {
         assert!(types_syllables(&jamo("tttlqkf")));
         assert!(!types_syllables(&jamo("dorsal")));
         assert!(!types_syllables(&jamo("install")));
+    }
+
+    #[test]
+    fn folded_contacts_point_at_the_original_characters() {
+        let text = "번호 ０１０ㅡ１２３４ㅡ５６７８ 야";
+        let found = find_contacts(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(&text[found[0].clone()], "０１０ㅡ１２３４ㅡ５６７８");
+        assert_eq!(mask_contacts(text), "번호 ************* 야");
     }
 
     #[test]
