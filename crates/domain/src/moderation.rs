@@ -21,23 +21,76 @@
 //!   `씨바아알`) collapses to the vowel.
 //!
 //! The list (`data/moderation/words.txt`) and the allow list (`allow.txt`) go through the same
-//! normaliser and into two Aho-Corasick automata, built once. A hit must end where a
-//! syllable ends (`시바` does not match `시방`); a hit that crosses a space must start at a
-//! word and, if it stops inside the last word, cover at least two of its characters (so
-//! `시 발` is caught and `세 시 발표` is not); a hit inside a hit of the allow list
-//! (`시발점`) is dropped.
+//! normaliser and into two Aho-Corasick automata, built once. Each entry of the list also
+//! stands for spellings derived from it by rule (`spellings`), so the list holds words, not
+//! every way of typing them:
 //!
-//! Digits and Latin look-alikes count only in the listed spellings (`18놈`, `ㅅ8`, `c발`,
-//! `시bal`): a bare `18` is a number.
+//! - a syllable may be written as its initial consonant (`ㅅ발`, `ㅈ같네`, `개ㅅㄲ`,
+//!   `ㅁㅊ놈`) while one syllable stays whole; in a two-syllable word only the first, since
+//!   a lone consonant after a syllable is how chat abbreviations read (`야 ㄷㄷ`), and never
+//!   a syllable that starts with `ㅇ`, `ㅋ` or `ㅎ` (`ㅇㅇ`, laughter). Abbreviations made
+//!   of initials only (`ㅅㅂ`, `ㅈㄴ`) are listed one by one, as most pairs of initials are
+//!   ordinary chat (`ㄱㅅ` 감사);
+//! - a `팔`, `발` or `빨` after the first syllable may be written `8`, which reads 팔 and
+//!   looks like a B (`시8`, `씹8`); the allow list gets the same (`4시8분` as `시팔분`).
+//!
+//! A hit must end where a syllable ends (`시바` does not match `시방`); a hit that crosses
+//! a space must start at a word and, if it stops inside the last word, cover at least two
+//! of its characters (so `시 발` and `병 신` are caught and `세 시 발표`, `그 병 신기하다`,
+//! `다시 발견` are not); a hit inside a hit of the allow list (`시발점`, the loanwords and
+//! names `도시바`, `니미츠`, `메갈로돈`) is dropped. A hit typed in initials only takes in
+//! the initials typed right after it (`ㅅㅂㄹㅁ` is hidden whole), but not laughter
+//! (`ㅅㅂㅋㅋ`).
+//!
+//! Digits and Latin look-alikes count only in the listed spellings and the derived `8`
+//! (`18놈`, `개18`, `ㅅ8`, `c발`, `시bal`): a bare `18` is a number.
+//!
+//! # Romanised words
+//!
+//! Latin words (runs of ASCII letters and digits, through `-`, `.`, `_`) are also read as
+//! romanised Korean (`sibal`, `byungsin`). A word and each Hangul entry of the list are
+//! folded into a *key* of sounds, so that the usual romanisations of one word share a key:
+//! consonants by articulation (`g k` → `k`, `b p f v` → `p`, `j z ch` → `j`, `r l` → `l`,
+//! `s sh` → `s`), vowels by sound (`eo eu o u` → `o`, `ae e` → `e`, `ee i` → `i`), repeats
+//! once (`ssibal`), digit look-alikes inside a word (`si8al`, `s1bal`). `ssibal`, `shibal`,
+//! `sibbal` and `si-bal` all give the key of `시발`. The keys of the list and of the allow
+//! list (its Hangul entries and its Latin lines, `sequoia`) go into two more automata; an
+//! allowed key that equals a listed one is left out, as it would allow the listed word.
+//!
+//! A romanised hit must start its word (English words hold keys inside them: `municipal`)
+//! and end the word, be followed by a particle (`byungsina`), or end where a syllable ends
+//! (`jotgatne`, but not `megal` in `megalith`). A key of fewer than five sounds is too
+//! common in English (`body`, `shiba`, `jut`): Hangul entries give none, and a Latin line
+//! of the list (`jonna`, `jot`) matches a whole word only.
+//!
+//! A run of Latin letters is read as 두벌식 typing only when every consonant belongs to a
+//! syllable (one initial before a vowel, a final and an initial between vowels), so English
+//! words (`dorsal`, `altman`) do not turn into loose jamo.
+//!
+//! # Contact details
+//!
+//! `find_contacts` matches regular expressions on a folded copy of the text (fullwidth
+//! forms as ASCII, the vowel `ㅡ`, dashes and tildes as `-`, `。` and `·` as `.`, circled
+//! digits as digits), and maps what it finds back to the original. A phone number is ten or
+//! eleven digits, digit words (`공일공`, `영`, `빵`) or look-alikes (`o1o`) after `01` or
+//! `+82`, with up to three characters that are neither letters nor digits between them. An
+//! e-mail address may spell its `@` (`골뱅이`, `(at)`, `[at]`, ` at `) and its dots
+//! (`닷`, `쩜`, `(dot)`, ` dot `, `닷컴`); with a plain ` at ` it must name a mail provider,
+//! as "meet at home" is English. A domain may have spaces around its dots (`naver . com`)
+//! or spell them, then only before `com`, `net`, `org` or `kr`. One pass over the text
+//! tells which patterns can match (ten digits and a zero for a phone, a Latin letter and a
+//! dot for a link, a Latin letter for a handle), and only those run: most messages hold no
+//! contact detail at all.
 //!
 //! # Known limits
 //!
-//! The list holds whole spellings, not sounds: a new misspelling needs a new line.
-//! English and fully romanised profanity (`sibal`) is not caught. Words split by a space
-//! inside a longer word are missed (`야시 발`), and single syllables spaced apart can still
-//! form a listed word by chance (`김 씨 발`, `우리 개 새끼 낳았어`). A meaning that depends
-//! on context (`병신년` the year 丙申年 against the insult) is decided by the list: `병신년`
-//! is flagged.
+//! The list holds whole words, not sounds: a new misspelling of a syllable needs a new line.
+//! English profanity is not caught, nor romanised words spaced apart (`si bal`). Words
+//! split by a space inside a longer word are missed (`야시 발`, `병 신아`), and single
+//! syllables spaced apart can still form a listed word by chance (`김 씨 발`, `우리 개 새끼
+//! 낳았어`). A meaning that depends on context (`병신년` the year 丙申年 against the
+//! insult) is decided by the list: `병신년` is flagged; `시바` in Hangul is flagged while
+//! the romanised `shiba` (the dog) is not.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -54,17 +107,24 @@ const ALLOW: &str = include_str!("../data/moderation/allow.txt");
 /// disjoint.
 pub fn find(text: &str) -> Vec<Range<usize>> {
     let mut hits = Vec::new();
-    let Some(words) = LISTS.words.as_ref() else {
-        return hits;
-    };
     // Every entry holds a Hangul or Latin letter: most number-only and emoji-only
     // messages need no normalising.
     if !text.chars().any(|c| c.is_alphabetic()) {
         return hits;
     }
+    find_in_skeleton(text, &mut hits);
+    find_romanised(text, &mut hits);
+    merge(hits)
+}
+
+/// The hits of the word list in the skeleton of `text`.
+fn find_in_skeleton(text: &str, hits: &mut Vec<Range<usize>>) {
+    let Some(words) = LISTS.words.as_ref() else {
+        return;
+    };
     let skeleton = Skeleton::of(text);
     if skeleton.chars.is_empty() {
-        return hits;
+        return;
     }
     let allowed: Vec<(usize, usize)> = LISTS
         .allow
@@ -80,9 +140,31 @@ pub fn find(text: &str) -> Vec<Range<usize>> {
         if allowed.iter().any(|&(a, b)| a <= start && end <= b) {
             continue;
         }
-        hits.push(skeleton.sources[start].start..skeleton.sources[end - 1].end);
+        let hit = skeleton.sources[start].start..skeleton.sources[end - 1].end;
+        hits.push(extend_initials(text, hit));
     }
-    merge(hits)
+}
+
+/// A hit written in loose consonants only (`ㅅㅂ`) stretched over the loose consonants
+/// typed right after it: a run of initials abbreviates one phrase (`ㅅㅂㄹㅁ`, `ㅈㄹㄴ`),
+/// so the whole run is hidden. `ㅋ` and `ㅎ` are laughter (`ㅅㅂㅋㅋ`) and stay.
+fn extend_initials(text: &str, hit: Range<usize>) -> Range<usize> {
+    let loose_consonant = |c: char| {
+        let c = fold_width(c);
+        ('\u{3131}'..='\u{314E}').contains(&c)
+    };
+    let Some(written) = text.get(hit.clone()) else {
+        return hit;
+    };
+    if !written.chars().all(loose_consonant) {
+        return hit;
+    }
+    let more: usize = text[hit.end..]
+        .chars()
+        .take_while(|&c| loose_consonant(c) && !matches!(fold_width(c), 'ㅋ' | 'ㅎ'))
+        .map(char::len_utf8)
+        .sum();
+    hit.start..hit.end + more
 }
 
 /// Whether `text` holds no abusive word.
@@ -106,49 +188,271 @@ pub fn check_nickname_words(nickname: &str) -> Result<(), ErrorCode> {
 }
 
 /// Byte ranges in `text` that hold contact details: Korean mobile numbers (also spelled
-/// with digit words, `공일공…`), messenger IDs after the messenger's name (`카톡 아이디
-/// abc123`, `텔레 @name`), e-mail addresses, and links (`http(s)://…`, `www.…`, bare
-/// domains such as `abc.com`, `t.me/x`, `open.kakao.com/o/…`). Sorted and disjoint.
+/// with digit words, `공일공…`, and look-alikes, `o1o`), messenger IDs after the
+/// messenger's name (`카톡 아이디 abc123`, `텔레 @name`), e-mail addresses (also spelled
+/// out: `abc 골뱅이 naver 닷컴`, `abc(at)gmail(dot)com`), and links (`http(s)://…`,
+/// `www.…`, bare domains such as `abc.com`, `naver . com`, `t.me/x`,
+/// `open.kakao.com/o/…`). Fullwidth forms, dash look-alikes (`ㅡ`, `–`, `~`) and dot
+/// look-alikes (`。`, `·`) count as what they stand for. Sorted and disjoint.
 pub fn find_contacts(text: &str) -> Vec<Range<usize>> {
-    let mut hits = Vec::new();
     let Some(c) = CONTACTS.as_ref() else {
-        return hits;
+        return Vec::new();
     };
-    for m in c.phone.find_iter(text) {
-        if !digit_before(text, m.start()) && !digit_after(text, m.end()) {
+    let (folded, signs) = ContactText::of(text);
+    let hits = contacts_in(c, folded.text(text), &signs);
+    merge(hits.into_iter().map(|r| folded.original(text, r)).collect())
+}
+
+/// The contact details in `text`, already folded.
+fn contacts_in(c: &Contacts, text: &str, signs: &Signs) -> Vec<Range<usize>> {
+    let mut hits = Vec::new();
+    let alnum = |ch: Option<char>| ch.is_some_and(|ch| ch.is_ascii_alphanumeric());
+    let before = |at: usize| text[..at].chars().next_back();
+    let after = |at: usize| text[at..].chars().next();
+    // The patterns with no literal to start from run only on messages that hold what they
+    // need: most chat messages hold no contact detail at all.
+    let phone_like = signs.digits >= 10 && signs.zero;
+    let linked = signs.latin && (signs.dot || text.contains("://"));
+    let dotted = signs.latin && (signs.dot || contains_ascii_word(text, "dot"));
+    let at_like = signs.latin && (signs.at || contains_ascii_word(text, "at"));
+    for m in phone_like
+        .then(|| c.phone.find_iter(text))
+        .into_iter()
+        .flatten()
+    {
+        // A look-alike letter (`o1o`) must not be part of a word.
+        let letter_edge = m.as_str().starts_with(|ch: char| ch.is_ascii_alphabetic())
+            && alnum(before(m.start()))
+            || m.as_str().ends_with(|ch: char| ch.is_ascii_alphabetic()) && alnum(after(m.end()));
+        if !digit_before(text, m.start()) && !digit_after(text, m.end()) && !letter_edge {
             hits.push(m.range());
         }
     }
-    for m in c.url.find_iter(text) {
-        let before = text[..m.start()].chars().next_back();
-        let after = text[m.end()..].chars().next();
-        let glued = |ch: Option<char>| ch.is_some_and(|ch| ch.is_ascii_alphanumeric());
-        if !glued(before) && before != Some('@') && !glued(after) {
+    let url = linked.then(|| c.url.find_iter(text));
+    let spelled = dotted.then(|| c.spelled_url.find_iter(text));
+    for m in url
+        .into_iter()
+        .flatten()
+        .chain(spelled.into_iter().flatten())
+    {
+        let (b, a) = (before(m.start()), after(m.end()));
+        if !alnum(b) && b != Some('@') && !alnum(a) {
             hits.push(m.range());
         }
     }
-    for m in c.email.find_iter(text) {
-        hits.push(m.range());
+    for caps in at_like
+        .then(|| c.email.captures_iter(text))
+        .into_iter()
+        .flatten()
+    {
+        let (Some(all), Some(at)) = (caps.get(0), caps.get(2)) else {
+            continue;
+        };
+        // `at` as a plain word is English as often as not ("meet at home dot com"):
+        // the address must then be at a mail provider.
+        let plain_at = at.as_str().trim().eq_ignore_ascii_case("at");
+        let provider = caps
+            .get(3)
+            .is_some_and(|d| MAIL_PROVIDERS.contains(&d.as_str().to_ascii_lowercase().as_str()))
+            || caps.get(4).is_some();
+        if !plain_at || provider {
+            hits.push(all.range());
+        }
     }
-    for caps in c.messenger.captures_iter(text) {
+    // A handle holds a Latin letter.
+    for caps in signs
+        .latin
+        .then(|| c.messenger.captures_iter(text))
+        .into_iter()
+        .flatten()
+    {
         let (Some(name), Some(handle)) = (caps.get(1), caps.get(2)) else {
             continue;
         };
-        // 온라인, 가이드라인: 라인 inside a word is not the messenger.
-        let inside_word = text[..name.start()]
-            .chars()
-            .next_back()
-            .is_some_and(is_hangul);
+        // 온라인, 가이드라인: 라인 inside a word is not the messenger; nor is ㅋㅌ after
+        // laughter (ㅋㅋㅋㅌ).
+        let inside_word = before(name.start()).is_some_and(is_hangul);
         let has_letter = handle.as_str().chars().any(|c| c.is_ascii_alphabetic());
-        let glued = text[handle.end()..]
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphanumeric());
-        if !(name.as_str() == "라인" && inside_word) && has_letter && !glued {
+        let glued = alnum(after(handle.end()));
+        let bound = matches!(name.as_str(), "라인" | "ㅋㅌ");
+        if !(bound && inside_word) && has_letter && !glued {
             hits.push(handle.range());
         }
     }
-    merge(hits)
+    hits
+}
+
+/// What one pass over a folded text tells the contact patterns.
+#[derive(Default)]
+struct Signs {
+    /// Digits, digit words and digit look-alikes.
+    digits: usize,
+    /// A zero among them.
+    zero: bool,
+    /// An ASCII letter.
+    latin: bool,
+    /// A dot or a spelled one (`닷`, `쩜`, `점`).
+    dot: bool,
+    /// An `@` or a spelled one (`골뱅이`, `앳`).
+    at: bool,
+}
+
+impl Signs {
+    /// Counts one character of the folded text.
+    fn count(&mut self, c: char) {
+        match c {
+            '0' | 'ㅇ' | '공' | '영' | '빵' => {
+                self.digits += 1;
+                self.zero = true;
+            }
+            'o' | 'O' => {
+                self.digits += 1;
+                self.zero = true;
+                self.latin = true;
+            }
+            'l' | 'I' => {
+                self.digits += 1;
+                self.latin = true;
+            }
+            '1'..='9'
+            | '|'
+            | '일'
+            | '이'
+            | '삼'
+            | '사'
+            | '오'
+            | '육'
+            | '륙'
+            | '칠'
+            | '팔'
+            | '구' => self.digits += 1,
+            'a'..='z' | 'A'..='Z' => self.latin = true,
+            '.' | '닷' | '쩜' | '점' => self.dot = true,
+            '@' | '앳' | '골' => self.at = true,
+            _ => {}
+        }
+    }
+}
+
+/// Whether `text` holds `word` (ASCII, lowercase) in any case.
+fn contains_ascii_word(text: &str, word: &str) -> bool {
+    text.as_bytes()
+        .windows(word.len())
+        .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+}
+
+/// Mail providers an address spelled with a plain `at` must name.
+const MAIL_PROVIDERS: [&str; 13] = [
+    "gmail",
+    "naver",
+    "daum",
+    "hanmail",
+    "nate",
+    "kakao",
+    "hotmail",
+    "outlook",
+    "yahoo",
+    "icloud",
+    "proton",
+    "protonmail",
+    "korea",
+];
+
+/// A text for the contact patterns: the original when nothing in it needs folding (most
+/// messages), else a folded copy and, for each folded character, where it starts in the
+/// copy and in the original.
+enum ContactText {
+    Original,
+    Folded {
+        text: String,
+        starts: Vec<(usize, usize)>,
+    },
+}
+
+impl ContactText {
+    /// The text to match and its signs, in one pass over it.
+    fn of(text: &str) -> (Self, Signs) {
+        let mut signs = Signs::default();
+        let mut first_fold = None;
+        for (at, c) in text.char_indices() {
+            let folded = if (c.is_ascii() && c != '~') || ('\u{AC00}'..='\u{D7A3}').contains(&c) {
+                c
+            } else {
+                fold_contact(c)
+            };
+            if folded != c {
+                first_fold = Some(at);
+                break;
+            }
+            signs.count(c);
+        }
+        let Some(first) = first_fold else {
+            return (Self::Original, signs);
+        };
+        // Fold from the first character that needs it, counting the rest.
+        let mut folded = String::with_capacity(text.len());
+        folded.push_str(&text[..first]);
+        let mut starts: Vec<(usize, usize)> = text[..first]
+            .char_indices()
+            .map(|(at, _)| (at, at))
+            .collect();
+        for (at, c) in text[first..].char_indices() {
+            let f = fold_contact(c);
+            signs.count(f);
+            starts.push((folded.len(), first + at));
+            folded.push(f);
+        }
+        (
+            Self::Folded {
+                text: folded,
+                starts,
+            },
+            signs,
+        )
+    }
+
+    fn text<'a>(&'a self, original: &'a str) -> &'a str {
+        match self {
+            Self::Original => original,
+            Self::Folded { text, .. } => text,
+        }
+    }
+
+    /// The range in the original text of a range in the folded one.
+    fn original(&self, original: &str, range: Range<usize>) -> Range<usize> {
+        let Self::Folded { starts, .. } = self else {
+            return range;
+        };
+        let at = |folded: usize| {
+            let n = starts.partition_point(|&(f, _)| f < folded);
+            starts.get(n).map_or(original.len(), |&(_, o)| o)
+        };
+        at(range.start)..at(range.end)
+    }
+}
+
+/// A character as the contact patterns read it: fullwidth forms as ASCII, dash
+/// look-alikes (the vowel `ㅡ`, en and em dashes, the minus sign, tildes) as `-`, dot
+/// look-alikes (`。`, `·`, `ㆍ`) as `.`, circled digits as digits.
+fn fold_contact(c: char) -> char {
+    match c {
+        'ㅡ'
+        | '\u{2010}'..='\u{2015}'
+        | '\u{2212}'
+        | '\u{FE58}'
+        | '\u{FE63}'
+        | '\u{FF0D}'
+        | '\u{30FC}'
+        | '~'
+        | '\u{301C}'
+        | '\u{223C}'
+        | '\u{FF5E}' => '-',
+        '\u{3002}' | '\u{FF61}' | '\u{FF0E}' | '\u{00B7}' | '\u{318D}' | '\u{2219}'
+        | '\u{2022}' | '\u{30FB}' => '.',
+        '\u{2460}'..='\u{2468}' => char::from_u32(c as u32 - 0x2460 + '1' as u32).unwrap_or(c),
+        '\u{24EA}' => '0',
+        c => fold_width(c),
+    }
 }
 
 /// `text` with each contact detail replaced by as many `*` as it has characters.
@@ -201,33 +505,180 @@ fn merge(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
 struct Lists {
     words: Option<AhoCorasick>,
     allow: Option<AhoCorasick>,
+    /// The romanised keys of the listed words (`sibal`, `byungsin`).
+    roman: Option<AhoCorasick>,
+    /// The romanised keys of the allowed words, and the allow list's Latin lines
+    /// (`sequoia`).
+    roman_allow: Option<AhoCorasick>,
 }
 
-static LISTS: LazyLock<Lists> = LazyLock::new(|| Lists {
-    words: automaton(WORDS),
-    allow: automaton(ALLOW),
+static LISTS: LazyLock<Lists> = LazyLock::new(|| {
+    // A Hangul entry with a short key (`시바`, `봊이`) would flag English words (`shiba`,
+    // `body`): only Latin lines give short keys.
+    let roman: Vec<String> = entries(WORDS)
+        .filter_map(|entry| {
+            roman_key(entry).filter(|key| key.len() >= SHORT_KEY || is_latin_line(entry))
+        })
+        .collect();
+    // Keys are coarse: an allowed Hangul word that sounds just like a listed one (`닥쳐오`
+    // and `닥쳐` are both `takjo`) would allow the listed word itself, so it is left out.
+    let roman_allow: Vec<String> = entries(ALLOW)
+        .filter_map(|entry| {
+            roman_key(entry).filter(|key| is_latin_line(entry) || !roman.contains(key))
+        })
+        .collect();
+    Lists {
+        // Latin lines (`jonna`) are romanised spellings, for the romanised automata only.
+        words: automaton(
+            entries(WORDS)
+                .filter(|entry| !is_latin_line(entry))
+                .flat_map(spellings)
+                .map(|s| Skeleton::of(&s).text),
+        ),
+        allow: automaton(
+            entries(ALLOW)
+                .filter(|entry| !is_latin_line(entry))
+                .flat_map(digit_spellings)
+                .map(|s| Skeleton::of(&s).text),
+        ),
+        roman: automaton(roman.into_iter()),
+        roman_allow: automaton(roman_allow.into_iter()),
+    }
 });
 
-/// The automaton of a list's skeletons. Building fails only past size limits a list of
-/// this length never nears; should it fail, the list matches nothing rather than the
-/// server stopping.
-fn automaton(list: &str) -> Option<AhoCorasick> {
-    let patterns: Vec<String> = list
-        .lines()
+/// Whether a list entry is a romanised spelling, written in Latin letters only.
+fn is_latin_line(entry: &str) -> bool {
+    entry.chars().all(|c| c.is_ascii_alphabetic())
+}
+
+/// The lines of a list that hold an entry: comments and blank lines left out.
+fn entries(list: &str) -> impl Iterator<Item = &str> {
+    list.lines()
         .map(|line| line.split('#').next().unwrap_or("").trim())
         .filter(|line| !line.is_empty())
-        .map(|line| Skeleton::of(line).text)
-        .filter(|s| !s.is_empty())
-        .collect();
+}
+
+/// The automaton of a list's patterns. Building fails only past size limits a list of
+/// this length never nears; should it fail, the list matches nothing rather than the
+/// server stopping.
+fn automaton(patterns: impl Iterator<Item = String>) -> Option<AhoCorasick> {
+    let mut patterns: Vec<String> = patterns.filter(|p| !p.is_empty()).collect();
+    patterns.sort_unstable();
+    patterns.dedup();
     AhoCorasickBuilder::new()
         .match_kind(MatchKind::Standard)
         .build(&patterns)
         .ok()
 }
 
+/// Entries this long or longer get no abbreviated spellings (2^n of them).
+const MAX_ABBREVIATED_SYLLABLES: usize = 6;
+
+/// The spellings an entry of the word list stands for: the entry, and the ones derived
+/// from it by two rules, so the list need not spell them out:
+///
+/// - a syllable may be written as its initial consonant (`ㅅ발`, `ㅈ같`, `개ㅅㄲ`,
+///   `ㅁㅊ놈`), as long as one syllable stays whole. In a two-syllable word only the
+///   first may: a lone consonant after a syllable is how chat abbreviations read
+///   (`야 ㄷㄷ`, `개ㄴㄴ`), so the few that are insults are listed (`시ㅂ`, `병ㅅ`). A
+///   syllable that starts with `ㅇ`, `ㅋ` or `ㅎ` is never abbreviated: those jamo are
+///   `ㅇㅇ` (yes) and laughter (`ㅎㅎ 형`, `흑ㅎㅎ`);
+/// - a syllable `팔`, `발` or `빨` after the first may be written `8`, which reads 팔
+///   and looks like a B (`시8`, `씹8`, and with the first rule `ㅅ8`).
+///
+/// All-initial abbreviations (`ㅅㅂ`, `ㅈㄴ`) are listed one by one: most pairs of
+/// initials are ordinary chat (`ㅇㄷ` 어디, `ㄱㄴ` 가능).
+fn spellings(entry: &str) -> Vec<String> {
+    let chars: Vec<char> = entry.chars().collect();
+    if chars.len() < 2 || !chars.iter().all(|&c| syllable_initial(c).is_some()) {
+        return vec![entry.to_owned()];
+    }
+    let abbreviate = chars.len() < MAX_ABBREVIATED_SYLLABLES;
+    let options: Vec<Vec<char>> = chars
+        .iter()
+        .enumerate()
+        .map(|(n, &c)| {
+            let mut options = vec![c];
+            if n > 0 && matches!(c, '팔' | '발' | '빨') {
+                options.push('8');
+            }
+            let last_of_two = chars.len() == 2 && n == 1;
+            match syllable_initial(c) {
+                Some(initial)
+                    if abbreviate && !last_of_two && !matches!(initial, 'ㅇ' | 'ㅋ' | 'ㅎ') =>
+                {
+                    options.push(initial)
+                }
+                _ => {}
+            }
+            options
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut choice = vec![0usize; chars.len()];
+    loop {
+        let spelling: Vec<char> = choice.iter().zip(&options).map(|(&k, o)| o[k]).collect();
+        let whole = spelling
+            .iter()
+            .any(|&c| syllable_initial(c).is_some() || c == '8');
+        // `ㅅ스` would fold into `스`: a repeated element counts once.
+        let folds = spelling.windows(2).any(|pair| {
+            syllable_initial(pair[0]).is_none()
+                && (Some(pair[0]) == syllable_initial(pair[1]) || pair[0] == pair[1])
+        });
+        if whole && !folds {
+            out.push(spelling.into_iter().collect());
+        }
+        // The next combination, as an odometer over the options.
+        let mut n = 0;
+        loop {
+            let Some(k) = choice.get_mut(n) else {
+                return out;
+            };
+            *k += 1;
+            if *k < options[n].len() {
+                break;
+            }
+            *k = 0;
+            n += 1;
+        }
+    }
+}
+
+/// The spellings of an allow-list entry: the entry, and `8` for a `팔` or `발` after its
+/// first syllable, so that what the word list reads as `시8` is allowed where `시팔` is
+/// (`4시8분`).
+fn digit_spellings(entry: &str) -> Vec<String> {
+    let mut out = vec![entry.to_owned()];
+    let digits: String = entry
+        .chars()
+        .enumerate()
+        .map(|(n, c)| {
+            if n > 0 && matches!(c, '팔' | '발') {
+                '8'
+            } else {
+                c
+            }
+        })
+        .collect();
+    if digits != entry {
+        out.push(digits);
+    }
+    out
+}
+
+/// The initial consonant of a Hangul syllable (compatibility jamo).
+fn syllable_initial(c: char) -> Option<char> {
+    let n = (c as u32).checked_sub(0xAC00)?;
+    (n < 11172).then(|| INITIALS[(n / (21 * 28)) as usize])
+}
+
 struct Contacts {
     phone: Regex,
     url: Regex,
+    /// Domains written with spaces or spelled dots (`naver . com`, `naver 닷컴`).
+    spelled_url: Regex,
+    /// E-mail addresses, also with a spelled `@` and dots.
     email: Regex,
     messenger: Regex,
 }
@@ -235,24 +686,38 @@ struct Contacts {
 /// The contact patterns. They are constants known to compile; were one not to, contacts
 /// go unmasked rather than the server stopping.
 static CONTACTS: LazyLock<Option<Contacts>> = LazyLock::new(|| {
-    const SEP: &str = r"[ .\-]{0,3}";
-    let d = "(?:[0-9]|공|영|일|이|삼|사|오|육|륙|칠|팔|구)";
+    // Up to three characters that are neither letters nor digits: spaces, dashes, dots,
+    // brackets, emoji.
+    const SEP: &str = r"[^\p{L}\p{N}]{0,3}";
+    let zero = "(?:[0oOㅇ]|공|영|빵)";
+    let one = "(?:[1lI|]|일)";
+    let d = "(?:[0-9oOlI|ㅇ]|공|영|빵|일|이|삼|사|오|육|륙|칠|팔|구)";
     let phone = format!(
-        r"(?:(?:\+82|82){SEP}1|(?:0|공|영){SEP}(?:1|일)){SEP}(?:[016789]|공|영|일|육|륙|칠|팔|구)(?:{SEP}{d}){{7,8}}"
+        r"(?:(?:\+82|82){SEP}1|{zero}{SEP}{one}){SEP}(?:[016789oOlI|ㅇ]|공|영|빵|일|육|륙|칠|팔|구)(?:{SEP}{d}){{7,8}}"
     );
     let tld = "com|net|org|kr|io|me|ly|gg|xyz|app|link|site|info|biz|tv|cc|dev|shop|club|top";
     let url = format!(
         r"(?i)(?:https?://[^\s]+|www\.[^\s]+|[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?)*\.(?:{tld})(?:/[A-Za-z0-9_\-./?=&%#~+]*)?)"
     );
-    let email = r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+";
-    let names = "카카오톡|카카오|카톡|텔레그램|텔레|라인|인스타그램|인스타|디스코드|디코|위챗|스냅챗|오픈채팅|오픈톡|kakaotalk|kakao|katalk|telegram|instagram|insta|discord|wechat|아이디|아디";
+    // A dot with spaces around it or spelled (`.`, `(dot)`, `닷`, `쩜`, `점`, ` dot `).
+    let dot = r"(?:\s*(?:\.|\(dot\)|\[dot\]|\{dot\}|닷|쩜|점)\s*|\s+dot\s+)";
+    let spelled_url = format!(
+        r"(?i)[a-z0-9][a-z0-9\-]*(?:{dot}[a-z0-9][a-z0-9\-]*)*{dot}(?:com|net|org|co{dot}kr|kr|컴|넷)(?:\s*/\s*[A-Za-z0-9_\-.?=&%#~+]+)*"
+    );
+    let at = r"(?:\s*(?:@|골뱅이|\(at\)|\[at\]|\{at\}|<at>|앳)\s*|\s+at\s+)";
+    let providers = "네이버|지메일|다음|한메일|네이트|카카오|핫메일";
+    let email = format!(
+        r"(?i)([A-Za-z0-9._%+\-]+)({at})(?:([A-Za-z0-9\-]+)(?:{dot}[A-Za-z0-9\-]+)*{dot}(?:[a-z]{{2,6}}|컴|넷)|({providers}))"
+    );
+    let names = "카카오톡|카카오\\s*톡|카카오|카\\s*[.\\-_]?\\s*톡|카똑|까톡|깨톡|ㅋㅌ|텔레그램|텔레그렘|텔레|텔그|라인|인스타그램|인스타|디스코드|디코|위챗|스냅챗|스냅|페이스북|페북|왓츠앱|틱톡|오픈채팅|오픈톡|kakao\\s*talk|kakao|katalk|telegram|instagram|insta|discord|wechat|snapchat|facebook|whatsapp|tiktok|아이디|아디";
     let messenger = format!(
         r"(?i)({names})(?:\s*(?:아이디|아디|id|주소|계정))?(?:은|는|이|가|로|으로|도)?\s*[:：=\-]?\s*(@?[A-Za-z0-9][A-Za-z0-9_.\-]{{1,31}})"
     );
     Some(Contacts {
         phone: Regex::new(&phone).ok()?,
         url: Regex::new(&url).ok()?,
-        email: Regex::new(email).ok()?,
+        spelled_url: Regex::new(&spelled_url).ok()?,
+        email: Regex::new(&email).ok()?,
         messenger: Regex::new(&messenger).ok()?,
     })
 });
@@ -614,18 +1079,16 @@ fn pieces(text: &str) -> Vec<Raw> {
 /// Drops loose vowels that follow no loose consonant: `ㅡ` used as a dash (`병ㅡ신`) and
 /// emoticons (`ㅠㅠ`) split a word rather than spell it.
 fn drop_orphan_vowels(raws: &mut Vec<Raw>) {
-    let mut kept: Vec<Raw> = Vec::with_capacity(raws.len());
-    for raw in raws.drain(..) {
-        let orphan = !raw.syllable
-            && matches!(raw.piece, Piece::Jamo(_, Role::Vowel))
-            && !kept
-                .last()
-                .is_some_and(|prev| !prev.syllable && matches!(prev.piece, Piece::Jamo(..)));
+    let mut after_loose_jamo = false;
+    raws.retain(|raw| {
+        let loose_jamo = !raw.syllable && matches!(raw.piece, Piece::Jamo(..));
+        let orphan =
+            loose_jamo && matches!(raw.piece, Piece::Jamo(_, Role::Vowel)) && !after_loose_jamo;
         if !orphan {
-            kept.push(raw);
+            after_loose_jamo = loose_jamo;
         }
-    }
-    *raws = kept;
+        !orphan
+    });
 }
 
 /// Gives each loose consonant a role from its neighbours in its run of loose jamo: before
@@ -658,15 +1121,40 @@ fn encode(piece: Piece) -> char {
     match piece {
         Piece::Plain(c) => c,
         Piece::Jamo(c, Role::Vowel) => c,
-        Piece::Jamo(c, Role::Final) => match FINALS.iter().position(|&f| f == c) {
-            Some(n) if n > 0 => char::from_u32(0x11A8 + n as u32 - 1).unwrap_or(c),
+        Piece::Jamo(c, Role::Final) => match consonant_slot(c).map(|n| COMPAT_FINAL[n]) {
+            Some(n) if n > 0 && n != u8::MAX => char::from_u32(0x11A8 + n as u32 - 1).unwrap_or(c),
             _ => c,
         },
-        Piece::Jamo(c, _) => match INITIALS.iter().position(|&f| f == c) {
-            Some(n) => char::from_u32(0x1100 + n as u32).unwrap_or(c),
-            None => c,
+        Piece::Jamo(c, _) => match consonant_slot(c).map(|n| COMPAT_INITIAL[n]) {
+            Some(n) if n != u8::MAX => char::from_u32(0x1100 + n as u32).unwrap_or(c),
+            _ => c,
         },
     }
+}
+
+/// The place of a compatibility consonant (`ㄱ`..`ㅎ`) in the tables below.
+fn consonant_slot(c: char) -> Option<usize> {
+    (c as usize).checked_sub(0x3131).filter(|&n| n < 30)
+}
+
+/// For each compatibility consonant, its number in `INITIALS` (`u8::MAX`: none), so that
+/// encoding needs no search.
+const COMPAT_INITIAL: [u8; 30] = consonant_numbers(&INITIALS);
+
+/// For each compatibility consonant, its number in `FINALS` (`u8::MAX`: none).
+const COMPAT_FINAL: [u8; 30] = consonant_numbers(&FINALS);
+
+const fn consonant_numbers<const N: usize>(table: &[char; N]) -> [u8; 30] {
+    let mut out = [u8::MAX; 30];
+    let mut n = 0;
+    while n < N {
+        let c = table[n] as u32;
+        if c >= 0x3131 && c < 0x3131 + 30 {
+            out[(c - 0x3131) as usize] = n as u8;
+        }
+        n += 1;
+    }
+    out
 }
 
 fn is_initial(c: char) -> bool {
@@ -789,12 +1277,15 @@ fn dubeolsik(key: char, shift: bool) -> Option<char> {
     Some(jamo)
 }
 
-/// Whether jamo typed on the 두벌식 layout make whole syllables: at least one vowel, every
-/// vowel after a consonant or completing a compound vowel, no more than three consonants
-/// in a row (a compound final and the next initial).
+/// Whether jamo typed on the 두벌식 layout make whole syllables: at least one vowel,
+/// every vowel after a consonant or completing a compound vowel, one initial before the
+/// first vowel, at most a compound final after the last, and between two vowels a final
+/// (or compound final) and an initial. A run with a consonant that belongs to no
+/// syllable (`dorsal`, `ㅇㅐㄱㄴㅁㅣ`) is English, not Korean typed on an English keyboard.
 fn types_syllables(jamo: &[char]) -> bool {
     let mut vowels = 0;
-    let mut consonants_in_a_row = 0;
+    // The consonants since the last vowel.
+    let mut run: Vec<char> = Vec::with_capacity(4);
     for (n, &j) in jamo.iter().enumerate() {
         if is_compat_vowel(j) {
             let prev = n.checked_sub(1).map(|p| jamo[p]);
@@ -803,19 +1294,288 @@ fn types_syllables(jamo: &[char]) -> bool {
                 Some(p) => compound_vowel(p, j) && n >= 2 && !is_compat_vowel(jamo[n - 2]),
                 None => false,
             };
-            if !ok {
+            let consonants_fit = match run.as_slice() {
+                [] => true,
+                [_] => true,
+                [_, _] => vowels > 0,
+                [a, b, _] => vowels > 0 && compound_final(*a, *b),
+                _ => false,
+            };
+            if !ok || !consonants_fit {
                 return false;
             }
             vowels += 1;
-            consonants_in_a_row = 0;
-        } else {
-            consonants_in_a_row += 1;
-            if consonants_in_a_row > 3 {
-                return false;
-            }
+            run.clear();
+        } else if run.last() != Some(&j) {
+            // A key held down (`tttlqkf`) types one consonant.
+            run.push(j);
         }
     }
-    vowels > 0
+    let last_fits = match run.as_slice() {
+        [] | [_] => true,
+        [a, b] => compound_final(*a, *b),
+        _ => false,
+    };
+    vowels > 0 && last_fits
+}
+
+// ---------------------------------------------------------------------------------------
+// Romanised words
+
+/// The hits of the romanised keys in the Latin words of `text`.
+fn find_romanised(text: &str, hits: &mut Vec<Range<usize>>) {
+    let Some(roman) = LISTS.roman.as_ref() else {
+        return;
+    };
+    // Fullwidth letters start with the byte 0xEF in UTF-8.
+    if !text.bytes().any(|b| b.is_ascii_alphabetic() || b == 0xEF) {
+        return;
+    }
+    for word in roman_words(text) {
+        let key = word.key.as_bytes();
+        let allowed: Vec<(usize, usize)> = LISTS
+            .roman_allow
+            .iter()
+            .flat_map(|allow| allow.find_overlapping_iter(word.key.as_str()))
+            .map(|m| (m.start(), m.end()))
+            .collect();
+        for m in roman.find_overlapping_iter(word.key.as_str()) {
+            let (start, end) = (m.start(), m.end());
+            if !roman_is_whole(key, start, end) {
+                continue;
+            }
+            if allowed.iter().any(|&(a, b)| a <= start && end <= b) {
+                continue;
+            }
+            hits.push(word.sources[start].start..word.sources[end - 1].end);
+        }
+    }
+}
+
+/// A romanised key shorter than this matches a whole word only: short keys (`jot`,
+/// `jonna`) are also English words or their parts (`jut`, `jonathan`), and the list's
+/// own entries give keys this short only when written out as Latin lines.
+const SHORT_KEY: usize = 5;
+
+/// What may follow a romanised insult in its word without making it another word: the
+/// vocative and subject particles (`byungsina`, `gaesaekkiya`).
+const ROMAN_PARTICLES: [&[u8]; 4] = [b"a", b"ya", b"ah", b"i"];
+
+/// Whether symbols `start..end` of a word's key make a hit. It starts the word (English
+/// words hold keys inside them: `municipal`); a short key is the whole word; a longer
+/// one ends the word, is followed by a particle, or ends where a syllable ends (`jotgat`
+/// in `jotgatne`, but not `megal` in `megalith`, read 메가리스).
+fn roman_is_whole(key: &[u8], start: usize, end: usize) -> bool {
+    if start > 0 && key[start - 1] != b'#' {
+        return false;
+    }
+    let rest_end = key[end..]
+        .iter()
+        .position(|&k| k == b'#')
+        .map_or(key.len(), |p| end + p);
+    let rest = &key[end..rest_end];
+    if rest.is_empty() {
+        return true;
+    }
+    if end - start < SHORT_KEY {
+        return false;
+    }
+    if ROMAN_PARTICLES.contains(&rest) {
+        return true;
+    }
+    let vowel = |at: usize| key.get(at).is_some_and(|&k| is_key_vowel(k));
+    if vowel(end - 1) {
+        // A vowel, or a consonant that no vowel follows, continues the last syllable.
+        !vowel(end) && rest[0] != b'g' && vowel(end + 1)
+    } else {
+        !vowel(end)
+    }
+}
+
+fn is_key_vowel(k: u8) -> bool {
+    matches!(k, b'a' | b'e' | b'i' | b'o' | b'y')
+}
+
+/// A Latin word's romanised key, and for each symbol of the key the byte range of the
+/// letters it came from.
+struct RomanWord {
+    key: String,
+    sources: Vec<Range<usize>>,
+}
+
+impl RomanWord {
+    /// Appends a symbol; a repeated one counts once (`ssibal`, `gaesaekki`), and a `y`
+    /// after `j` is dropped (`dakchyeo` and `dakcheo`: 쳐 sounds as 처).
+    fn push(&mut self, symbols: &str, source: Range<usize>) {
+        for k in symbols.chars() {
+            let last = self.key.chars().next_back();
+            if last == Some(k) || (k == 'y' && last == Some('j')) {
+                if let Some(s) = self.sources.last_mut() {
+                    s.end = s.end.max(source.end);
+                }
+                continue;
+            }
+            self.key.push(k);
+            self.sources.push(source.clone());
+        }
+    }
+}
+
+/// The romanised keys of the Latin words of `text`. A word is a run of ASCII letters
+/// and digits (fullwidth folded), through `-`, `.`, `_`, `*` and `'` between them
+/// (`si-bal`). Its key folds the spellings of one Korean sound into one symbol, the way
+/// `roman_key` spells a listed word:
+///
+/// - consonants by articulation: `g k q c` → `k`, `d t` → `t`, `b p f v` → `p`, `j z
+///   ch` → `j`, `r l` → `l`, `s sh` → `s`, final `ng` → `g`; `c` before a consonant
+///   reads 씨 (`cbal`);
+/// - vowels by sound: `eo eu o u oo w` → `o`, `ae e` → `e`, `ee i` → `i`, `y` before
+///   a vowel is a glide, elsewhere `i`;
+/// - digits between letters are look-alikes (`si8al`, `s1bal`), and an `8` that ends a
+///   word reads 팔 (`si8`); any other digit splits the word (`ssibal123`).
+fn roman_words(text: &str) -> Vec<RomanWord> {
+    let mut words = Vec::new();
+    let mut run: Vec<(char, Range<usize>)> = Vec::new();
+    for (at, c) in text.char_indices() {
+        let folded = fold_width(c).to_ascii_lowercase();
+        if folded.is_ascii_alphanumeric() {
+            run.push((folded, at..at + c.len_utf8()));
+        } else if !is_joiner(folded) || run.is_empty() {
+            words.extend(roman_word(&run));
+            run.clear();
+        }
+    }
+    if !run.is_empty() {
+        words.extend(roman_word(&run));
+    }
+    words
+}
+
+/// A character that a romanised word may hold between its letters (`si-bal`).
+fn is_joiner(c: char) -> bool {
+    matches!(c, '-' | '.' | '_' | '*' | '\'')
+}
+
+/// The key of one run of letters and digits; `None` when it holds no letter.
+fn roman_word(run: &[(char, Range<usize>)]) -> Option<RomanWord> {
+    if !run.iter().any(|(c, _)| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let mut word = RomanWord {
+        key: String::with_capacity(run.len()),
+        sources: Vec::with_capacity(run.len()),
+    };
+    let at = |n: usize| run.get(n).map(|(c, _)| *c);
+    let letter = |n: usize| at(n).is_some_and(|c| c.is_ascii_alphabetic());
+    let vowel = |n: usize| at(n).is_some_and(|c| matches!(c, 'a' | 'e' | 'i' | 'o' | 'u'));
+    let mut i = 0;
+    while let Some(c) = at(i) {
+        let next = at(i + 1);
+        let (symbols, len): (&str, usize) = match c {
+            'a' if next == Some('e') => ("e", 2),
+            'e' if matches!(next, Some('o' | 'u')) => ("o", 2),
+            // `ee` (and a held `eee`) is the vowel ㅣ.
+            'e' if next == Some('e') => (
+                "i",
+                2 + run[i + 2..].iter().take_while(|(c, _)| *c == 'e').count(),
+            ),
+            'a' => ("a", 1),
+            'e' => ("e", 1),
+            'i' => ("i", 1),
+            'o' | 'u' | 'w' => ("o", 1),
+            'y' if vowel(i + 1) => ("y", 1),
+            'y' => ("i", 1),
+            's' if next == Some('h') => ("s", 2),
+            'c' if next == Some('h') => ("j", 2),
+            'c' if matches!(next, Some('e' | 'i' | 'y')) => ("s", 1),
+            'c' if vowel(i + 1) => ("k", 1),
+            'c' => ("si", 1),
+            'k' | 'p' | 't' if next == Some('h') => (roman_consonant(c), 2),
+            'n' if next == Some('g') && !vowel(i + 2) => ("g", 2),
+            '8' if letter(i + 1) => ("p", 1),
+            '8' if i > 0 && letter(i - 1) => ("pal", 1),
+            '1' if i > 0 && letter(i - 1) && letter(i + 1) => ("i", 1),
+            '0' if i > 0 && letter(i - 1) && letter(i + 1) => ("o", 1),
+            c if c.is_ascii_digit() => ("#", 1),
+            c => (roman_consonant(c), 1),
+        };
+        let end = run.get(i + len - 1).map_or(run[i].1.end, |(_, r)| r.end);
+        word.push(symbols, run[i].1.start..end);
+        i += len;
+    }
+    Some(word)
+}
+
+fn roman_consonant(c: char) -> &'static str {
+    match c {
+        'g' | 'k' | 'q' => "k",
+        'd' | 't' => "t",
+        'b' | 'p' | 'f' | 'v' => "p",
+        'j' | 'z' => "j",
+        'r' | 'l' => "l",
+        'x' => "ks",
+        's' => "s",
+        'm' => "m",
+        'n' => "n",
+        'h' => "h",
+        _ => "#",
+    }
+}
+
+/// The romanised key of a list entry: a Hangul word spelled sound by sound in the
+/// symbols of `roman_words` (initial `ㅇ` silent, final `ㅇ` → `g`, a final `ㅅ ㅈ ㅊ
+/// ㅌ ㅎ` → `t`, `ㅓ ㅗ ㅜ ㅡ` → `o`: `병신` → `pyogsin`, `좆` → `jot`), or a Latin line
+/// folded as typed text is. Entries with jamo, digits or mixed scripts have none.
+fn roman_key(entry: &str) -> Option<String> {
+    if is_latin_line(entry) {
+        let mut words = roman_words(entry);
+        return (words.len() == 1)
+            .then(|| words.pop().map(|w| w.key))
+            .flatten();
+    }
+    if !entry.chars().all(|c| syllable_initial(c).is_some()) {
+        return None;
+    }
+    let mut word = RomanWord {
+        key: String::new(),
+        sources: Vec::new(),
+    };
+    for c in Skeleton::of(entry).chars {
+        let symbols = if is_initial(c) {
+            INITIAL_KEYS[c as usize - 0x1100]
+        } else if is_final(c) {
+            FINAL_KEYS[c as usize - 0x11A8 + 1]
+        } else {
+            vowel_key(c)
+        };
+        word.push(symbols, 0..0);
+    }
+    Some(word.key)
+}
+
+/// The key symbols of the initials, in the order of `INITIALS`.
+const INITIAL_KEYS: [&str; 19] = [
+    "k", "k", "n", "t", "t", "l", "m", "p", "p", "s", "s", "", "j", "j", "j", "k", "t", "p", "h",
+];
+
+/// The key symbols of the finals, in the order of `FINALS` (compound finals never occur:
+/// the skeleton splits them).
+const FINAL_KEYS: [&str; 28] = [
+    "", "k", "k", "ks", "n", "nj", "n", "t", "l", "lk", "lm", "lp", "l", "l", "lp", "l", "m", "p",
+    "ps", "t", "t", "g", "t", "t", "k", "t", "p", "t",
+];
+
+fn vowel_key(c: char) -> &'static str {
+    match c {
+        'ㅏ' => "a",
+        'ㅐ' | 'ㅔ' => "e",
+        'ㅑ' => "ya",
+        'ㅒ' | 'ㅖ' => "ye",
+        'ㅓ' | 'ㅗ' | 'ㅜ' | 'ㅡ' => "o",
+        'ㅕ' | 'ㅛ' | 'ㅠ' => "yo",
+        'ㅣ' => "i",
+        _ => "",
+    }
 }
 
 #[cfg(test)]
@@ -880,9 +1640,77 @@ mod tests {
     }
 
     #[test]
+    fn entries_stand_for_their_abbreviations_and_digits() {
+        let spelled = spellings("개새끼");
+        for s in ["개새끼", "ㄱ새끼", "개ㅅ끼", "개새ㄲ", "개ㅅㄲ", "ㄱㅅ끼"] {
+            assert!(spelled.iter().any(|x| x == s), "{s}");
+        }
+        // Initials only are listed one by one.
+        assert!(!spelled.iter().any(|x| x == "ㄱㅅㄲ"));
+        let spelled = spellings("시발");
+        for s in ["시발", "ㅅ발", "시8", "ㅅ8"] {
+            assert!(spelled.iter().any(|x| x == s), "{s}");
+        }
+        // The last of two syllables is not abbreviated, ㅇ, ㅋ and ㅎ never are, and an
+        // initial that would fold into the next syllable's is left out.
+        assert!(!spellings("시발").iter().any(|x| x == "시ㅂ"));
+        assert_eq!(spellings("흑형"), ["흑형"]);
+        assert!(!spellings("섹스").iter().any(|x| x == "ㅅ스"));
+        assert_eq!(spellings("c발"), ["c발"]);
+    }
+
+    #[test]
+    fn romanisations_of_one_word_share_a_key() {
+        let key = roman_key("시발");
+        assert_eq!(key.as_deref(), Some("sipal"));
+        for typed in [
+            "sibal", "ssibal", "Shibal", "sibbal", "si-bal", "si8al", "sipal",
+        ] {
+            let words = roman_words(typed);
+            assert_eq!(words.len(), 1, "{typed}");
+            assert_eq!(Some(words[0].key.as_str()), key.as_deref(), "{typed}");
+        }
+        assert_eq!(roman_key("병신").as_deref(), Some("pyogsin"));
+        for typed in ["byungsin", "byeongsin", "byungshin", "byongsin"] {
+            assert_eq!(
+                Some(roman_words(typed)[0].key.as_str()),
+                roman_key("병신").as_deref()
+            );
+        }
+        assert_eq!(roman_key("ㅅㅂ"), None);
+        let text = "ok ssibal123";
+        let words = roman_words(text);
+        assert_eq!(words.len(), 2);
+        assert_eq!(words[1].key, "sipal#");
+        assert_eq!(&text[words[1].sources[0].clone()], "ss");
+    }
+
+    #[test]
+    fn english_words_are_not_read_as_keyboard_hangul() {
+        let jamo =
+            |s: &str| -> Vec<char> { s.chars().filter_map(|c| dubeolsik(c, false)).collect() };
+        assert!(types_syllables(&jamo("tlqkf")));
+        assert!(types_syllables(&jamo("qudtls")));
+        assert!(types_syllables(&jamo("tttlqkf")));
+        assert!(!types_syllables(&jamo("dorsal")));
+        assert!(!types_syllables(&jamo("install")));
+    }
+
+    #[test]
+    fn folded_contacts_point_at_the_original_characters() {
+        let text = "번호 ０１０ㅡ１２３４ㅡ５６７８ 야";
+        let found = find_contacts(text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(&text[found[0].clone()], "０１０ㅡ１２３４ㅡ５６７８");
+        assert_eq!(mask_contacts(text), "번호 ************* 야");
+    }
+
+    #[test]
     fn the_lists_build() {
         assert!(LISTS.words.as_ref().unwrap().patterns_len() > 100);
         assert!(LISTS.allow.as_ref().unwrap().patterns_len() > 20);
+        assert!(LISTS.roman.as_ref().unwrap().patterns_len() > 50);
+        assert!(LISTS.roman_allow.as_ref().unwrap().patterns_len() > 20);
         assert!(CONTACTS.is_some());
     }
 
