@@ -153,6 +153,27 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for GuardedIo<T> {
         Poll::Ready(Ok(reported))
     }
 
+    /// Vectored writes pass through as the connection takes them (hyper writes a head and
+    /// its body apart, without copying); one that starts with hyper's own answer is
+    /// written as above, its first buffer alone.
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<IoResult<usize>> {
+        let first = bufs.iter().find(|b| !b.is_empty());
+        let ours = self.pending.is_some()
+            || first.is_some_and(|b| HYPER_OWN.iter().any(|line| b.starts_with(line)));
+        match first {
+            Some(first) if ours => self.poll_write(cx, first),
+            _ => Pin::new(&mut self.inner).poll_write_vectored(cx, bufs),
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<IoResult<()>> {
         Pin::new(&mut self.inner).poll_flush(cx)
     }
