@@ -69,6 +69,7 @@ both!(
     a_user_who_leaves_every_node_stops_waiting,
     hundreds_join_one_word_at_once,
     a_retried_message_is_appended_once_and_echoed_with_its_id,
+    many_senders_at_once_are_delivered_whole_and_in_order,
 );
 
 fn member(id: i64) -> Member {
@@ -850,4 +851,75 @@ async fn a_retried_message_is_appended_once_and_echoed_with_its_id(engine: Arc<d
     assert_eq!(sent(3, "c1", "first").await, None);
     quiet(&mut n1).await;
     quiet(&mut n2).await;
+}
+
+/// Many rooms sending at once (on Redis they share script calls): every message reaches
+/// both members once, each sender's in the order sent, and each room's stream holds them
+/// in that order.
+async fn many_senders_at_once_are_delivered_whole_and_in_order(engine: Arc<dyn Engine>) {
+    const ROOMS: i64 = 20;
+    const EACH: usize = 15;
+    let now = 1_000_000;
+    let mut n1 = node(&engine, "n1", now).await;
+    let mut n2 = node(&engine, "n2", now).await;
+    let mut rooms = Vec::new();
+    for k in 0..ROOMS {
+        let (a, b) = (100 + 2 * k, 101 + 2 * k);
+        engine.attach("n1", a).await.unwrap();
+        engine.attach(if k % 2 == 0 { "n1" } else { "n2" }, b).await.unwrap();
+        rooms.push((room_of_two(&engine, a, b).await.id, a));
+    }
+    let tasks: Vec<_> = rooms
+        .iter()
+        .cloned()
+        .map(|(room, from)| {
+            let engine = engine.clone();
+            tokio::spawn(async move {
+                let mut ids = Vec::new();
+                for i in 0..EACH {
+                    let frame = MessageFrame {
+                        head: "<",
+                        tail: ">",
+                    };
+                    let data = format!("{room}:{i}");
+                    ids.push(engine.send(&room, from, None, &data, &frame).await.unwrap().unwrap());
+                }
+                ids
+            })
+        })
+        .collect();
+    let mut sent: HashMap<String, Vec<String>> = HashMap::new();
+    for ((room, _), task) in rooms.iter().zip(tasks) {
+        sent.insert(room.clone(), task.await.unwrap());
+    }
+    // n1 holds every sender and half the partners; n2 the other half.
+    let mut got: HashMap<i64, Vec<String>> = HashMap::new();
+    let expected_n1 = ROOMS as usize * EACH + (ROOMS as usize / 2) * EACH;
+    let expected_n2 = (ROOMS as usize / 2) * EACH;
+    for (inbox, expected) in [(&mut n1, expected_n1), (&mut n2, expected_n2)] {
+        let mut events = 0;
+        while events < expected {
+            let event = next(inbox).await;
+            // `matched` and waiting frames of the setup come first.
+            if !event.frame.starts_with('<') {
+                continue;
+            }
+            for user in event.to {
+                got.entry(user).or_default().push(event.frame.clone());
+                events += 1;
+            }
+        }
+        quiet(inbox).await;
+    }
+    for (room, from) in &rooms {
+        let ids: Vec<String> = sent[room].iter().map(|id| format!("<{id}>")).collect();
+        assert_eq!(got[from], ids, "the sender's own, in order");
+        let partner = from + 1;
+        assert_eq!(got[&partner], ids, "the partner's, in order");
+        let stored = engine.read_after(room, None, 100).await.unwrap();
+        assert_eq!(
+            stored.iter().map(|e| e.data.clone()).collect::<Vec<_>>(),
+            (0..EACH).map(|i| format!("{room}:{i}")).collect::<Vec<_>>()
+        );
+    }
 }
