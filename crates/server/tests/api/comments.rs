@@ -7,6 +7,7 @@ use crate::helpers::TestApp;
 crate::both!(
     comments_come_newest_first_with_the_author_from_the_session,
     bad_comments_are_refused_and_posting_is_limited,
+    comments_are_cleaned_before_they_are_stored,
 );
 
 async fn comments_come_newest_first_with_the_author_from_the_session(mut app: TestApp) {
@@ -95,4 +96,23 @@ async fn bad_comments_are_refused_and_posting_is_limited(mut app: TestApp) {
             .len(),
         20
     );
+}
+
+/// What the board stores is cleaned first (`domain::text`), on SQLite as on PostgreSQL, which
+/// refuses a NUL byte: control characters, direction overrides and line breaks do not reach
+/// it, and a comment of nothing else is empty.
+async fn comments_are_cleaned_before_they_are_stored(mut app: TestApp) {
+    let posted = app
+        .post(
+            "/api/comments",
+            json!({ "content": "열\u{0}어\u{202e}주\r\n세요\u{200b}" }),
+        )
+        .await;
+    assert_eq!(posted.assert_ok()["comment"]["content"], json!("열어주 세요"));
+    app.post("/api/comments", json!({ "content": "\u{0}\u{7}\u{feff}" }))
+        .await
+        .assert_error(400, "COMMENT_EMPTY");
+    let list = app.get("/api/comments").await;
+    assert_eq!(list.body[0]["content"], json!("열어주 세요"));
+    assert_eq!(list.body.as_array().unwrap().len(), 1);
 }

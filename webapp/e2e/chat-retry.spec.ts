@@ -1,0 +1,57 @@
+import { expect, test } from '@playwright/test';
+import { pickTogether, signUpByApi, uniquePhone, uniqueUsername } from './helpers';
+
+// A send the server could not complete for now (its shared store stalled) is tried again with
+// the same client id, then shown failed with a way to send it again; sent again, it arrives once.
+test('a message refused for now is retried, then offered again, and arrives once', async ({ browser, baseURL, viewport, locale, timezoneId }) => {
+  test.setTimeout(90_000);
+  const options = { baseURL, viewport, locale, timezoneId };
+  const [contextA, contextB] = await Promise.all([browser.newContext(options), browser.newContext(options)]);
+  const suffix = Math.floor(Math.random() * 1000);
+  const alice = { username: uniqueUsername('ra'), phone: uniquePhone(), password: 'abcdefg1', nickname: `새벽${suffix}` };
+  const bob = { username: uniqueUsername('rb'), phone: uniquePhone(), password: 'abcdefg1', nickname: `노을${suffix}` };
+  await Promise.all([signUpByApi(contextA, alice), signUpByApi(contextB, bob)]);
+  const [a, b] = await Promise.all([contextA.newPage(), contextB.newPage()]);
+
+  // Alice's socket goes through a relay that answers her chat messages as a node whose Redis
+  // stalls would, while `stalled` holds; every other frame passes.
+  let stalled = false;
+  const refused: string[] = [];
+  await a.routeWebSocket('**/ws', (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => {
+      const frame = JSON.parse(String(message)) as { event: string; data: { clientId?: string } };
+      if (stalled && frame.event === 'chatMessage') {
+        refused.push(frame.data.clientId ?? '');
+        ws.send(JSON.stringify({ event: 'error', data: { event: 'chatMessage', code: 'UNAVAILABLE', message: '잠시 후 다시 시도해주세요.' } }));
+        return;
+      }
+      server.send(message);
+    });
+  });
+
+  await Promise.all([a.goto('/main'), b.goto('/main')]);
+  await pickTogether(a, b);
+  await expect(a.getByRole('textbox', { name: '메시지' })).toBeVisible();
+
+  stalled = true;
+  const input = a.getByRole('textbox', { name: '메시지' });
+  await input.fill('지금 보내는 말');
+  await input.press('Enter');
+  const bubble = a.getByRole('log').locator('li', { hasText: '지금 보내는 말' });
+  await expect(bubble).toHaveAttribute('data-status', 'pending');
+  // Three tries more, 2, 4 and 6 s apart, all under the first client id; then it shows failed.
+  await expect(bubble).toHaveAttribute('data-status', 'failed', { timeout: 20_000 });
+  expect(refused).toHaveLength(4);
+  expect(new Set(refused).size).toBe(1);
+  const again = bubble.getByRole('button', { name: '다시 보내기' });
+  await expect(again).toBeVisible();
+  await a.screenshot({ path: test.info().outputPath('failed-message.png') });
+
+  stalled = false;
+  await again.click();
+  await expect(bubble).toHaveAttribute('data-status', 'sent');
+  await expect(b.getByRole('log').getByText('지금 보내는 말')).toHaveCount(1);
+  await expect(a.getByRole('log').getByText('지금 보내는 말')).toHaveCount(1);
+  await Promise.all([contextA.close(), contextB.close()]);
+});
