@@ -866,7 +866,10 @@ async fn many_senders_at_once_are_delivered_whole_and_in_order(engine: Arc<dyn E
     for k in 0..ROOMS {
         let (a, b) = (100 + 2 * k, 101 + 2 * k);
         engine.attach("n1", a).await.unwrap();
-        engine.attach(if k % 2 == 0 { "n1" } else { "n2" }, b).await.unwrap();
+        engine
+            .attach(if k % 2 == 0 { "n1" } else { "n2" }, b)
+            .await
+            .unwrap();
         rooms.push((room_of_two(&engine, a, b).await.id, a));
     }
     let tasks: Vec<_> = rooms
@@ -882,7 +885,13 @@ async fn many_senders_at_once_are_delivered_whole_and_in_order(engine: Arc<dyn E
                         tail: ">",
                     };
                     let data = format!("{room}:{i}");
-                    ids.push(engine.send(&room, from, None, &data, &frame).await.unwrap().unwrap());
+                    ids.push(
+                        engine
+                            .send(&room, from, None, &data, &frame)
+                            .await
+                            .unwrap()
+                            .unwrap(),
+                    );
                 }
                 ids
             })

@@ -108,7 +108,10 @@ async fn comments_are_cleaned_before_they_are_stored(mut app: TestApp) {
             json!({ "content": "열\u{0}어\u{202e}주\r\n세요\u{200b}" }),
         )
         .await;
-    assert_eq!(posted.assert_ok()["comment"]["content"], json!("열어주 세요"));
+    assert_eq!(
+        posted.assert_ok()["comment"]["content"],
+        json!("열어주 세요")
+    );
     app.post("/api/comments", json!({ "content": "\u{0}\u{7}\u{feff}" }))
         .await
         .assert_error(400, "COMMENT_EMPTY");
