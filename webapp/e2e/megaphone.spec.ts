@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { startCluster } from './cluster';
-import { signUpByApi, uniquePhone, uniqueUsername } from './helpers';
+import { pickTogether, signUpByApi, uniquePhone, uniqueUsername } from './helpers';
 
 const port = Number(process.env.E2E_PORT ?? 18080);
 
@@ -106,4 +106,47 @@ test('a megaphone sent on one node of a cluster reaches a user on the other', as
   } finally {
     cluster.stop();
   }
+});
+
+test('a megaphone reaches every page: a chat, My page, and a page opened during its turn', async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const origin = baseURL ?? '';
+  const [sender, a, b, reader] = await Promise.all([
+    member(browser, origin, 'kite'),
+    member(browser, origin, 'moon'),
+    member(browser, origin, 'star'),
+    member(browser, origin, 'rain'),
+  ]);
+  await reader.page.goto('/mypage');
+  await pickTogether(a.page, b.page);
+
+  // One megaphone, bought through the demo checkout's calls.
+  const request = sender.page.context().request;
+  const order = (await (await request.post('/api/payments/prepare', { data: { item: 'megaphone_1' } })).json()) as { merchantUid: string };
+  const paid = (await (await request.post('/api/payments/demo-pay', { data: { merchantUid: order.merchantUid } })).json()) as { impUid: string };
+  const verified = await request.post('/api/payments/verify', {
+    data: { imp_uid: paid.impUid, merchant_uid: order.merchantUid, item: 'megaphone_1' },
+  });
+  expect(verified.ok()).toBe(true);
+  await expect(sender.page.getByRole('button', { name: '확성기 1개 보유' })).toBeVisible();
+
+  await openMegaphone(sender.page, 1);
+  const compose = sender.page.getByRole('dialog', { name: '확성기', exact: true });
+  await compose.getByLabel('모두에게 외칠 한마디').fill('모두 좋은 밤 보내요');
+  await compose.getByRole('button', { name: '확성기 보내기' }).click();
+  // A page opened during its 5 s sees it for the rest of its turn.
+  const late = await reader.page.context().newPage();
+  await late.goto('/mypage');
+
+  for (const page of [a.page, b.page, reader.page, late]) {
+    const banner = page.getByRole('status').filter({ hasText: '모두 좋은 밤 보내요' });
+    await expect(banner).toContainText(`${sender.nickname}님의 확성기`);
+  }
+  // At the top of the screen, over the chat.
+  const box = await a.page.locator('.megaphone-banner').boundingBox();
+  expect(box?.y ?? 1000).toBeLessThan(100);
+  await a.page.screenshot({ path: test.info().outputPath('megaphone-on-chat-390.png') });
+  await a.page.setViewportSize({ width: 1280, height: 800 });
+  await a.page.screenshot({ path: test.info().outputPath('megaphone-on-chat-1280.png') });
+  for (const each of [sender, a, b, reader]) await each.page.context().close();
 });

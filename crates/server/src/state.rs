@@ -14,6 +14,7 @@ use crate::clock::{Clock, ShiftedClock, SystemClock};
 use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::realtime::hub::Hub;
+use crate::realtime::on_air::OnAir;
 
 /// The name of the demo's VAPID private key among the shared keys.
 const DEMO_VAPID_KEY: &str = "demo-vapid-private-key";
@@ -44,6 +45,8 @@ pub struct Inner {
     pub clock_offset_ms: AtomicI64,
     /// This node's open sockets.
     pub hub: Hub,
+    /// The megaphones on air or waiting, for the sockets that open meanwhile.
+    pub on_air: OnAir,
     pub metrics: Arc<Metrics>,
     /// Held while this node beats, so that the heartbeat and the bus listener never both
     /// start the node over.
@@ -189,6 +192,7 @@ impl AppState {
             demo_clock,
             clock_offset_ms: AtomicI64::new(0),
             hub,
+            on_air: OnAir::default(),
             metrics,
             beating: tokio::sync::Mutex::new(()),
             draining: AtomicBool::new(false),

@@ -2,6 +2,7 @@
 //! archive of conversations. The rules live here; `socket` only reads and writes frames.
 
 pub mod hub;
+pub mod on_air;
 pub mod protocol;
 mod socket;
 mod tasks;

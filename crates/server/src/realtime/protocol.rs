@@ -14,7 +14,7 @@
 
 use poem_openapi::types::ParseFromJSON;
 use poem_openapi::{Enum, Object};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use telepathy_domain::safety::warning_message;
 use telepathy_domain::ErrorCode;
 
@@ -311,8 +311,9 @@ impl AccountWarned {
     }
 }
 
-/// `megaphone`: a megaphone, pushed to everyone online on every node; shown for 5 s.
-#[derive(Debug, Clone, Object, Serialize)]
+/// `megaphone`: a megaphone, pushed to everyone online on every node; shown for 5 s, and
+/// to a screen that opens during its turn (or its wait), with the time it has left.
+#[derive(Debug, Clone, Object, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct Megaphone {

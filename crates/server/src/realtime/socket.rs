@@ -94,6 +94,12 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
 
     let mut kicked = control.kicked();
     let writer = tokio::spawn(write(sink, hello, outgoing, control.kicked()));
+    if attached.is_ok() {
+        // A megaphone on air (or waiting) is seen by a screen that opens meanwhile too.
+        for megaphone in state.on_air.frames(state.shared_now_ms()) {
+            let _ = reply.try_send(megaphone);
+        }
+    }
 
     let mut socket = Socket {
         state: &state,

@@ -176,6 +176,7 @@ async fn listen_bus(state: AppState, mut next_inboxes: tokio::sync::mpsc::Receiv
                     event.to.iter().for_each(|u| state.hub.recheck(*u));
                 } else if event.to.is_empty() {
                     state.hub.send_all(&event.frame);
+                    state.on_air.heard(&event.frame, state.shared_now_ms());
                 } else {
                     event
                         .to

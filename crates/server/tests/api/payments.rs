@@ -393,6 +393,17 @@ async fn a_megaphone_reaches_everyone_online_with_the_senders_nickname(mut app: 
     }
     assert_eq!(sender.expect("megaphoneCount").await["count"], json!(4));
     assert_eq!(count(&mut app).await, 4);
+    // A screen that opens during its turn sees it too, for the time it has left.
+    let (mut late, _) = user(&mut app, "carol", "01055556666").await;
+    let heard = late.expect("megaphone").await;
+    assert_eq!(heard["id"], sent["id"]);
+    assert_eq!(heard["message"], json!("다들 안녕하세요"));
+    let (wait, show) = (
+        heard["waitMs"].as_i64().unwrap(),
+        heard["showMs"].as_i64().unwrap(),
+    );
+    assert_eq!(wait, 0);
+    assert!(0 < show && show <= 5_000, "{show}");
 }
 
 async fn megaphones_are_checked_and_spent_once(mut app: TestApp) {

@@ -13,7 +13,6 @@ import { readLocal, storageKeys } from '@/lib/storage';
 import { useRound } from '../hooks/use-round';
 import { ClosedOverlay } from './closed-overlay';
 import { FeedbackModal } from './feedback-modal';
-import { MegaphoneBanner } from './megaphone-banner';
 import { MegaphoneButton } from './megaphone-button';
 import { NicknameModal } from './nickname-modal';
 import { OnlineCounter } from './online-counter';
@@ -84,7 +83,6 @@ export function MainPage() {
 
   return (
     <main className="page-body main-page">
-      <MegaphoneBanner />
       <header className="main-hero">
         <div className="main-hero__top">
           {profile?.nickname ? (
