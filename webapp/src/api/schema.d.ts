@@ -2131,7 +2131,8 @@ export interface components {
         };
         /**
          * Megaphone
-         * @description `megaphone`: a megaphone, pushed to everyone online on every node; shown for 5 s.
+         * @description `megaphone`: a megaphone, pushed to everyone online on every node; shown for 5 s, and
+         *     to a screen that opens during its turn (or its wait), with the time it has left.
          */
         Megaphone: {
             /** Format: int64 */
