@@ -135,6 +135,9 @@ pub enum ErrorCode {
     NoMegaphones,
     /// The megaphones already waiting for air time fill the next minute.
     MegaphoneBusy,
+    /// A megaphone sent again within the pace (`limits::MEGAPHONE_WINDOW`); the socket's
+    /// refusal says how long to wait (`megaphone::too_soon`).
+    MegaphoneTooSoon,
     /// The item is none of the megaphone packs.
     PackInvalid,
     /// The payment is unknown, not ours, not this user's, not for this item or amount, or
@@ -270,6 +273,7 @@ impl ErrorCode {
         Self::MegaphoneTooLong,
         Self::NoMegaphones,
         Self::MegaphoneBusy,
+        Self::MegaphoneTooSoon,
         Self::PackInvalid,
         Self::PaymentInvalid,
         Self::CardNotPaid,
@@ -385,6 +389,7 @@ impl ErrorCode {
             Self::MegaphoneTooLong => "확성기 메시지는 20자 이내로 입력해주세요.",
             Self::NoMegaphones => "확성기가 없어요. 확성기를 구매한 뒤 보내주세요.",
             Self::MegaphoneBusy => "지금은 확성기를 기다리는 사람이 많아요. 1분쯤 뒤에 다시 보내주세요.",
+            Self::MegaphoneTooSoon => "확성기는 10초에 한 번 보낼 수 있어요. 잠시 후 다시 보내주세요.",
             Self::PackInvalid => "구매할 확성기 상품을 다시 선택해주세요.",
             Self::PaymentInvalid => "결제 정보를 확인할 수 없어요. 결제 문의로 알려주세요.",
             Self::CardNotPaid => "결제가 완료되지 않았어요.",

@@ -12,6 +12,17 @@ pub const ON_AIR: Duration = Duration::from_secs(5);
 /// not spent) rather than shown long after it was sent.
 pub const AIR_WAIT_MAX: Duration = Duration::from_secs(60);
 
+/// What a sender is told who sends again within `limits::MEGAPHONE_WINDOW`: the pace, and
+/// how long to wait (in whole seconds, rounded up). The message of
+/// `ErrorCode::MegaphoneTooSoon` when the wait is not known.
+pub fn too_soon(wait: Duration) -> String {
+    let seconds = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
+    format!(
+        "확성기는 {}초에 한 번 보낼 수 있어요. {seconds}초 뒤에 다시 보내주세요.",
+        crate::limits::MEGAPHONE_WINDOW.as_secs()
+    )
+}
+
 /// A pack of megaphones on sale. Its `item` name is what the payment call carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Pack {
@@ -102,6 +113,18 @@ impl AsRef<str> for MegaphoneText {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sender_too_soon_is_told_how_long_to_wait() {
+        assert_eq!(
+            too_soon(Duration::from_millis(6_200)),
+            "확성기는 10초에 한 번 보낼 수 있어요. 7초 뒤에 다시 보내주세요."
+        );
+        assert!(too_soon(Duration::ZERO).contains(" 1초 뒤에"));
+        assert!(ErrorCode::MegaphoneTooSoon
+            .message()
+            .starts_with("확성기는 10초에 한 번"));
+    }
 
     #[test]
     fn packs_are_the_specs() {

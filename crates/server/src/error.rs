@@ -118,9 +118,11 @@ impl From<ErrorCode> for ApiError {
             | E::RefundSettled => Self::Conflict(body),
             E::PayloadTooLarge => Self::PayloadTooLarge(body),
             E::UriTooLong => Self::UriTooLong(body),
-            E::RateLimited | E::SmsCooldown | E::SmsDailyLimit | E::MegaphoneBusy => {
-                Self::TooManyRequests(body)
-            }
+            E::RateLimited
+            | E::SmsCooldown
+            | E::SmsDailyLimit
+            | E::MegaphoneBusy
+            | E::MegaphoneTooSoon => Self::TooManyRequests(body),
             E::Internal => Self::Internal(body),
             E::SmsSendFailed | E::IdentityFailed | E::PaymentUnavailable => Self::BadGateway(body),
             E::Unavailable => Self::ServiceUnavailable(body),

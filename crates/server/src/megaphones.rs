@@ -8,7 +8,7 @@
 //! at the same moment grants nothing more.
 
 use telepathy_domain::limits::{MEGAPHONES_PER_USER, MEGAPHONE_WINDOW};
-use telepathy_domain::megaphone::{MegaphoneText, Pack, AIR_WAIT_MAX, ON_AIR};
+use telepathy_domain::megaphone::{self, MegaphoneText, Pack, AIR_WAIT_MAX, ON_AIR};
 use telepathy_domain::time::millis;
 use telepathy_domain::{ErrorCode, Notice};
 use telepathy_providers::{CardPayment, CardStatus, ProviderError};
@@ -151,21 +151,21 @@ impl AppState {
     /// each for `ON_AIR`, in the order sent. Two tabs sending at once with one megaphone
     /// left send one; a megaphone that could not go out, or whose turn would come more
     /// than `AIR_WAIT_MAX` ahead, is given back.
-    pub async fn send_megaphone(
-        &self,
-        user: &User,
-        text: &str,
-    ) -> Result<MegaphoneSent, ErrorCode> {
+    pub async fn send_megaphone(&self, user: &User, text: &str) -> Result<MegaphoneSent, Refused> {
         let text = MegaphoneText::parse(text)?;
         let nickname = user.nickname.as_deref().ok_or(ErrorCode::NicknameNeeded)?;
         let key = format!("megaphone:user:{}", user.id);
-        self.limit_code(
-            &key,
-            MEGAPHONES_PER_USER,
-            MEGAPHONE_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
+        let hit = self
+            .engine
+            .hit(&key, MEGAPHONES_PER_USER, MEGAPHONE_WINDOW)
+            .await
+            .map_err(|e| internal("counting a megaphone", e))?;
+        if !hit.allowed {
+            return Err(Refused {
+                code: ErrorCode::MegaphoneTooSoon,
+                message: Some(megaphone::too_soon(hit.retry_after)),
+            });
+        }
         let now = self.shared_now_ms();
         let spent = self
             .store
@@ -175,7 +175,7 @@ impl AppState {
         let Some(spent) = spent else {
             // Nothing went out: the try does not count against the pace.
             let _ = self.engine.refund(&key).await;
-            return Err(ErrorCode::NoMegaphones);
+            return Err(ErrorCode::NoMegaphones.into());
         };
         let message = &spent.message;
         let give_back = |why: ErrorCode| async move {
@@ -192,11 +192,11 @@ impl AppState {
             Ok(Some(start)) => start,
             Ok(None) => {
                 let _ = self.engine.refund(&key).await;
-                return Err(give_back(ErrorCode::MegaphoneBusy).await);
+                return Err(give_back(ErrorCode::MegaphoneBusy).await.into());
             }
             Err(e) => {
                 tracing::warn!(error = %e, user = user.id, "no turn on air for a megaphone; given back");
-                return Err(give_back(ErrorCode::Unavailable).await);
+                return Err(give_back(ErrorCode::Unavailable).await.into());
             }
         };
         let wait_ms = (start - now).max(0);
@@ -217,7 +217,7 @@ impl AppState {
             .await
         {
             tracing::warn!(error = %e, user = user.id, "a megaphone could not go out; given back");
-            return Err(give_back(ErrorCode::Unavailable).await);
+            return Err(give_back(ErrorCode::Unavailable).await.into());
         }
         self.metrics.megaphones_sent.inc();
         let count = frame(
@@ -239,6 +239,23 @@ impl AppState {
             wait_ms,
             message: notice.message().to_owned(),
         })
+    }
+}
+
+/// Why a megaphone was not sent: the code, and a message of its own when the code's fixed
+/// one would say less (how long to wait).
+#[derive(Debug)]
+pub struct Refused {
+    pub code: ErrorCode,
+    pub message: Option<String>,
+}
+
+impl From<ErrorCode> for Refused {
+    fn from(code: ErrorCode) -> Self {
+        Self {
+            code,
+            message: None,
+        }
     }
 }
 

@@ -20,6 +20,7 @@ use super::protocol::{
     Resumed, RoomRef, SendChatMessage, SendMegaphone, SocketError,
 };
 use crate::error::ApiError;
+use crate::megaphones::Refused;
 use crate::security::origin_allowed;
 use crate::state::AppState;
 
@@ -430,7 +431,18 @@ impl Socket<'_> {
                             self.answer(frame("megaphoneSent", &sent));
                             Ok(())
                         }
-                        Err(e) => Err(e),
+                        Err(Refused {
+                            code,
+                            message: Some(message),
+                        }) => {
+                            let refusal = SocketError {
+                                message,
+                                ..SocketError::new(&event, code)
+                            };
+                            self.answer(frame("error", &refusal));
+                            Ok(())
+                        }
+                        Err(Refused { code, .. }) => Err(code),
                     }
                 }
                 None => Err(ErrorCode::InvalidRequest),

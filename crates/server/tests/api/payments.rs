@@ -393,6 +393,19 @@ async fn a_megaphone_reaches_everyone_online_with_the_senders_nickname(mut app: 
     }
     assert_eq!(sender.expect("megaphoneCount").await["count"], json!(4));
     assert_eq!(count(&mut app).await, 4);
+    // Another one within 10 s is refused with how long to wait, and nothing is spent.
+    sender
+        .send("megaphone:send", json!({ "message": "한 번 더" }))
+        .await;
+    let refused = sender.expect("error").await;
+    assert_eq!(refused["code"], json!("MEGAPHONE_TOO_SOON"));
+    let told = refused["message"].as_str().unwrap();
+    assert!(
+        told.starts_with("확성기는 10초에 한 번 보낼 수 있어요. ")
+            && told.ends_with("초 뒤에 다시 보내주세요."),
+        "{told}"
+    );
+    assert_eq!(count(&mut app).await, 4);
     // A screen that opens during its turn sees it too, for the time it has left.
     let (mut late, _) = user(&mut app, "carol", "01055556666").await;
     let heard = late.expect("megaphone").await;
