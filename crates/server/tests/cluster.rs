@@ -635,7 +635,7 @@ async fn two_nodes_ring_each_device_once_an_evening_even_when_the_sender_dies() 
     use std::collections::HashMap;
     use telepathy_providers::push_stand_in::PushServiceStandIn;
 
-    // Slow enough that a run of three batches takes a few seconds.
+    // Slow enough that a run of two batches takes a few seconds.
     let service = PushServiceStandIn::start_with_delay(Duration::from_millis(250)).await;
     let database_url = fresh_url(Backend::Postgres).await;
     let prefix = format!("cluster:{}:", rand::random::<u64>());
@@ -646,9 +646,9 @@ async fn two_nodes_ring_each_device_once_an_evening_even_when_the_sender_dies() 
     let a = nodes::start_node_with(pa, &origins, &database_url, &redis, &prefix, &extra).await;
     let b = nodes::start_node_with(pb, &origins, &database_url, &redis, &prefix, &extra).await;
 
-    // 60 users with 10 devices each (as many as one may have), half through each node:
-    // 600 devices, three batches.
-    let users = seed(&database_url, 60);
+    // 100 users with 10 devices each (as many as one may have), half through each node:
+    // 1,000 devices, two batches of `OPENING_BATCH`.
+    let users = seed(&database_url, 100);
     let mut devices = 0;
     for (i, (_, cookie)) in users.iter().enumerate() {
         let base = if i % 2 == 0 { &a.base } else { &b.base };
@@ -740,15 +740,18 @@ async fn two_nodes_ring_each_device_once_an_evening_even_when_the_sender_dies() 
     }
     let told = times_told(&service);
     assert!(told.values().all(|&n| n == 1), "no device is told twice");
-    // At most the dead sender's batch in flight missed the bell, besides the pushes the
-    // push service failed (counted; on a loaded machine one may time out).
+    let batch = usize::try_from(telepathy_domain::bell::OPENING_BATCH).unwrap();
+    assert!(devices > batch, "more devices than one batch");
+    // At most the dead sender's batch in flight missed the bell (a batch it claimed and
+    // did not finish, and the pushes of it held back to try again), besides the pushes
+    // the push service failed (counted; on a loaded machine one may time out).
     let failed = store
         .opening("2026-12-02")
         .await
         .unwrap()
         .map_or(0, |o| usize::try_from(o.failed).unwrap_or(0));
     assert!(
-        told.len() + 200 + failed >= devices,
+        told.len() + batch + failed >= devices,
         "{} of {devices} told, {failed} failed",
         told.len()
     );
