@@ -33,7 +33,9 @@ async function reportedChat(browser: Browser, baseURL: string | undefined) {
     data: { roomId, reasons: ['욕설/비하', '위협'], extraMessage: '대화 중에 계속 위협했어요.' },
   });
   expect(report.ok(), await report.text()).toBe(true);
-  await rudeSocket.next('chatEndedByReport');
+  // The reported side is told only that the partner left: nothing names the reporter.
+  const ended = await rudeSocket.next('chatEnded');
+  expect(ended.data.reason).toBe('left');
   return { rude, kind, lastLine, rudeSocket, close: () => Promise.all([rudeContext.close(), kindContext.close()]) };
 }
 

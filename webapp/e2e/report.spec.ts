@@ -58,9 +58,11 @@ test('one user reports the other: both chats end, the reporter is back on /main 
   await expect(a.getByRole('textbox', { name: '메시지' })).toBeDisabled();
   await expect(a).toHaveURL(/\/chatpage$/);
 
-  // Bob's chat ends too, and he is told it was a report.
+  // Bob's chat ends too; he is told only that Alice left, as the report modal promised:
+  // nothing names the reporter.
   const ended = b.getByRole('alertdialog', { name: '대화가 종료되었어요' });
-  await expect(ended).toContainText('신고로 대화가 종료되었어요.');
+  await expect(ended).toContainText(`${alice.nickname}님이 대화방을 나갔어요.`);
+  await expect(ended).not.toContainText('신고로');
   await expect(inputB).toBeDisabled();
 
   // Alice is back on /main after 2 s, with no mood question.

@@ -91,7 +91,7 @@ impl AppState {
     /// Files `reporter`'s report about their partner in `room_id` (open, or ended not
     /// long ago): the room's messages still in its stream are archived first, so the
     /// transcript holds the last words; the two are never matched again; an open chat ends
-    /// for both with `chatEndedByReport`. `reported`, when the client names one, must be
+    /// (see `end_room`: the reported side is not told of the report). `reported`, when the client names one, must be
     /// that partner. Reporting the same room again files nothing new and succeeds.
     pub async fn report(
         &self,

@@ -503,8 +503,9 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reports the partner of a chat the caller is or was in. Both members of an open
-         *     chat get `chatEndedByReport`; the two are never matched again; the operations team
+         * Reports the partner of a chat the caller is or was in. An open chat ends: the
+         *     caller is told `chatEndedByReport`, the partner only that the caller left
+         *     (`chatEnded`); the two are never matched again; the operations team
          *     sees the report with the chat's transcript within 24 hours.
          */
         post: operations["report"];

@@ -475,7 +475,30 @@ impl AppState {
             by_user_id: by,
         };
         let to = room.members.each_ref().map(|m| m.user_id);
-        self.deliver(&to, &frame(reason.event(), &ended)).await;
+        match (reason, by) {
+            // In a chat of two, a report the other side heard of would name the reporter
+            // (the report modal promises it does not): the reporter is told of the report,
+            // the other side only that the reporter left.
+            (EndReason::Report, Some(reporter)) => {
+                let left = ChatEnded {
+                    reason: EndReason::Left,
+                    ..ended.clone()
+                };
+                let told = to.map(|u| {
+                    let what = if u == reporter { &ended } else { &left };
+                    (u, frame(what.reason.event(), what))
+                });
+                let told = told.each_ref().map(|(u, f)| (*u, f.as_str()));
+                if let Err(e) = self
+                    .metrics
+                    .engine("deliver_each", self.engine.deliver_each(&told))
+                    .await
+                {
+                    tracing::error!(error = %e, room = room_id, "telling a reported chat's end");
+                }
+            }
+            _ => self.deliver(&to, &frame(reason.event(), &ended)).await,
+        }
         tracing::info!(room = room_id, ?reason, "chat ended");
         // The archive marks it again when it finishes the room, should this fail.
         if let Err(e) = self

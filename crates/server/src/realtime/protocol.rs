@@ -196,7 +196,7 @@ pub enum EndReason {
     Disconnected,
     /// The room no longer exists.
     Gone,
-    /// A member reported the other (sent as `chatEndedByReport`).
+    /// A member reported the other (sent as `chatEndedByReport`, to the reporter only).
     Report,
 }
 

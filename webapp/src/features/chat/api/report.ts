@@ -5,8 +5,8 @@ import { settle } from '@/api/outcome';
 export type ReportBody = Schemas['ReportBody'];
 
 /**
- * Reports the partner of a chat. The server ends an open chat for both members with
- * `chatEndedByReport` and never matches the two again.
+ * Reports the partner of a chat. The server ends an open chat (this user is told
+ * `chatEndedByReport`, the partner only that this user left) and never matches the two again.
  */
 export function report(body: ReportBody) {
   return settle(api.POST('/report', { body }));
