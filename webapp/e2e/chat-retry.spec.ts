@@ -3,6 +3,7 @@ import { pickTogether, signUpByApi, uniquePhone, uniqueUsername } from './helper
 
 // A send the server could not complete for now (its shared store stalled) is tried again with
 // the same client id, then shown failed with a way to send it again; sent again, it arrives once.
+// Words the partner reads masked are explained to the sender.
 test('a message refused for now is retried, then offered again, and arrives once', async ({ browser, baseURL, viewport, locale, timezoneId }) => {
   test.setTimeout(90_000);
   const options = { baseURL, viewport, locale, timezoneId };
@@ -53,5 +54,13 @@ test('a message refused for now is retried, then offered again, and arrives once
   await expect(bubble).toHaveAttribute('data-status', 'sent');
   await expect(b.getByRole('log').getByText('지금 보내는 말')).toHaveCount(1);
   await expect(a.getByRole('log').getByText('지금 보내는 말')).toHaveCount(1);
+
+  // Words the partner reads masked: the sender is told why, once.
+  await input.fill('제 번호는 010-1234-5678 이에요');
+  await input.press('Enter');
+  await expect(b.getByRole('log')).toContainText('제 번호는 ');
+  await expect(b.getByRole('log')).not.toContainText('5678');
+  await expect(a.getByText('메시지의 일부가 *로 가려졌어요.', { exact: false })).toBeVisible();
+  await a.screenshot({ path: test.info().outputPath('masked-notice.png') });
   await Promise.all([contextA.close(), contextB.close()]);
 });

@@ -2,6 +2,7 @@ import { act, waitFor } from '@testing-library/react';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import type { ChatMessage } from '@/api/realtime';
+import { ko } from '@/i18n/ko';
 import { chatLog } from '@/lib/chat-log';
 import { writeChatInfo, type ChatInfo } from '@/lib/chat-session';
 import { tabSocket } from '@/lib/socket';
@@ -106,6 +107,28 @@ describe('useChatRoom', () => {
       socket.receive('chatMessage', echo(clientId, '안녕하세요', '1-0'));
     });
     expect(room().entries).toMatchObject([{ id: '1-0', message: '안녕하세요', status: 'sent' }]);
+  });
+
+  it('tells the sender once, plainly, when the partner reads their words masked', () => {
+    const { room } = setup();
+    const socket = connect();
+    vi.mocked(toast).mockClear();
+    const sendAndEcho = (text: string, shown: string, id: string) => {
+      act(() => {
+        room().send(text);
+      });
+      const frames = socket.sent.filter((each) => each.event === 'chatMessage');
+      const { clientId } = frames[frames.length - 1]?.data as { clientId: string };
+      act(() => {
+        socket.receive('chatMessage', echo(clientId, shown, id));
+      });
+    };
+    sendAndEcho('안녕하세요', '안녕하세요', '1-0');
+    expect(toast).not.toHaveBeenCalled();
+    sendAndEcho('제 번호는 01012345678', '제 번호는 ***********', '1-1');
+    expect(toast).toHaveBeenCalledWith(ko.chat.masked);
+    sendAndEcho('010 1234 5678', '*************', '1-2');
+    expect(toast).toHaveBeenCalledTimes(1);
   });
 
   it('marks the message the server refused as failed, and says why', () => {

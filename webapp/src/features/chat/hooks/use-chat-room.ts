@@ -79,6 +79,9 @@ export function useChatRoom(info: ChatInfo): ChatRoom {
   const endedRef = useRef(false);
   /** Automatic tries of each message refused for now, by client id. */
   const retries = useRef(new Map<string, number>());
+  /** What the user wrote, by client id, until the echo shows what the partner reads. */
+  const sentTexts = useRef(new Map<string, string>());
+  const toldMasked = useRef(false);
   const active = ended === null && !leaving && !reported;
   const typing = useTypingSignal(roomId, active);
   const canReport = !leaving && !reported && (ended === null || ended.reason === 'left' || ended.reason === 'disconnected');
@@ -162,7 +165,18 @@ export function useChatRoom(info: ChatInfo): ChatRoom {
   });
 
   useSocketEvent('chatMessage', (message) => {
-    if (message.roomId === roomId && message.senderId === partnerId) setPartnerTypingAt(null);
+    if (message.roomId !== roomId) return;
+    if (message.senderId === partnerId) setPartnerTypingAt(null);
+    // The server masks abuse (and, early on, contact details) in what the partner reads:
+    // the sender sees it in their own bubble and is told why, once a chat.
+    const written = message.clientId ? sentTexts.current.get(message.clientId) : undefined;
+    if (message.senderId === myId && written !== undefined) {
+      sentTexts.current.delete(message.clientId ?? '');
+      if (written !== message.message && !toldMasked.current) {
+        toldMasked.current = true;
+        toast(ko.chat.masked);
+      }
+    }
   });
 
   // After a reconnect the server has sent everything it holds; what it lacks is sent again.
@@ -216,6 +230,7 @@ export function useChatRoom(info: ChatInfo): ChatRoom {
     const message = text.trim();
     if (message === '' || !active) return false;
     const clientId = newClientId();
+    sentTexts.current.set(clientId, message);
     chatLog.add(roomId, pendingEntry(clientId, myId, message, Date.now()));
     const socket = tabSocket();
     // Unsent, it stays pending and goes out after the reconnect.
