@@ -74,11 +74,15 @@ test('a pack bought in the demo checkout shows on /main and My page; a megaphone
   // Shown for 5 s, then gone.
   await expect(banner).toBeHidden({ timeout: 8_000 });
 
-  // Too long is refused by the server with its own message; nothing is spent.
+  // Too long: the counter turns red and the field says why; nothing goes out or is spent
+  // (the server refuses it too).
   await openMegaphone(page, 4);
   await compose.getByLabel('모두에게 외칠 한마디').fill('가'.repeat(21));
+  await expect(compose.getByText('21/20')).toHaveAttribute('data-over', 'true');
+  await expect(compose.getByText('확성기 메시지는 20자 이내로 입력해주세요.')).toBeVisible();
+  await page.screenshot({ path: test.info().outputPath('megaphone-too-long.png') });
   await compose.getByRole('button', { name: '확성기 보내기' }).click();
-  await expect(page.getByText('확성기 메시지는 20자 이내로 입력해주세요.')).toBeVisible();
+  await expect(compose).toBeVisible();
   await expect(page.getByRole('button', { name: '확성기 4개 보유' })).toBeAttached();
   await listener.page.context().close();
 });

@@ -15,6 +15,8 @@ export const limits = {
   wordsPerRound: 4,
   /** The opening hours the screens state, Asia/Seoul; the server decides when matching is open. */
   serviceHours: { open: '20:00', close: '02:00' },
+  /** Characters of a megaphone's message. */
+  megaphoneMaxLength: 20,
   /** Characters of a report's text. */
   reportExtraMaxLength: 200,
   /** After an accepted report, the reporter leaves the chat this long later. */

@@ -4,6 +4,7 @@ import { useAppConfig } from '@/api/app-config';
 import { Button } from '@/components/button';
 import { Modal } from '@/components/modal';
 import { TextField } from '@/components/text-field';
+import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
 import { sendFrame, useSocketEvent } from '@/lib/socket';
 import { charLength } from '@/lib/validation';
@@ -25,6 +26,7 @@ export function MegaphoneModal({ open, onClose, count, userId, nickname }: Megap
   const purchase = useMegaphonePurchase(nickname);
   const { data: config } = useAppConfig();
   const showPacks = buying || count === 0;
+  const length = charLength(message.trim());
 
   useSocketEvent('megaphoneSent', (sent) => {
     if (!sending) return;
@@ -44,6 +46,8 @@ export function MegaphoneModal({ open, onClose, count, userId, nickname }: Megap
       toast.error(ko.megaphone.empty);
       return;
     }
+    // Said beside the field already; the server refuses it too.
+    if (charLength(text) > limits.megaphoneMaxLength) return;
     if (!sendFrame('megaphone:send', { message: text, userId })) {
       toast.error(ko.megaphone.notConnected);
       return;
@@ -91,7 +95,12 @@ export function MegaphoneModal({ open, onClose, count, userId, nickname }: Megap
           >
             <TextField
               label={ko.megaphone.composeLabel}
-              labelAside={<span className="megaphone-form__counter">{ko.megaphone.counter(charLength(message.trim()))}</span>}
+              labelAside={
+                <span className="megaphone-form__counter" data-over={length > limits.megaphoneMaxLength || undefined}>
+                  {ko.megaphone.counter(length, limits.megaphoneMaxLength)}
+                </span>
+              }
+              error={length > limits.megaphoneMaxLength ? ko.megaphone.tooLong : null}
               placeholder={ko.megaphone.placeholder}
               value={message}
               autoComplete="off"

@@ -2,6 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
+import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
 import { tabSocket } from '@/lib/socket';
 import { readLocal, removeLocal, storageKeys, writeLocal } from '@/lib/storage';
@@ -147,8 +148,18 @@ describe('MegaphoneButton', () => {
     expect(toast.error).toHaveBeenCalledWith(ko.megaphone.empty);
     expect(socket.sent.filter((f) => f.event === 'megaphone:send')).toHaveLength(0);
 
+    // Over the limit: the counter turns red, the field says why, nothing is sent.
+    await user.type(input, '가'.repeat(21));
+    const over = screen.getByText(ko.megaphone.counter(21, limits.megaphoneMaxLength));
+    expect(over).toHaveAttribute('data-over', 'true');
+    expect(screen.getByText(ko.megaphone.tooLong)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: ko.megaphone.send }));
+    expect(socket.sent.filter((f) => f.event === 'megaphone:send')).toHaveLength(0);
+    await user.clear(input);
+
     await user.type(input, ' 다들 안녕 ');
-    expect(screen.getByText(ko.megaphone.counter(5))).toBeInTheDocument();
+    const counter = screen.getByText(ko.megaphone.counter(5, limits.megaphoneMaxLength));
+    expect(counter).not.toHaveAttribute('data-over');
     await user.click(screen.getByRole('button', { name: ko.megaphone.send }));
     expect(socket.sent.filter((f) => f.event === 'megaphone:send')).toEqual([
       { event: 'megaphone:send', data: { message: '다들 안녕', userId: 7 } },
