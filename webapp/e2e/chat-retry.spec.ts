@@ -3,7 +3,7 @@ import { pickTogether, signUpByApi, uniquePhone, uniqueUsername } from './helper
 
 // A send the server could not complete for now (its shared store stalled) is tried again with
 // the same client id, then shown failed with a way to send it again; sent again, it arrives once.
-// Words the partner reads masked are explained to the sender.
+// Words the partner reads masked are explained to the sender; a chat that ended leaves no ghost.
 test('a message refused for now is retried, then offered again, and arrives once', async ({ browser, baseURL, viewport, locale, timezoneId }) => {
   test.setTimeout(90_000);
   const options = { baseURL, viewport, locale, timezoneId };
@@ -62,5 +62,15 @@ test('a message refused for now is retried, then offered again, and arrives once
   await expect(b.getByRole('log')).not.toContainText('5678');
   await expect(a.getByText('메시지의 일부가 *로 가려졌어요.', { exact: false })).toBeVisible();
   await a.screenshot({ path: test.info().outputPath('masked-notice.png') });
+
+  // Alice leaves; Bob closes his tab on the ended chat and opens My page later: no ghost of
+  // the chat is offered there, whatever local storage still held.
+  await a.getByRole('button', { name: '나가기' }).first().click();
+  await a.getByRole('alertdialog', { name: '대화방을 나갈까요?' }).getByRole('button', { name: '나가기' }).click();
+  await expect(b.getByRole('alertdialog', { name: '대화가 종료되었어요' })).toBeVisible();
+  await b.goto('/mypage');
+  await expect(b.getByText('마이페이지').first()).toBeVisible();
+  await expect.poll(() => b.evaluate(() => localStorage.getItem('chatInfo'))).toBeNull();
+  await expect(b.getByRole('link', { name: '대화로 돌아가기' })).toHaveCount(0);
   await Promise.all([contextA.close(), contextB.close()]);
 });

@@ -7,8 +7,8 @@ import { ButtonLink } from '@/components/button';
 import { Icon } from '@/components/icons';
 import { Card } from '@/components/page';
 import { ko } from '@/i18n/ko';
-import { clearChatInfo, clearFeedbackInfo, readChatInfo, readFeedbackInfo } from '@/lib/chat-session';
-import { sendFrame, useSocketEvent, useSocketStatus } from '@/lib/socket';
+import { clearFeedbackInfo, readFeedbackInfo } from '@/lib/chat-session';
+import { sendFrame, useActiveChat, useSocketEvent, useSocketStatus } from '@/lib/socket';
 import { readLocal, storageKeys } from '@/lib/storage';
 import { useRound } from '../hooks/use-round';
 import { ClosedOverlay } from './closed-overlay';
@@ -29,7 +29,8 @@ export function MainPage() {
   const socketStatus = useSocketStatus();
   const [pick, setPick] = useState<Pick | null>(null);
   const [feedback, setFeedback] = useState(readFeedbackInfo);
-  const [activeChat, setActiveChat] = useState(readChatInfo);
+  // A chat the server says goes on (see useActiveChat): a stored one that ended is not shown.
+  const activeChat = useActiveChat();
   // A pick lasts for its round only: a new round on screen re-enables the words.
   const currentPick = pick !== null && view.shown !== null && pick.round === view.shown.round ? pick : null;
 
@@ -46,15 +47,6 @@ export function MainPage() {
     setPick(null);
     toast(ko.round.expired);
   });
-
-  // A stored chat that ended while away (the resume after connecting says so) is over.
-  function chatEndedElsewhere(ended: { roomId: string }) {
-    if (activeChat?.roomId !== ended.roomId) return;
-    clearChatInfo();
-    setActiveChat(null);
-  }
-  useSocketEvent('chatEnded', chatEndedElsewhere);
-  useSocketEvent('chatEndedByReport', chatEndedElsewhere);
 
   useSocketEvent('error', (error) => {
     if (chatEvents.has(error.event)) return;

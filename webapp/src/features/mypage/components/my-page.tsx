@@ -11,8 +11,8 @@ import { ButtonLink } from '@/components/button';
 import { Card } from '@/components/page';
 import { Spinner } from '@/components/spinner';
 import { ko } from '@/i18n/ko';
-import { readChatInfo } from '@/lib/chat-session';
 import { operatorLinks, type Destination } from '@/lib/links';
+import { useActiveChat } from '@/lib/socket';
 import { useLogout } from '../api/logout';
 import { unsubscribePush } from '../api/push';
 import { forgetThisDevice } from '../lib/bell';
@@ -32,7 +32,7 @@ export function MyPage() {
   const { trigger: logout, isMutating: loggingOut } = useLogout();
   const { trigger: withdraw, isMutating: withdrawing } = useWithdraw();
   const [confirmWithdraw, setConfirmWithdraw] = useState(false);
-  const [activeChat] = useState(readChatInfo);
+  const activeChat = useActiveChat();
 
   async function onLogout() {
     await forgetThisDevice(unsubscribePush);
