@@ -374,6 +374,20 @@ async fn two_users(store: &Store) -> (i64, i64) {
     (a, b)
 }
 
+/// The two sides of a match of `a` (달) and `b` (별).
+fn two_sides(a: i64, b: i64) -> [MatchSide<'static>; 2] {
+    [
+        MatchSide {
+            user_id: a,
+            nickname: "달",
+        },
+        MatchSide {
+            user_id: b,
+            nickname: "별",
+        },
+    ]
+}
+
 fn room(id: &str, a: i64, b: i64, at: i64) -> RoomRecord {
     RoomRecord {
         id: id.into(),
@@ -483,19 +497,7 @@ async fn matches_write_history_for_both(store: Store) {
 async fn messages_archive_once_and_purge(store: Store) {
     let (a, b) = two_users(&store).await;
     store
-        .record_match(
-            &room("r1", a, b, 10_000),
-            [
-                MatchSide {
-                    user_id: a,
-                    nickname: "달",
-                },
-                MatchSide {
-                    user_id: b,
-                    nickname: "별",
-                },
-            ],
-        )
+        .record_match(&room("r1", a, b, 10_000), two_sides(a, b))
         .await
         .unwrap();
     let msg = |id: &str, at: i64| ArchivedMessage {
@@ -542,19 +544,7 @@ async fn messages_archive_once_and_purge(store: Store) {
 async fn a_refused_message_holds_back_no_other(store: Store) {
     let (a, b) = two_users(&store).await;
     store
-        .record_match(
-            &room("r1", a, b, 10_000),
-            [
-                MatchSide {
-                    user_id: a,
-                    nickname: "달",
-                },
-                MatchSide {
-                    user_id: b,
-                    nickname: "별",
-                },
-            ],
-        )
+        .record_match(&room("r1", a, b, 10_000), two_sides(a, b))
         .await
         .unwrap();
     let msg = |room: &str, id: &str, body: &str| ArchivedMessage {
@@ -588,19 +578,7 @@ async fn a_refused_message_holds_back_no_other(store: Store) {
         room("bad", a, 999_999, 2),
         room("ok2", b, a, 3),
     ];
-    let sides = || {
-        [
-            MatchSide {
-                user_id: a,
-                nickname: "달",
-            },
-            MatchSide {
-                user_id: b,
-                nickname: "별",
-            },
-        ]
-    };
-    let batch: Vec<_> = rooms.iter().map(|r| (r, sides())).collect();
+    let batch: Vec<_> = rooms.iter().map(|r| (r, two_sides(a, b))).collect();
     let written = store.record_matches(&batch).await.unwrap();
     assert_eq!(
         written.refused.iter().map(|(i, _)| *i).collect::<Vec<_>>(),
@@ -614,22 +592,7 @@ async fn a_refused_message_holds_back_no_other(store: Store) {
 async fn feedback_once_per_room(store: Store) {
     let (a, b) = two_users(&store).await;
     let r = room("r1", a, b, 10_000);
-    store
-        .record_match(
-            &r,
-            [
-                MatchSide {
-                    user_id: a,
-                    nickname: "달",
-                },
-                MatchSide {
-                    user_id: b,
-                    nickname: "별",
-                },
-            ],
-        )
-        .await
-        .unwrap();
+    store.record_match(&r, two_sides(a, b)).await.unwrap();
     assert!(store.add_feedback(a, &r, "기뻐요", 11_000).await.unwrap());
     assert!(!store.add_feedback(a, &r, "슬퍼요", 12_000).await.unwrap());
     assert!(store.add_feedback(b, &r, "괜찮아요", 12_000).await.unwrap());

@@ -1,21 +1,11 @@
 import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeWebSocket } from '@/test/fake-socket';
-import { readChatInfo, writeChatInfo, type ChatInfo } from './chat-session';
+import { chatInfo } from '@/test/chat-info';
+import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { readChatInfo, writeChatInfo } from './chat-session';
 import { tabSocket, useActiveChat } from './socket';
 
-const info: ChatInfo = {
-  myId: 7,
-  myUsername: 'alice_01',
-  myNickname: '달빛',
-  partnerId: 12,
-  partnerUsername: 'star_12',
-  partnerNickname: '별빛',
-  word: '고양이',
-  round: 1000,
-  roomId: 'room-1',
-  startTime: 0,
-};
+const info = chatInfo;
 const round = { isOpen: true, round: 1000, remaining: 20, words: [], serverTime: 0 };
 
 beforeEach(() => {
@@ -29,14 +19,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-function connect(): FakeWebSocket {
-  tabSocket().start();
-  const socket = FakeWebSocket.latest();
-  act(() => {
-    socket.open();
-  });
-  return socket;
-}
+const connect = connectTabSocket;
 
 describe('useActiveChat', () => {
   it('shows a stored chat only once the server names its room, until it ends', () => {

@@ -1,3 +1,5 @@
+import { act } from '@testing-library/react';
+import { tabSocket } from '@/lib/socket';
 import type { WebSocketLike } from '@/lib/socket-client';
 
 /**
@@ -49,4 +51,14 @@ export class FakeWebSocket implements WebSocketLike {
     this.readyState = 3;
     this.onclose?.(new CloseEvent('close'));
   }
+}
+
+/** Starts the tab's socket and opens the connection it makes, as the server would: the test's end of it. */
+export function connectTabSocket(): FakeWebSocket {
+  tabSocket().start();
+  const socket = FakeWebSocket.latest();
+  act(() => {
+    socket.open();
+  });
+  return socket;
 }

@@ -416,14 +416,24 @@ impl LogLines {
 /// and the client as the trusted proxies tell it.
 #[tokio::test]
 async fn the_access_log_names_the_peer_and_the_client() {
-    let lines = LogLines::default();
-    let writer = lines.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::INFO)
-        .with_ansi(false)
-        .with_writer(move || writer.clone())
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
+    // The process's subscriber, not this thread's: a thread-local one misses events whose
+    // call sites other tests' threads (logging to no subscriber) reached first. Other
+    // tests' lines come in too; the assertions below hold whatever they add.
+    static LINES: std::sync::OnceLock<LogLines> = std::sync::OnceLock::new();
+    let lines = LINES
+        .get_or_init(|| {
+            let lines = LogLines::default();
+            let writer = lines.clone();
+            let subscriber = tracing_subscriber::fmt()
+                .with_max_level(tracing::Level::INFO)
+                .with_ansi(false)
+                .with_writer(move || writer.clone())
+                .finish();
+            tracing::subscriber::set_global_default(subscriber)
+                .expect("no other test sets the process's subscriber");
+            lines
+        })
+        .clone();
     for (proxies, path, client) in [
         ("0", "/healthz", "127.0.0.1"),
         ("1", "/readyz", "203.0.113.9"),
@@ -437,19 +447,22 @@ async fn the_access_log_names_the_peer_and_the_client() {
             .unwrap();
         assert_eq!(resp.status(), 200);
         // The line is written as the answer leaves, which may be after the client has it.
+        let ours = |l: &String| {
+            l.contains("peer=127.0.0.1")
+                && l.contains(&format!("client={client}"))
+                && l.contains("status=200")
+                && l.contains("method=GET")
+        };
         let mut logged = lines.requests_to(path);
-        for _ in 0..50 {
-            if logged.iter().any(|l| l.contains("status=200")) {
+        for _ in 0..250 {
+            if logged.iter().any(ours) {
                 break;
             }
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
             logged = lines.requests_to(path);
         }
         assert!(
-            logged.iter().any(|l| l.contains("peer=127.0.0.1")
-                && l.contains(&format!("client={client}"))
-                && l.contains("status=200")
-                && l.contains("method=GET")),
+            logged.iter().any(ours),
             "behind {proxies} proxies: {logged:#?}"
         );
         assert!(

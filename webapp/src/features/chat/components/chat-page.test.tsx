@@ -4,26 +4,16 @@ import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
-import { writeChatInfo, type ChatInfo } from '@/lib/chat-session';
+import { writeChatInfo } from '@/lib/chat-session';
 import { tabSocket } from '@/lib/socket';
-import { FakeWebSocket } from '@/test/fake-socket';
+import { chatInfo } from '@/test/chat-info';
+import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { ChatPage } from './chat-page';
 
 vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
 
-const info: ChatInfo = {
-  myId: 7,
-  myUsername: 'alice_01',
-  myNickname: '달빛',
-  partnerId: 12,
-  partnerUsername: 'star_12',
-  partnerNickname: '별빛',
-  word: '고양이',
-  round: 1000,
-  roomId: 'room-1',
-  startTime: 0,
-};
+const info = chatInfo;
 
 const accepted = '신고가 접수되었어요. 운영팀이 24시간 이내에 확인할게요.';
 
@@ -67,14 +57,7 @@ function setup() {
 }
 
 /** The tab's socket, connected: the test speaks for the server. */
-function connect(): FakeWebSocket {
-  tabSocket().start();
-  const socket = FakeWebSocket.latest();
-  act(() => {
-    socket.open();
-  });
-  return socket;
-}
+const connect = connectTabSocket;
 
 async function openReport(user: ReturnType<typeof userEvent.setup>) {
   await user.click(screen.getByRole('button', { name: ko.report.open }));

@@ -4,26 +4,16 @@ import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vite
 import type { ChatMessage } from '@/api/realtime';
 import { ko } from '@/i18n/ko';
 import { chatLog } from '@/lib/chat-log';
-import { writeChatInfo, type ChatInfo } from '@/lib/chat-session';
+import { writeChatInfo } from '@/lib/chat-session';
 import { tabSocket } from '@/lib/socket';
-import { FakeWebSocket } from '@/test/fake-socket';
+import { chatInfo } from '@/test/chat-info';
+import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { PARTNER_TYPING_TIMEOUT_MS, RECONNECT_NOTICE_MS, SEND_RETRIES, SEND_RETRY_MS, useChatRoom, type ChatRoom } from './use-chat-room';
 
 vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
 
-const info: ChatInfo = {
-  myId: 7,
-  myUsername: 'alice_01',
-  myNickname: '달빛',
-  partnerId: 12,
-  partnerUsername: 'star_12',
-  partnerNickname: '별빛',
-  word: '고양이',
-  round: 1000,
-  roomId: 'room-1',
-  startTime: 0,
-};
+const info = chatInfo;
 
 let fetchMock: Mock<(request: Request) => Promise<Response>>;
 
@@ -60,14 +50,7 @@ function setup() {
   return { ...view, room };
 }
 
-function connect(): FakeWebSocket {
-  tabSocket().start();
-  const socket = FakeWebSocket.latest();
-  act(() => {
-    socket.open();
-  });
-  return socket;
-}
+const connect = connectTabSocket;
 
 function echo(clientId: string | undefined, text: string, id: string, senderId = info.myId): ChatMessage {
   return {

@@ -6,7 +6,7 @@ import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
 import { tabSocket } from '@/lib/socket';
 import { readLocal, removeLocal, storageKeys, writeLocal } from '@/lib/storage';
-import { FakeWebSocket } from '@/test/fake-socket';
+import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { MegaphoneBanner } from './megaphone-banner';
 import { MegaphoneButton } from './megaphone-button';
@@ -73,14 +73,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function connect(): FakeWebSocket {
-  tabSocket().start();
-  const socket = FakeWebSocket.latest();
-  act(() => {
-    socket.open();
-  });
-  return socket;
-}
+const connect = connectTabSocket;
 
 describe('MegaphoneButton', () => {
   it('introduces megaphones once, then offers the packs to a user who has none', async () => {

@@ -1,0 +1,15 @@
+import type { ChatInfo } from '@/lib/chat-session';
+
+/** A chat in progress, as the tests of the chat store it: user 7 with partner 12 in room-1. */
+export const chatInfo: ChatInfo = {
+  myId: 7,
+  myUsername: 'alice_01',
+  myNickname: '달빛',
+  partnerId: 12,
+  partnerUsername: 'star_12',
+  partnerNickname: '별빛',
+  word: '고양이',
+  round: 1000,
+  roomId: 'room-1',
+  startTime: 0,
+};
