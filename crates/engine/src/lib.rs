@@ -149,7 +149,9 @@ pub struct StreamEntry {
     pub data: String,
 }
 
-/// An event for some of one node's sockets, as it arrives from the bus.
+/// An event for some users' sockets, as it arrives from the bus. An inbox may also bring
+/// events for users the node does not hold (over Redis every node hears every event of
+/// its partitions): the node delivers each to the sockets it holds of `to`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Inbound {
     /// The users it is for; empty means every socket of the node.
@@ -215,7 +217,8 @@ pub trait Engine: Send + Sync + 'static {
     /// A short name for logs and health answers: `memory` or `redis`.
     fn name(&self) -> &'static str;
 
-    /// Whether the shared store answers.
+    /// Whether the shared store answers (over Redis: and the bus is subscribed, so that
+    /// the node hears events).
     async fn ping(&self) -> Result<(), EngineError>;
 
     /// The shared clock, in Unix milliseconds: every node reads the same time from it.
@@ -245,10 +248,12 @@ pub trait Engine: Send + Sync + 'static {
         max_wait: Duration,
     ) -> Result<Option<i64>, EngineError>;
 
-    /// Atomically takes a partner waiting on `(round, word)` or queues `member`. A user waits
-    /// in at most one queue (joining another moves them) and sits in at most one room.
+    /// Takes a partner waiting on `(round, word)` or queues `member`. A user waits in at
+    /// most one queue (joining another moves them) and sits in at most one room.
     /// `room_id` names the room if a match is made. A user who waits now is sent
-    /// `waiting_frame` in the same step.
+    /// `frames.waiting` in the same step; the members of a new room are sent their
+    /// `frames.matched` in the step that makes the room, so a room never exists with a
+    /// member who was not told.
     /// `apart` are the users `member` must never be matched with (blocks either way): a
     /// waiter among them is passed over and keeps its place, and while `member` waits,
     /// joiners among them pass it over too.
@@ -261,7 +266,7 @@ pub trait Engine: Send + Sync + 'static {
         apart: &[i64],
         room_id: &str,
         now_ms: i64,
-        waiting_frame: &str,
+        frames: &JoinFrames<'_>,
     ) -> Result<JoinOutcome, EngineError>;
 
     /// Takes the user out of the queue they wait in; false when they waited nowhere.
@@ -369,6 +374,13 @@ pub trait Engine: Send + Sync + 'static {
     /// Users who have been connected nowhere since before `cutoff_ms` while sitting in a
     /// room, each answered once; users away that long outside a room are forgotten.
     async fn gone_before(&self, cutoff_ms: i64) -> Result<Vec<Gone>, EngineError>;
+}
+
+/// What a join tells: `waiting` to a user who waits now; to the members of a new room,
+/// each their own frame of `matched(room)`, in the order of `room.members`.
+pub struct JoinFrames<'a> {
+    pub waiting: &'a str,
+    pub matched: &'a (dyn Fn(&Room) -> [String; 2] + Sync),
 }
 
 /// A chat message frame around its stream id, which only the engine knows when it

@@ -7,7 +7,7 @@ use tokio::sync::broadcast;
 
 use crate::{
     millis, presence_ttl_ms, Engine, EngineError, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind,
-    JoinOutcome, Member, MessageFrame, Room, StreamEntry, STREAM_MAX,
+    JoinFrames, JoinOutcome, Member, MessageFrame, Room, StreamEntry, STREAM_MAX,
 };
 
 /// Events a node's inbox holds before its reader is told of a gap.
@@ -236,7 +236,7 @@ impl Engine for MemoryEngine {
         apart: &[i64],
         room_id: &str,
         now_ms: i64,
-        waiting_frame: &str,
+        frames: &JoinFrames<'_>,
     ) -> Result<JoinOutcome, EngineError> {
         let mut state = self.state();
         let me = member.user_id;
@@ -245,7 +245,7 @@ impl Engine for MemoryEngine {
         }
         let key = (round, word.to_owned());
         if state.waiting.get(&me) == Some(&key) {
-            state.route(&[me], waiting_frame);
+            state.route(&[me], frames.waiting);
             return Ok(JoinOutcome::Waiting);
         }
         state.remove_wait(me);
@@ -267,7 +267,7 @@ impl Engine for MemoryEngine {
                 .push_back(member.clone());
             state.waiting.insert(me, key);
             state.apart.insert(me, apart.to_vec());
-            state.route(&[me], waiting_frame);
+            state.route(&[me], frames.waiting);
             return Ok(JoinOutcome::Waiting);
         };
         state.waiting.remove(&partner.user_id);
@@ -285,6 +285,9 @@ impl Engine for MemoryEngine {
         }
         state.rooms.insert(room.id.clone(), room.clone());
         state.archive.entry(room.id.clone()).or_insert(None);
+        for (m, frame) in room.members.iter().zip((frames.matched)(&room)) {
+            state.route(&[m.user_id], &frame);
+        }
         Ok(JoinOutcome::Matched(room))
     }
 

@@ -1,4 +1,31 @@
+//! The engine over Redis: one server, or a Redis Cluster.
+//!
+//! **Layout.** The key space is cut into [`PARTITIONS`] partitions, each a hash tag
+//! (`<prefix>{tag}`, the partition's anchor) whose slot lies in the middle of its
+//! 1/[`PARTITIONS`] of the 16,384 slots, so a cluster whose masters own even slot ranges
+//! owns even shares of the partitions. Every script runs in one partition (`#!lua`: a
+//! cluster refuses any key outside the slot of its declared anchor). A user's records
+//! (`u:`, `loc:`, and their entries in `online`, `away` and `nu:<instance>`) live in the
+//! partition of the user id, beside the set of instances `live` there (an instance
+//! registers in every partition at its first beat); a room's hash, stream and client ids in the partition of the
+//! room id; a queue of (round, word) in the partition of `round:word`; the heartbeats of
+//! the instances and the air of the megaphones in partition 0, touched every few seconds
+//! and per megaphone, never per message or connect. Rate-limit counters are keyed by
+//! their own name. What involves several partitions (a match, a round's expiry, a room's
+//! end, an instance reaped) is a sequence of single-partition steps, each safe to repeat
+//! or to stop after (see `join`).
+//!
+//! **Routing.** Each partition has one shard channel, `<anchor>bus`; every node
+//! subscribes to all of them (`SSUBSCRIBE`: a message is handled by the master that owns
+//! its channel and not copied to every master). A script publishes an event on its own
+//! partition's channel as `"<user,user,…>\n<frame>"`; each node hands it to the sockets
+//! it holds of those users. So no script looks up where a user is.
+
+mod scripts;
+
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -7,13 +34,19 @@ use fred::prelude::*;
 use fred::types::config::Server;
 use fred::types::scripts::Script;
 use fred::types::Message;
+use futures_util::future::try_join_all;
 use tokio::sync::broadcast;
 
+use self::scripts::Scripts;
 use crate::{
     decode_event, duration_ms, millis, presence_ttl_ms, Engine, EngineError, Gone, Heartbeat, Hit,
-    Inbox, InboxKind, JoinOutcome, Member, MessageFrame, Received, Room, StreamEntry, STREAM_MAX,
+    Inbox, InboxKind, JoinFrames, JoinOutcome, Member, MessageFrame, Received, Room, StreamEntry,
+    STREAM_MAX,
 };
 
+/// Partitions of the key space and channels of the bus. A multiple of 2, 3, 4, 6 and 8,
+/// so clusters of that many masters with even slot ranges own even shares.
+pub const PARTITIONS: usize = 24;
 /// Events published while a node's listener is busy wait here; past this many the node
 /// sees a gap and resyncs its sockets.
 const INBOX_CAPACITY: usize = 1 << 16;
@@ -24,418 +57,74 @@ pub const CALL_TIMEOUT: Duration = Duration::from_secs(2);
 /// Commands queued in the client beyond this fail at once (back-pressure) instead of
 /// growing the queue without bound while Redis is away.
 const COMMAND_QUEUE: usize = 100_000;
+/// A user's record may name a room that was never made (the node making it stopped
+/// between seating the pair and making the room): after this long, such a record is
+/// cleared by the next join, which finds no room.
+const ROOM_MAKING: i64 = 10_000;
+/// How many waiters one join may find unusable (they left, or moved on) before it gives
+/// up taking and waits itself.
+const TAKE_TRIES: usize = 64;
 
-/// Helpers every script starts with. `P` is the key prefix (always `ARGV[1]`).
-///
-/// Routing: `loc:<user>` is a hash of node instance → that user's sockets there;
-/// `route` publishes a frame once per node instance that holds any of the users, as
-/// `"<user,user,…>\n<frame>"` on `bus:<instance>`. `gone` is what happens when a user's
-/// last socket on an instance goes: the user leaves `online` when no instance holds them,
-/// stops waiting for a match, and is noted away (the first note wins).
-///
-/// The scripts touch keys they compute from `P`, so they need one Redis server (or a
-/// Redis Cluster with every key of a deployment in one slot), not a sharded cluster.
-const PRELUDE: &str = r"
-local P = ARGV[1]
-local function route(users, frame)
-  local by, order = {}, {}
-  for _, u in ipairs(users) do
-    for _, n in ipairs(redis.call('HKEYS', P .. 'loc:' .. u)) do
-      if not by[n] then by[n] = {}; order[#order + 1] = n end
-      local list = by[n]
-      list[#list + 1] = u
-    end
-  end
-  for _, n in ipairs(order) do
-    redis.call('PUBLISH', P .. 'bus:' .. n, table.concat(by[n], ',') .. '\n' .. frame)
-  end
-end
-local function gone(u, node, since)
-  redis.call('HDEL', P .. 'loc:' .. u, node)
-  redis.call('SREM', P .. 'nu:' .. node, u)
-  if redis.call('EXISTS', P .. 'loc:' .. u) == 0 then
-    redis.call('SREM', P .. 'online', u)
-    redis.call('ZADD', P .. 'away', 'NX', since, u)
-    local ukey = P .. 'u:' .. u
-    local q = redis.call('HGET', ukey, 'queue')
-    if q then
-      redis.call('LREM', q, 0, u)
-      redis.call('HDEL', ukey, 'queue', 'member')
-    end
-  end
-end
-local function reap(node, since)
-  for _, u in ipairs(redis.call('SMEMBERS', P .. 'nu:' .. node)) do gone(u, node, since) end
-  redis.call('DEL', P .. 'nu:' .. node)
-  redis.call('ZREM', P .. 'nodes', node)
-end
-";
-
-/// INCR and the window's expiry in one step, so two nodes never both start a window.
-/// ARGV: prefix, key, window ms.
-const HIT: &str = r"
-local key = P .. ARGV[2]
-local n = redis.call('INCR', key)
-local ttl = redis.call('PTTL', key)
-if ttl < 0 then
-  redis.call('PEXPIRE', key, ARGV[3])
-  ttl = tonumber(ARGV[3])
-end
-return {n, ttl}
-";
-
-/// Takes back one counted event; a count taken back to zero ends its window. A window that
-/// ended has expired with its key, so nothing reaches into the next one.
-/// ARGV: prefix, key.
-const REFUND: &str = r"
-local key = P .. ARGV[2]
-local n = tonumber(redis.call('GET', key) or '0')
-if n > 1 then
-  redis.call('DECR', key)
-elseif n == 1 then
-  redis.call('DEL', key)
-end
-return 0
-";
-
-/// Takes the next turn on air (see `Engine::take_air`): -1 when it would start more than
-/// the wait allowed after now. The key outlives the last turn by a minute. A last turn
-/// ending further ahead than a wait and a turn means the clock went back: the air is free.
-/// ARGV: prefix, now ms, length ms, max wait ms.
-const TAKE_AIR: &str = r"
-local key = P .. 'air'
-local now, length, wait = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local last = tonumber(redis.call('GET', key) or '0')
-if last - now > wait + length then
-  last = now
-end
-local start = math.max(now, last)
-if start - now > wait then
-  return -1
-end
-redis.call('SET', key, start + length, 'PX', start + length - now + 60000)
-return start
-";
-
-/// ARGV: prefix, user id, member JSON, room id, now ms, round, word, frame for a waiter,
-/// the users kept apart from this one as `,id,id,` (or empty).
-/// The match and both users' states change in one step; a new room is also put on the
-/// archive list, so that it is archived (and its end recorded) even without messages.
-/// A waiter kept apart from the joiner (by either's list) is passed over and keeps its
-/// place at the head of the queue.
-const JOIN: &str = r"
-local me, member, room_id, now, round, word = ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
-local apart = ARGV[9]
-local ukey = P .. 'u:' .. me
-local qkey = P .. 'q:' .. round .. ':' .. word
-local room = redis.call('HGET', ukey, 'room')
-if room then return {'in_room', room} end
-local waiting = redis.call('HGET', ukey, 'queue')
-if waiting == qkey then
-  route({me}, ARGV[8])
-  return {'waiting'}
-end
-if waiting then
-  redis.call('LREM', waiting, 0, me)
-  redis.call('HDEL', ukey, 'queue', 'member')
-end
-local passed, found = {}, nil
-while true do
-  local partner = redis.call('LPOP', qkey)
-  if not partner then break end
-  local pkey = P .. 'u:' .. partner
-  if partner ~= me and redis.call('HGET', pkey, 'queue') == qkey then
-    local theirs = redis.call('HGET', pkey, 'apart') or ''
-    if string.find(apart, ',' .. partner .. ',', 1, true)
-        or string.find(theirs, ',' .. me .. ',', 1, true) then
-      passed[#passed + 1] = partner
-    else
-      found = partner
-      break
-    end
-  end
-end
-for i = #passed, 1, -1 do redis.call('LPUSH', qkey, passed[i]) end
-if found then
-  local pkey = P .. 'u:' .. found
-  local pm = redis.call('HGET', pkey, 'member')
-  redis.call('HDEL', pkey, 'queue', 'member', 'apart')
-  redis.call('HSET', pkey, 'room', room_id)
-  redis.call('HSET', ukey, 'room', room_id)
-  redis.call('HSET', P .. 'room:' .. room_id, 'a', pm, 'b', member, 'ua', found, 'ub', me,
-    'word', word, 'round', round, 'created', now, 'ended', '0')
-  redis.call('SADD', P .. 'archive', room_id)
-  return {'matched', pm}
-end
-redis.call('RPUSH', qkey, me)
-redis.call('EXPIRE', qkey, 900)
-redis.call('HSET', ukey, 'queue', qkey, 'member', member, 'apart', apart)
-local rq = P .. 'rq:' .. round
-redis.call('SADD', rq, qkey)
-redis.call('EXPIRE', rq, 900)
-route({me}, ARGV[8])
-return {'waiting'}
-";
-
-/// ARGV: prefix, user id.
-const CANCEL: &str = r"
-local ukey = P .. 'u:' .. ARGV[2]
-local q = redis.call('HGET', ukey, 'queue')
-if not q then return 0 end
-redis.call('LREM', q, 0, ARGV[2])
-redis.call('HDEL', ukey, 'queue', 'member')
-return 1
-";
-
-/// ARGV: prefix, round, frame for the released waiters.
-const EXPIRE_ROUND: &str = r"
-local rq = P .. 'rq:' .. ARGV[2]
-local users = {}
-for _, q in ipairs(redis.call('SMEMBERS', rq)) do
-  for _, uid in ipairs(redis.call('LRANGE', q, 0, -1)) do
-    local ukey = P .. 'u:' .. uid
-    if redis.call('HGET', ukey, 'queue') == q then
-      redis.call('HDEL', ukey, 'queue', 'member')
-      table.insert(users, uid)
-    end
-  end
-  redis.call('DEL', q)
-end
-redis.call('DEL', rq)
-route(users, ARGV[3])
-return users
-";
-
-/// ARGV: prefix, room id, now ms, member or ''. Answers the room's fields when this call
-/// ended it.
-const END_ROOM: &str = r"
-local rk = P .. 'room:' .. ARGV[2]
-local r = redis.call('HMGET', rk, 'ended', 'ua', 'ub')
-if r[1] ~= '0' then return false end
-if ARGV[4] ~= '' and r[2] ~= ARGV[4] and r[3] ~= ARGV[4] then return false end
-redis.call('HSET', rk, 'ended', ARGV[3])
-redis.call('EXPIRE', rk, 86400)
-for _, u in ipairs({r[2], r[3]}) do
-  local ukey = P .. 'u:' .. u
-  if redis.call('HGET', ukey, 'room') == ARGV[2] then redis.call('HDEL', ukey, 'room') end
-end
-return redis.call('HGETALL', rk)
-";
-
-/// ARGV: prefix, room id, sender, stream max length, stored data, frame head, frame tail,
-/// client id or ''. `room:<id>:c` maps the client ids of the room's messages (prefixed
-/// with the sender) to their stream ids, so a retry is echoed, not appended again.
-const SEND: &str = r"
-local rk = P .. 'room:' .. ARGV[2]
-local r = redis.call('HMGET', rk, 'ended', 'ua', 'ub')
-if r[2] ~= ARGV[3] and r[3] ~= ARGV[3] then return false end
-local ck, cid = rk .. ':c', ARGV[8]
-if cid ~= '' then
-  cid = ARGV[3] .. ':' .. cid
-  local seen = redis.call('HGET', ck, cid)
-  if seen then
-    route({ARGV[3]}, ARGV[6] .. seen .. ARGV[7])
-    return seen
-  end
-end
-if r[1] ~= '0' then return false end
-local id = redis.call('XADD', rk .. ':s', 'MAXLEN', '~', ARGV[4], '*', 'd', ARGV[5])
-if cid ~= '' then redis.call('HSET', ck, cid, id) end
-route({r[2], r[3]}, ARGV[6] .. id .. ARGV[7])
-return id
-";
-
-/// ARGV: prefix, room id, sender, frame.
-const RELAY: &str = r"
-local r = redis.call('HMGET', P .. 'room:' .. ARGV[2], 'ended', 'ua', 'ub')
-if r[1] ~= '0' then return 0 end
-local partner
-if r[2] == ARGV[3] then partner = r[3] elseif r[3] == ARGV[3] then partner = r[2] else return 0 end
-route({partner}, ARGV[4])
-return 1
-";
-
-/// ARGV: prefix, then pairs of user and frame.
-const DELIVER_EACH: &str = r"
-for i = 2, #ARGV - 1, 2 do route({ARGV[i]}, ARGV[i + 1]) end
-return 1
-";
-
-/// ARGV: prefix, frame, users...
-const DELIVER: &str = r"
-local users = {}
-for i = 3, #ARGV do users[#users + 1] = ARGV[i] end
-route(users, ARGV[2])
-return 1
-";
-
-/// ARGV: prefix, stream key, start (inclusive `-` or exclusive `(id`), count.
-const READ: &str = r"
-local out = {}
-for _, e in ipairs(redis.call('XRANGE', P .. ARGV[2], ARGV[3], '+', 'COUNT', ARGV[4])) do
-  table.insert(out, e[1])
-  table.insert(out, e[2][2])
-end
-return out
-";
-
-/// ARGV: prefix, node instance, user. 0 when the instance is not live (given up for dead).
-const ATTACH: &str = r"
-if not redis.call('ZSCORE', P .. 'nodes', ARGV[2]) then return 0 end
-if redis.call('HINCRBY', P .. 'loc:' .. ARGV[3], ARGV[2], 1) == 1 then
-  redis.call('SADD', P .. 'nu:' .. ARGV[2], ARGV[3])
-  redis.call('SADD', P .. 'online', ARGV[3])
-  redis.call('ZREM', P .. 'away', ARGV[3])
-end
-return 1
-";
-
-/// ARGV: prefix, node instance, user, now ms. A dead instance's users were reaped already.
-const DETACH: &str = r"
-if not redis.call('ZSCORE', P .. 'nodes', ARGV[2]) then return 0 end
-if redis.call('HINCRBY', P .. 'loc:' .. ARGV[3], ARGV[2], -1) <= 0 then
-  gone(ARGV[3], ARGV[2], ARGV[4])
-end
-return 1
-";
-
-/// ARGV: prefix, node instance, now ms, ttl ms, '1' for the instance's first beat.
-/// Answers {1, online} or {-1, 0} when the instance had been given up for dead.
-const HEARTBEAT: &str = r"
-local nodes = P .. 'nodes'
-if ARGV[5] ~= '1' and not redis.call('ZSCORE', nodes, ARGV[2]) then return {-1, 0} end
-redis.call('ZADD', nodes, ARGV[3], ARGV[2])
-local dead = redis.call('ZRANGEBYSCORE', nodes, '-inf', tonumber(ARGV[3]) - tonumber(ARGV[4]), 'WITHSCORES')
-for i = 1, #dead, 2 do reap(dead[i], dead[i + 1]) end
-return {1, redis.call('SCARD', P .. 'online')}
-";
-
-/// ARGV: prefix, node instance, now ms.
-const LEAVE: &str = r"
-reap(ARGV[2], ARGV[3])
-return 1
-";
-
-/// ARGV: prefix, cutoff ms. Flat pairs of user and room.
-const GONE_BEFORE: &str = r"
-local out = {}
-local away = P .. 'away'
-for _, u in ipairs(redis.call('ZRANGEBYSCORE', away, '-inf', ARGV[2], 'LIMIT', 0, 1000)) do
-  redis.call('ZREM', away, u)
-  local room = redis.call('HGET', P .. 'u:' .. u, 'room')
-  if room then
-    out[#out + 1] = u
-    out[#out + 1] = room
-  end
-end
-return out
-";
-
-/// ARGV: prefix.
-const TIME: &str = "return redis.call('TIME')";
-
-/// Every script, loaded once and run by SHA (`EVALSHA`, reloaded after a Redis restart).
-struct Scripts {
-    hit: Script,
-    refund: Script,
-    take_air: Script,
-    join: Script,
-    cancel: Script,
-    expire_round: Script,
-    end_room: Script,
-    send: Script,
-    relay: Script,
-    deliver: Script,
-    deliver_each: Script,
-    read: Script,
-    attach: Script,
-    detach: Script,
-    heartbeat: Script,
-    leave: Script,
-    gone_before: Script,
-    time: Script,
+/// The keys of a deployment: its prefix and the partitions' anchors.
+struct Layout {
+    anchors: Vec<String>,
+    channels: Vec<String>,
 }
 
-impl Scripts {
-    fn new() -> Self {
-        let s = |body: &str| Script::from_lua(format!("{PRELUDE}{body}"));
-        Self {
-            hit: s(HIT),
-            refund: s(REFUND),
-            take_air: s(TAKE_AIR),
-            join: s(JOIN),
-            cancel: s(CANCEL),
-            expire_round: s(EXPIRE_ROUND),
-            end_room: s(END_ROOM),
-            send: s(SEND),
-            relay: s(RELAY),
-            deliver: s(DELIVER),
-            deliver_each: s(DELIVER_EACH),
-            read: s(READ),
-            attach: s(ATTACH),
-            detach: s(DETACH),
-            heartbeat: s(HEARTBEAT),
-            leave: s(LEAVE),
-            gone_before: s(GONE_BEFORE),
-            time: s(TIME),
+impl Layout {
+    fn new(prefix: &str) -> Result<Self, EngineError> {
+        if prefix.contains(['{', '}']) {
+            return Err(EngineError::Protocol(format!(
+                "the key prefix {prefix:?} must not hold braces: they would name the hash slot"
+            )));
         }
+        let anchors: Vec<String> = (0..PARTITIONS)
+            .map(|i| format!("{prefix}{{{}}}", tag(i)))
+            .collect();
+        let channels = anchors.iter().map(|a| format!("{a}bus")).collect();
+        Ok(Self { anchors, channels })
     }
 
-    fn all(&self) -> [&Script; 18] {
-        [
-            &self.hit,
-            &self.refund,
-            &self.take_air,
-            &self.join,
-            &self.cancel,
-            &self.expire_round,
-            &self.end_room,
-            &self.send,
-            &self.relay,
-            &self.deliver,
-            &self.deliver_each,
-            &self.read,
-            &self.attach,
-            &self.detach,
-            &self.heartbeat,
-            &self.leave,
-            &self.gone_before,
-            &self.time,
-        ]
+    fn anchor(&self, partition: usize) -> &str {
+        &self.anchors[partition % PARTITIONS]
+    }
+
+    fn user(&self, user_id: i64) -> &str {
+        self.anchor(user_partition(user_id))
+    }
+
+    fn of(&self, name: &str) -> &str {
+        self.anchor(partition_of(name))
     }
 }
 
-/// The engine of a cluster: state shared through one Redis server.
-pub struct RedisEngine {
-    client: Client,
-    subscriber: SubscriberClient,
-    scripts: Scripts,
-    prefix: String,
+/// The hash tag of partition `i`: the first of `i.0`, `i.1`, … whose slot lies in the
+/// middle half of the partition's share of the slots.
+fn tag(i: usize) -> String {
+    const SLOTS: usize = 16_384;
+    let low = (4 * i + 1) * SLOTS / (4 * PARTITIONS);
+    let high = (4 * i + 3) * SLOTS / (4 * PARTITIONS);
+    (0u32..)
+        .map(|k| format!("{i}.{k}"))
+        .find(|t| (low..high).contains(&usize::from(fred::util::redis_keyslot(t.as_bytes()))))
+        .unwrap_or_else(|| i.to_string())
 }
 
-/// A node instance's inbox over Redis pub/sub: fred hands every message of the
-/// subscriber's channels to a broadcast channel, of which this inbox takes its own
-/// channel's and the everyone channel's; a lagging reader or a reconnection is a gap.
-/// Dropping it ends the subscription.
+fn user_partition(user_id: i64) -> usize {
+    usize::try_from(user_id.rem_euclid(PARTITIONS as i64)).unwrap_or(0)
+}
+
+/// The partition of a room or a queue, by its name.
+fn partition_of(name: &str) -> usize {
+    usize::from(fred::util::redis_keyslot(name.as_bytes())) % PARTITIONS
+}
+
+/// A node's inbox over Redis sharded pub/sub: fred hands every message of the
+/// subscriber's channels (all partitions' buses) to a broadcast channel; a lagging reader
+/// or a reconnection is a gap.
 pub(crate) struct RedisInbox {
     messages: broadcast::Receiver<Message>,
     reconnects: broadcast::Receiver<Server>,
-    subscriber: SubscriberClient,
-    channel: String,
-    everyone: String,
-}
-
-impl Drop for RedisInbox {
-    fn drop(&mut self) {
-        let (subscriber, channel) = (self.subscriber.clone(), self.channel.clone());
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(async move {
-                if let Err(e) = subscriber.unsubscribe(channel).await {
-                    tracing::warn!(error = %e, "leaving a bus channel");
-                }
-            });
-        }
-    }
 }
 
 impl RedisInbox {
@@ -444,7 +133,6 @@ impl RedisInbox {
             tokio::select! {
                 biased;
                 next = self.messages.recv() => match next {
-                    Ok(message) if message.channel != self.channel && message.channel != self.everyone => {}
                     Ok(message) => {
                         let decoded = message.value.as_str().and_then(|text| decode_event(&text));
                         match decoded {
@@ -465,10 +153,75 @@ impl RedisInbox {
     }
 }
 
+/// The engine of a cluster: state shared through Redis (one server or a cluster).
+pub struct RedisEngine {
+    client: Client,
+    subscriber: SubscriberClient,
+    scripts: Scripts,
+    time: Script,
+    layout: Layout,
+    prefix: String,
+    /// Whether the subscriber is connected and subscribed to every channel of the bus.
+    bus_up: Arc<AtomicBool>,
+}
+
+/// Subscribes to the bus's channels, one per call: a cluster takes several in one call
+/// only when they share a slot.
+async fn subscribe(subscriber: &SubscriberClient, channels: &[String]) -> Result<(), EngineError> {
+    try_join_all(channels.iter().map(|c| subscriber.ssubscribe(c.clone()))).await?;
+    Ok(())
+}
+
+/// Subscribes again whenever the subscriber reconnects (a restarted Redis, a master that
+/// failed over): fred's own `manage_subscriptions` gives up on shard channels when it has
+/// no plain ones. Until it is done the engine answers pings with an outage, so the node
+/// is not ready; what was published meanwhile is a gap, which each inbox reports.
+async fn resubscribe(subscriber: SubscriberClient, channels: Vec<String>, up: Arc<AtomicBool>) {
+    let mut reconnects = subscriber.reconnect_rx();
+    loop {
+        match reconnects.recv().await {
+            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                up.store(false, Ordering::SeqCst);
+                while let Err(e) = subscribe(&subscriber, &channels).await {
+                    tracing::warn!(error = %e, "subscribing to the bus again");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+                up.store(true, Ordering::SeqCst);
+            }
+            Err(broadcast::error::RecvError::Closed) => return,
+        }
+    }
+}
+
+/// A queue entry: `user|token|,apart,|member JSON`.
+struct Entry<'a> {
+    user: &'a str,
+    token: &'a str,
+    member: &'a str,
+}
+
+impl<'a> Entry<'a> {
+    fn parse(entry: &'a str) -> Option<Self> {
+        let mut parts = entry.splitn(4, '|');
+        let user = parts.next()?;
+        let token = parts.next()?;
+        let _apart = parts.next()?;
+        let member = parts.next()?;
+        Some(Self {
+            user,
+            token,
+            member,
+        })
+    }
+}
+
 impl RedisEngine {
-    /// Connects to `url` (`redis://host:port/db`). Every key and channel is put under
-    /// `prefix`, so several deployments or test runs can share one server.
+    /// Connects to `url`: `redis://host:port/db` for one server, or
+    /// `redis-cluster://host:port?node=host:port&…` for a cluster. Every key and channel is
+    /// put under `prefix` (no braces), so several deployments or test runs can share one
+    /// server or cluster.
     pub async fn connect(url: &str, prefix: &str) -> Result<Self, EngineError> {
+        let layout = Layout::new(prefix)?;
         let config = Config::from_url(url)?;
         let mut builder = Builder::from_config(config);
         builder
@@ -484,43 +237,108 @@ impl RedisEngine {
         builder.with_performance_config(|p| p.broadcast_channel_capacity = INBOX_CAPACITY);
         let subscriber = builder.build_subscriber_client()?;
         subscriber.init().await?;
-        let _resubscribe = subscriber.manage_subscriptions();
+        subscribe(&subscriber, &layout.channels).await?;
+        let bus_up = Arc::new(AtomicBool::new(true));
+        tokio::spawn(resubscribe(
+            subscriber.clone(),
+            layout.channels.clone(),
+            bus_up.clone(),
+        ));
         let scripts = Scripts::new();
-        for script in scripts.all() {
+        let time = Script::from_lua("return redis.call('TIME')");
+        for script in scripts.all().into_iter().chain([&time]) {
             script.load(&client).await?;
         }
         Ok(Self {
             client,
             subscriber,
             scripts,
+            time,
+            layout,
             prefix: prefix.to_owned(),
+            bus_up,
         })
     }
 
-    fn key(&self, key: &str) -> String {
-        format!("{}{}", self.prefix, key)
-    }
-
-    fn bus(&self, instance: &str) -> String {
-        self.key(&format!("bus:{instance}"))
-    }
-
-    /// The channel every node listens on besides its own.
-    fn everyone(&self) -> String {
-        self.key("bus*")
-    }
-
+    /// Runs `script` in the partition (or on the counter) whose anchor is `key`.
     async fn run<R: FromValue>(
         &self,
         script: &Script,
+        key: &str,
         args: Vec<String>,
     ) -> Result<R, EngineError> {
-        let mut all = Vec::with_capacity(args.len() + 1);
-        all.push(self.prefix.clone());
-        all.extend(args);
         Ok(script
-            .evalsha_with_reload(&self.client, Vec::<String>::new(), all)
+            .evalsha_with_reload(&self.client, key.to_owned(), args)
             .await?)
+    }
+
+    fn counter(&self, key: &str) -> String {
+        format!("{}rl:{{{key}}}", self.prefix)
+    }
+
+    fn room_key(&self, room_id: &str) -> String {
+        format!("{}room:{room_id}", self.layout.of(room_id))
+    }
+
+    /// Frees `user_id` from `room_id` (in the user's partition).
+    async fn leave_room(&self, user_id: i64, room_id: &str) -> Result<(), EngineError> {
+        let _: i64 = self
+            .run(
+                &self.scripts.leave_room,
+                self.layout.user(user_id),
+                vec![user_id.to_string(), room_id.to_owned()],
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Whether a user's record of sitting in `room_id` since `since_ms` is stale: the room
+    /// ended, or it was never made and will not be.
+    async fn stale_seat(
+        &self,
+        room_id: &str,
+        since_ms: i64,
+        now_ms: i64,
+    ) -> Result<bool, EngineError> {
+        Ok(match self.room(room_id).await? {
+            Some(room) => room.ended_ms.is_some(),
+            None => now_ms - since_ms > ROOM_MAKING,
+        })
+    }
+
+    /// Removes the instances given up for dead: their users are detached in every
+    /// partition, then the instance is forgotten.
+    async fn reap(&self, dead: &[(String, String)]) -> Result<(), EngineError> {
+        for (instance, since) in dead {
+            try_join_all((0..PARTITIONS).map(|p| {
+                self.run::<i64>(
+                    &self.scripts.reap,
+                    self.layout.anchor(p),
+                    vec![instance.clone(), since.clone()],
+                )
+            }))
+            .await?;
+            let _: i64 = self
+                .run(
+                    &self.scripts.forget,
+                    self.layout.anchor(0),
+                    vec![instance.clone()],
+                )
+                .await?;
+        }
+        Ok(())
+    }
+
+    async fn publish(&self, partition: usize, to: &[i64], frame: &str) -> Result<(), EngineError> {
+        let users: Vec<String> = to.iter().map(i64::to_string).collect();
+        let _: i64 = self
+            .client
+            .spublish(
+                self.layout.channels[partition % PARTITIONS].clone(),
+                format!("{}\n{frame}", users.join(",")),
+            )
+            .await?;
+        Ok(())
     }
 }
 
@@ -550,6 +368,10 @@ fn room_from(room_id: &str, fields: &HashMap<String, String>) -> Result<Room, En
     })
 }
 
+fn random_token() -> String {
+    format!("{:016x}", rand::random::<u64>())
+}
+
 #[async_trait]
 impl Engine for RedisEngine {
     fn name(&self) -> &'static str {
@@ -558,11 +380,20 @@ impl Engine for RedisEngine {
 
     async fn ping(&self) -> Result<(), EngineError> {
         let _: String = self.client.ping(None).await?;
+        if !(self.subscriber.is_connected() && self.bus_up.load(Ordering::SeqCst)) {
+            return Err(EngineError::Redis(fred::error::Error::new(
+                fred::error::ErrorKind::IO,
+                "the bus is not subscribed",
+            )));
+        }
         Ok(())
     }
 
     async fn now_ms(&self) -> Result<i64, EngineError> {
-        let reply: Vec<String> = self.run(&self.scripts.time, vec![]).await?;
+        let reply: Vec<String> = self
+            .time
+            .evalsha_with_reload(&self.client, Vec::<String>::new(), Vec::<String>::new())
+            .await?;
         let [secs, micros] = &reply[..] else {
             return Err(EngineError::Protocol(format!("TIME returned {reply:?}")));
         };
@@ -577,7 +408,8 @@ impl Engine for RedisEngine {
         let reply: Vec<i64> = self
             .run(
                 &self.scripts.hit,
-                vec![key.to_owned(), duration_ms(window).to_string()],
+                &self.counter(key),
+                vec![duration_ms(window).to_string()],
             )
             .await?;
         let [count, ttl] = reply[..] else {
@@ -592,12 +424,14 @@ impl Engine for RedisEngine {
     }
 
     async fn refund(&self, key: &str) -> Result<(), EngineError> {
-        let _: i64 = self.run(&self.scripts.refund, vec![key.to_owned()]).await?;
+        let _: i64 = self
+            .run(&self.scripts.refund, &self.counter(key), vec![])
+            .await?;
         Ok(())
     }
 
     async fn clear(&self, key: &str) -> Result<(), EngineError> {
-        let _: i64 = self.client.del(self.key(key)).await?;
+        let _: i64 = self.client.del(self.counter(key)).await?;
         Ok(())
     }
 
@@ -610,6 +444,7 @@ impl Engine for RedisEngine {
         let start: i64 = self
             .run(
                 &self.scripts.take_air,
+                self.layout.anchor(0),
                 vec![
                     now_ms.to_string(),
                     millis(length).to_string(),
@@ -620,6 +455,14 @@ impl Engine for RedisEngine {
         Ok((start >= 0).then_some(start))
     }
 
+    /// In steps, each in one partition: (1) in the user's, the user's wait becomes a new
+    /// token (unless they sit in a room, or wait in this queue already); (2) in the
+    /// queue's, the first waiter not kept apart is taken, or the user queued and told;
+    /// (3) in the waiter's, the waiter is seated if it still waits with the token of its
+    /// entry (else back to 2: it left or moved on); (4) in the user's, the same for the
+    /// user (if the user moved on meanwhile, the waiter is put back at the head of the
+    /// queue); (5) in the room's, the room is made and both are told. A seat whose room
+    /// was never made (the node stopped before 5) is cleared by the user's next join.
     async fn join(
         &self,
         round: i64,
@@ -628,8 +471,40 @@ impl Engine for RedisEngine {
         apart: &[i64],
         room_id: &str,
         now_ms: i64,
-        waiting_frame: &str,
+        frames: &JoinFrames<'_>,
     ) -> Result<JoinOutcome, EngineError> {
+        let me = member.user_id;
+        let queue = format!("{round}:{word}");
+        let token = random_token();
+        let mine = self.layout.user(me);
+        let mut repaired = false;
+        loop {
+            let reply: Vec<String> = self
+                .run(
+                    &self.scripts.begin,
+                    mine,
+                    vec![
+                        me.to_string(),
+                        queue.clone(),
+                        token.clone(),
+                        frames.waiting.to_owned(),
+                    ],
+                )
+                .await?;
+            match reply.as_slice() {
+                [kind] if kind == "go" => break,
+                [kind] if kind == "waiting" => return Ok(JoinOutcome::Waiting),
+                [kind, room, since] if kind == "in_room" => {
+                    let since = since.parse().unwrap_or(0);
+                    if repaired || !self.stale_seat(room, since, now_ms).await? {
+                        return Ok(JoinOutcome::AlreadyInRoom(room.clone()));
+                    }
+                    self.leave_room(me, room).await?;
+                    repaired = true;
+                }
+                other => return Err(EngineError::Protocol(format!("join returned {other:?}"))),
+            }
+        }
         let apart = if apart.is_empty() {
             String::new()
         } else {
@@ -638,69 +513,173 @@ impl Engine for RedisEngine {
         };
         let member_json =
             serde_json::to_string(member).map_err(|e| EngineError::Protocol(e.to_string()))?;
-        let reply: Vec<String> = self
-            .run(
-                &self.scripts.join,
-                vec![
-                    member.user_id.to_string(),
-                    member_json,
-                    room_id.to_owned(),
-                    now_ms.to_string(),
-                    round.to_string(),
-                    word.to_owned(),
-                    waiting_frame.to_owned(),
-                    apart,
-                ],
-            )
-            .await?;
-        match reply.as_slice() {
-            [kind] if kind == "waiting" => Ok(JoinOutcome::Waiting),
-            [kind, room] if kind == "in_room" => Ok(JoinOutcome::AlreadyInRoom(room.clone())),
-            [kind, partner] if kind == "matched" => Ok(JoinOutcome::Matched(Room {
+        let entry = format!("{me}|{token}|{apart}|{member_json}");
+        let queue_anchor = self.layout.of(&queue);
+        for _ in 0..TAKE_TRIES {
+            let reply: Vec<String> = self
+                .run(
+                    &self.scripts.take,
+                    queue_anchor,
+                    vec![
+                        me.to_string(),
+                        queue.clone(),
+                        entry.clone(),
+                        apart.clone(),
+                        round.to_string(),
+                        frames.waiting.to_owned(),
+                    ],
+                )
+                .await?;
+            let taken = match reply.as_slice() {
+                [kind] if kind == "waiting" => return Ok(JoinOutcome::Waiting),
+                [kind, taken] if kind == "take" => taken.clone(),
+                other => return Err(EngineError::Protocol(format!("join returned {other:?}"))),
+            };
+            let Some(waiter) = Entry::parse(&taken) else {
+                tracing::warn!(entry = %taken, "an unreadable queue entry");
+                continue;
+            };
+            let Ok(waiter_id) = waiter.user.parse::<i64>() else {
+                continue;
+            };
+            let seat = |user: i64, token: &str| {
+                self.run::<i64>(
+                    &self.scripts.claim,
+                    self.layout.user(user),
+                    vec![
+                        user.to_string(),
+                        token.to_owned(),
+                        room_id.to_owned(),
+                        now_ms.to_string(),
+                    ],
+                )
+            };
+            if seat(waiter_id, waiter.token).await? != 1 {
+                continue;
+            }
+            if seat(me, &token).await? != 1 {
+                // The user moved on (another join, a cancel, the last socket closed):
+                // that step decides for them; the waiter waits again where it was.
+                let _: i64 = self
+                    .run(
+                        &self.scripts.unclaim,
+                        self.layout.user(waiter_id),
+                        vec![
+                            waiter.user.to_owned(),
+                            waiter.token.to_owned(),
+                            room_id.to_owned(),
+                            queue.clone(),
+                        ],
+                    )
+                    .await?;
+                let _: i64 = self
+                    .run(
+                        &self.scripts.put_back,
+                        queue_anchor,
+                        vec![queue.clone(), taken.clone()],
+                    )
+                    .await?;
+                return Ok(JoinOutcome::Waiting);
+            }
+            let room = Room {
                 id: room_id.to_owned(),
                 word: word.to_owned(),
                 round,
-                members: [member_from(partner)?, member.clone()],
+                members: [member_from(waiter.member)?, member.clone()],
                 created_ms: now_ms,
                 ended_ms: None,
-            })),
-            other => Err(EngineError::Protocol(format!("join returned {other:?}"))),
+            };
+            let [frame_a, frame_b] = (frames.matched)(&room);
+            let _: i64 = self
+                .run(
+                    &self.scripts.create_room,
+                    self.layout.of(room_id),
+                    vec![
+                        room_id.to_owned(),
+                        waiter.member.to_owned(),
+                        member_json.clone(),
+                        waiter.user.to_owned(),
+                        me.to_string(),
+                        word.to_owned(),
+                        round.to_string(),
+                        now_ms.to_string(),
+                        frame_a,
+                        frame_b,
+                    ],
+                )
+                .await?;
+            return Ok(JoinOutcome::Matched(room));
         }
+        Err(EngineError::Protocol(format!(
+            "join found {TAKE_TRIES} unusable waiters in a row on {queue}"
+        )))
     }
 
     async fn cancel_wait(&self, user_id: i64) -> Result<bool, EngineError> {
         let n: i64 = self
-            .run(&self.scripts.cancel, vec![user_id.to_string()])
+            .run(
+                &self.scripts.cancel,
+                self.layout.user(user_id),
+                vec![user_id.to_string()],
+            )
             .await?;
         Ok(n == 1)
     }
 
     async fn expire_round(&self, round: i64, frame: &str) -> Result<Vec<i64>, EngineError> {
-        let users: Vec<String> = self
-            .run(
-                &self.scripts.expire_round,
-                vec![round.to_string(), frame.to_owned()],
+        let entries: Vec<Vec<String>> = try_join_all((0..PARTITIONS).map(|p| {
+            self.run::<Vec<String>>(
+                &self.scripts.expire_queues,
+                self.layout.anchor(p),
+                vec![round.to_string()],
             )
-            .await?;
-        Ok(users.iter().filter_map(|u| u.parse().ok()).collect())
+        }))
+        .await?;
+        let mut by_partition: Vec<Vec<String>> = vec![Vec::new(); PARTITIONS];
+        for entry in entries.iter().flatten() {
+            let Some(e) = Entry::parse(entry) else {
+                continue;
+            };
+            let Ok(user) = e.user.parse::<i64>() else {
+                continue;
+            };
+            let args = &mut by_partition[user_partition(user)];
+            if args.is_empty() {
+                args.push(frame.to_owned());
+            }
+            args.push(e.user.to_owned());
+            args.push(e.token.to_owned());
+        }
+        let told: Vec<Vec<String>> = try_join_all(
+            by_partition
+                .into_iter()
+                .enumerate()
+                .filter(|(_, args)| !args.is_empty())
+                .map(|(p, args)| {
+                    self.run::<Vec<String>>(&self.scripts.release, self.layout.anchor(p), args)
+                }),
+        )
+        .await?;
+        Ok(told
+            .iter()
+            .flatten()
+            .filter_map(|u| u.parse().ok())
+            .collect())
     }
 
     async fn room_of(&self, user_id: i64) -> Result<Option<Room>, EngineError> {
         let room: Option<String> = self
             .client
-            .hget(self.key(&format!("u:{user_id}")), "room")
+            .hget(format!("{}u:{user_id}", self.layout.user(user_id)), "room")
             .await?;
         match room {
-            Some(id) => self.room(&id).await,
+            Some(id) => Ok(self.room(&id).await?.filter(|r| r.ended_ms.is_none())),
             None => Ok(None),
         }
     }
 
     async fn room(&self, room_id: &str) -> Result<Option<Room>, EngineError> {
-        let fields: HashMap<String, String> = self
-            .client
-            .hgetall(self.key(&format!("room:{room_id}")))
-            .await?;
+        let fields: HashMap<String, String> = self.client.hgetall(self.room_key(room_id)).await?;
         if fields.is_empty() {
             return Ok(None);
         }
@@ -716,6 +695,7 @@ impl Engine for RedisEngine {
         let fields: Option<HashMap<String, String>> = self
             .run(
                 &self.scripts.end_room,
+                self.layout.of(room_id),
                 vec![
                     room_id.to_owned(),
                     now_ms.to_string(),
@@ -723,10 +703,17 @@ impl Engine for RedisEngine {
                 ],
             )
             .await?;
-        match fields {
-            Some(fields) if !fields.is_empty() => room_from(room_id, &fields).map(Some),
-            _ => Ok(None),
-        }
+        let room = match fields {
+            Some(fields) if !fields.is_empty() => room_from(room_id, &fields)?,
+            _ => return Ok(None),
+        };
+        try_join_all(
+            room.members
+                .iter()
+                .map(|m| self.leave_room(m.user_id, room_id)),
+        )
+        .await?;
+        Ok(Some(room))
     }
 
     async fn send(
@@ -739,6 +726,7 @@ impl Engine for RedisEngine {
     ) -> Result<Option<String>, EngineError> {
         self.run(
             &self.scripts.send,
+            self.layout.of(room_id),
             vec![
                 room_id.to_owned(),
                 sender.to_string(),
@@ -756,6 +744,7 @@ impl Engine for RedisEngine {
         let sent: i64 = self
             .run(
                 &self.scripts.relay,
+                self.layout.of(room_id),
                 vec![room_id.to_owned(), sender.to_string(), frame.to_owned()],
             )
             .await?;
@@ -772,7 +761,8 @@ impl Engine for RedisEngine {
         let flat: Vec<String> = self
             .run(
                 &self.scripts.read,
-                vec![format!("room:{room_id}:s"), start, limit.to_string()],
+                self.layout.of(room_id),
+                vec![room_id.to_owned(), start, limit.to_string()],
             )
             .await?;
         Ok(flat
@@ -785,88 +775,81 @@ impl Engine for RedisEngine {
     }
 
     async fn rooms_to_archive(&self) -> Result<Vec<String>, EngineError> {
-        Ok(self.client.smembers(self.key("archive")).await?)
+        let sets: Vec<Vec<String>> = try_join_all(self.layout.anchors.iter().map(|a| {
+            self.client
+                .smembers::<Vec<String>, _>(format!("{a}archive"))
+        }))
+        .await?;
+        Ok(sets.into_iter().flatten().collect())
     }
 
     async fn archived_upto(&self, room_id: &str) -> Result<Option<String>, EngineError> {
-        Ok(self.client.hget(self.key("archived"), room_id).await?)
+        Ok(self
+            .client
+            .hget(format!("{}archived", self.layout.of(room_id)), room_id)
+            .await?)
     }
 
     async fn set_archived(&self, room_id: &str, id: &str, done: bool) -> Result<(), EngineError> {
+        let anchor = self.layout.of(room_id);
         if done {
-            let _: i64 = self.client.srem(self.key("archive"), room_id).await?;
-            let _: i64 = self.client.hdel(self.key("archived"), room_id).await?;
             let _: i64 = self
                 .client
-                .del(vec![
-                    self.key(&format!("room:{room_id}:s")),
-                    self.key(&format!("room:{room_id}:c")),
-                ])
+                .srem(format!("{anchor}archive"), room_id)
+                .await?;
+            let _: i64 = self
+                .client
+                .hdel(format!("{anchor}archived"), room_id)
+                .await?;
+            let room = self.room_key(room_id);
+            let _: i64 = self
+                .client
+                .del(vec![format!("{room}:s"), format!("{room}:c")])
                 .await?;
         } else {
             let _: i64 = self
                 .client
-                .hset(self.key("archived"), (room_id, id))
+                .hset(format!("{anchor}archived"), (room_id, id))
                 .await?;
         }
         Ok(())
     }
 
-    async fn inbox(&self, instance: &str) -> Result<Inbox, EngineError> {
-        // Receivers first, so nothing published after the subscription is missed.
-        let messages = self.subscriber.message_rx();
-        let reconnects = self.subscriber.reconnect_rx();
-        let channel = self.bus(instance);
-        self.subscriber
-            .subscribe(vec![channel.clone(), self.everyone()])
-            .await?;
+    /// Every node hears every partition's channel (subscribed once, when the engine
+    /// connects), whatever its instance.
+    async fn inbox(&self, _instance: &str) -> Result<Inbox, EngineError> {
         Ok(Inbox {
             kind: InboxKind::Redis(RedisInbox {
-                messages,
-                reconnects,
-                subscriber: self.subscriber.clone(),
-                channel,
-                everyone: self.everyone(),
+                messages: self.subscriber.message_rx(),
+                reconnects: self.subscriber.reconnect_rx(),
             }),
         })
     }
 
     async fn deliver(&self, to: &[i64], frame: &str) -> Result<(), EngineError> {
-        if to.is_empty() {
-            return Ok(());
+        match to.first() {
+            Some(first) => self.publish(user_partition(*first), to, frame).await,
+            None => Ok(()),
         }
-        let mut args = Vec::with_capacity(to.len() + 1);
-        args.push(frame.to_owned());
-        args.extend(to.iter().map(i64::to_string));
-        let _: i64 = self.run(&self.scripts.deliver, args).await?;
-        Ok(())
     }
 
     async fn deliver_each(&self, items: &[(i64, &str)]) -> Result<(), EngineError> {
-        if items.is_empty() {
-            return Ok(());
-        }
-        let mut args = Vec::with_capacity(items.len() * 2);
-        for (user, frame) in items {
-            args.push(user.to_string());
-            args.push((*frame).to_owned());
-        }
-        let _: i64 = self.run(&self.scripts.deliver_each, args).await?;
+        try_join_all(items.iter().map(|(user, frame)| {
+            self.publish(user_partition(*user), std::slice::from_ref(user), frame)
+        }))
+        .await?;
         Ok(())
     }
 
     async fn broadcast(&self, frame: &str) -> Result<(), EngineError> {
-        let _: i64 = self
-            .client
-            .publish(self.everyone(), format!("\n{frame}"))
-            .await?;
-        Ok(())
+        self.publish(0, &[], frame).await
     }
 
     async fn attach(&self, instance: &str, user_id: i64) -> Result<(), EngineError> {
         let attached: i64 = self
             .run(
                 &self.scripts.attach,
+                self.layout.user(user_id),
                 vec![instance.to_owned(), user_id.to_string()],
             )
             .await?;
@@ -881,6 +864,7 @@ impl Engine for RedisEngine {
         let _: i64 = self
             .run(
                 &self.scripts.detach,
+                self.layout.user(user_id),
                 vec![instance.to_owned(), user_id.to_string(), now_ms.to_string()],
             )
             .await?;
@@ -893,9 +877,21 @@ impl Engine for RedisEngine {
         now_ms: i64,
         first: bool,
     ) -> Result<Heartbeat, EngineError> {
-        let reply: Vec<i64> = self
+        if first {
+            // Live in every partition before anything counts on it: attaches in a
+            // partition that does not know the instance are refused.
+            try_join_all(
+                self.layout
+                    .anchors
+                    .iter()
+                    .map(|a| self.client.sadd::<i64, _, _>(format!("{a}live"), instance)),
+            )
+            .await?;
+        }
+        let reply: Vec<String> = self
             .run(
                 &self.scripts.heartbeat,
+                self.layout.anchor(0),
                 vec![
                     instance.to_owned(),
                     now_ms.to_string(),
@@ -904,12 +900,19 @@ impl Engine for RedisEngine {
                 ],
             )
             .await?;
-        match reply[..] {
-            [1, online] => Ok(Heartbeat {
-                online: u64::try_from(online).unwrap_or(0),
-                was_dropped: false,
-            }),
-            [-1, _] => Ok(Heartbeat {
+        match reply.split_first() {
+            Some((head, dead)) if head == "1" => {
+                let dead: Vec<(String, String)> = dead
+                    .chunks_exact(2)
+                    .map(|pair| (pair[0].clone(), pair[1].clone()))
+                    .collect();
+                self.reap(&dead).await?;
+                Ok(Heartbeat {
+                    online: self.online_count().await?,
+                    was_dropped: false,
+                })
+            }
+            Some((head, _)) if head == "-1" => Ok(Heartbeat {
                 online: 0,
                 was_dropped: true,
             }),
@@ -920,26 +923,36 @@ impl Engine for RedisEngine {
     }
 
     async fn leave(&self, instance: &str, now_ms: i64) -> Result<(), EngineError> {
-        let _: i64 = self
-            .run(
-                &self.scripts.leave,
-                vec![instance.to_owned(), now_ms.to_string()],
-            )
-            .await?;
-        Ok(())
+        self.reap(&[(instance.to_owned(), now_ms.to_string())])
+            .await
     }
 
     async fn online_count(&self) -> Result<u64, EngineError> {
-        let n: i64 = self.client.scard(self.key("online")).await?;
-        Ok(u64::try_from(n).unwrap_or(0))
+        let counts: Vec<i64> = try_join_all(
+            self.layout
+                .anchors
+                .iter()
+                .map(|a| self.client.scard::<i64, _>(format!("{a}online"))),
+        )
+        .await?;
+        Ok(counts
+            .into_iter()
+            .map(|n| u64::try_from(n).unwrap_or(0))
+            .sum())
     }
 
     async fn gone_before(&self, cutoff_ms: i64) -> Result<Vec<Gone>, EngineError> {
-        let flat: Vec<String> = self
-            .run(&self.scripts.gone_before, vec![cutoff_ms.to_string()])
-            .await?;
-        Ok(flat
-            .chunks_exact(2)
+        let flats: Vec<Vec<String>> = try_join_all((0..PARTITIONS).map(|p| {
+            self.run::<Vec<String>>(
+                &self.scripts.gone_before,
+                self.layout.anchor(p),
+                vec![cutoff_ms.to_string()],
+            )
+        }))
+        .await?;
+        Ok(flats
+            .iter()
+            .flat_map(|flat| flat.chunks_exact(2))
             .filter_map(|pair| {
                 Some(Gone {
                     user_id: pair[0].parse().ok()?,

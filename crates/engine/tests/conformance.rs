@@ -1,5 +1,7 @@
-//! One suite, both engines. The Redis half needs a real server (`TEST_REDIS_URL`, default
-//! `redis://127.0.0.1:6379`) and fails when there is none: it never skips.
+//! One suite, every engine: memory, one Redis server (`TEST_REDIS_URL`, default
+//! `redis://127.0.0.1:6379`) and a Redis Cluster (`TEST_REDIS_CLUSTER_URL`, default
+//! `redis-cluster://127.0.0.1:7101`, which `scripts/redis-cluster` starts). A missing
+//! server fails the suite: it never skips.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -10,14 +12,24 @@ use std::collections::{HashMap, HashSet};
 
 use telepathy_engine::is_stream_id;
 use telepathy_engine::{
-    Engine, EngineError, Gone, Inbound, Inbox, JoinOutcome, Member, MemoryEngine, MessageFrame,
-    Received, RedisEngine, Room,
+    Engine, EngineError, Gone, Inbound, Inbox, JoinFrames, JoinOutcome, Member, MemoryEngine,
+    MessageFrame, Received, RedisEngine, Room,
 };
 
 async fn redis() -> Arc<dyn Engine> {
     let url = std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+    connect(&url).await
+}
+
+async fn cluster() -> Arc<dyn Engine> {
+    let url = std::env::var("TEST_REDIS_CLUSTER_URL")
+        .unwrap_or_else(|_| "redis-cluster://127.0.0.1:7101".into());
+    connect(&url).await
+}
+
+async fn connect(url: &str) -> Arc<dyn Engine> {
     let prefix = format!("test:{}:", rand::random::<u64>());
-    let engine = tokio::time::timeout(Duration::from_secs(10), RedisEngine::connect(&url, &prefix))
+    let engine = tokio::time::timeout(Duration::from_secs(10), RedisEngine::connect(url, &prefix))
         .await
         .unwrap_or_else(|_| panic!("no Redis answered at {url} within 10 s"))
         .unwrap_or_else(|e| panic!("cannot connect to Redis at {url}: {e}"));
@@ -35,6 +47,9 @@ macro_rules! both {
         }
         mod on_redis {
             $(#[tokio::test] async fn $name() { super::$name(super::redis().await).await; })*
+        }
+        mod on_cluster {
+            $(#[tokio::test] async fn $name() { super::$name(super::cluster().await).await; })*
         }
     };
 }
@@ -98,7 +113,14 @@ async fn join_apart(
             apart,
             &format!("room-{id}"),
             1_000,
-            &format!("waiting {id}"),
+            &JoinFrames {
+                waiting: &format!("waiting {id}"),
+                matched: &|room: &Room| {
+                    room.members
+                        .each_ref()
+                        .map(|m| format!("matched {}", m.user_id))
+                },
+            },
         )
         .await
         .unwrap()
@@ -524,24 +546,65 @@ async fn archive_bookkeeping(engine: Arc<dyn Engine>) {
     assert!(engine.read_after(&room, None, 10).await.unwrap().is_empty());
 }
 
-/// A live node instance listening for its events.
-async fn node(engine: &Arc<dyn Engine>, name: &str, now: i64) -> Inbox {
-    let inbox = engine.inbox(name).await.unwrap();
-    let beat = engine.heartbeat(name, now, true).await.unwrap();
-    assert!(!beat.was_dropped);
-    inbox
+/// A live node instance listening for the events of the users it holds. An inbox may
+/// bring events for users held elsewhere (over Redis every node hears every partition):
+/// like a node's hub, `next` and `quiet` keep only what is for the users held here.
+struct Node {
+    name: &'static str,
+    inbox: Inbox,
+    holds: HashSet<i64>,
 }
 
-async fn next(inbox: &mut Inbox) -> Inbound {
-    match tokio::time::timeout(Duration::from_secs(5), inbox.recv()).await {
-        Ok(Some(Received::Event(event))) => event,
-        other => panic!("expected an event, got {other:?}"),
+impl Node {
+    /// A socket of `user` opens on this node.
+    async fn hold(&mut self, engine: &Arc<dyn Engine>, user: i64) {
+        engine.attach(self.name, user).await.unwrap();
+        self.holds.insert(user);
+    }
+
+    /// The next event for this node's users, narrowed to them.
+    async fn mine(&mut self, timeout: Duration) -> Option<Inbound> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let got = tokio::time::timeout_at(deadline, self.inbox.recv())
+                .await
+                .ok()?;
+            match got {
+                Some(Received::Event(mut event)) => {
+                    if event.to.is_empty() {
+                        return Some(event);
+                    }
+                    event.to.retain(|u| self.holds.contains(u));
+                    if !event.to.is_empty() {
+                        return Some(event);
+                    }
+                }
+                other => panic!("expected an event, got {other:?}"),
+            }
+        }
     }
 }
 
-/// Nothing more arrives within a short while.
-async fn quiet(inbox: &mut Inbox) {
-    if let Ok(got) = tokio::time::timeout(Duration::from_millis(300), inbox.recv()).await {
+async fn node(engine: &Arc<dyn Engine>, name: &'static str, now: i64) -> Node {
+    let inbox = engine.inbox(name).await.unwrap();
+    let beat = engine.heartbeat(name, now, true).await.unwrap();
+    assert!(!beat.was_dropped);
+    Node {
+        name,
+        inbox,
+        holds: HashSet::new(),
+    }
+}
+
+async fn next(node: &mut Node) -> Inbound {
+    node.mine(Duration::from_secs(5))
+        .await
+        .unwrap_or_else(|| panic!("expected an event for {}", node.name))
+}
+
+/// Nothing more arrives for the node's users within a short while.
+async fn quiet(node: &mut Node) {
+    if let Some(got) = node.mine(Duration::from_millis(300)).await {
         panic!("expected nothing, got {got:?}");
     }
 }
@@ -556,8 +619,8 @@ fn event(to: &[i64], frame: &str) -> Inbound {
 /// A node that reads its inbox too slowly is told that it missed events (so it resyncs its
 /// sockets), never handed what is left as if nothing were missing.
 async fn an_inbox_that_falls_behind_says_so(engine: Arc<dyn Engine>) {
-    let mut inbox = node(&engine, "slow", 1_000_000).await;
-    engine.attach("slow", 1).await.unwrap();
+    let mut slow = node(&engine, "slow", 1_000_000).await;
+    slow.hold(&engine, 1).await;
     // More than the inbox holds (65,536), sent while nobody reads.
     let batch: Vec<(i64, &str)> = vec![(1, "x"); 1_000];
     for _ in 0..70 {
@@ -566,29 +629,29 @@ async fn an_inbox_that_falls_behind_says_so(engine: Arc<dyn Engine>) {
     engine.deliver(&[1], "last").await.unwrap();
     // Let the subscriber take in everything published.
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let first = tokio::time::timeout(Duration::from_secs(5), inbox.recv()).await;
+    let first = tokio::time::timeout(Duration::from_secs(5), slow.inbox.recv()).await;
     assert!(
         matches!(first, Ok(Some(Received::Gap))),
         "expected a gap, got {first:?}"
     );
     // After the gap, what is still held arrives, and new events too.
     loop {
-        if next(&mut inbox).await.frame == "last" {
+        if next(&mut slow).await.frame == "last" {
             break;
         }
     }
     engine.deliver(&[1], "after").await.unwrap();
-    assert_eq!(next(&mut inbox).await, event(&[1], "after"));
+    assert_eq!(next(&mut slow).await, event(&[1], "after"));
 }
 
 async fn events_reach_the_nodes_that_hold_their_users(engine: Arc<dyn Engine>) {
     let now = 1_000_000;
     let mut n1 = node(&engine, "n1", now).await;
     let mut n2 = node(&engine, "n2", now).await;
-    engine.attach("n1", 1).await.unwrap();
-    engine.attach("n2", 2).await.unwrap();
-    engine.attach("n2", 3).await.unwrap();
-    engine.attach("n1", 3).await.unwrap();
+    n1.hold(&engine, 1).await;
+    n2.hold(&engine, 2).await;
+    n2.hold(&engine, 3).await;
+    n1.hold(&engine, 3).await;
 
     engine.deliver(&[1], "for 1").await.unwrap();
     assert_eq!(next(&mut n1).await, event(&[1], "for 1"));
@@ -607,6 +670,8 @@ async fn events_reach_the_nodes_that_hold_their_users(engine: Arc<dyn Engine>) {
     join(&engine, 7, "봄", 1).await;
     assert_eq!(next(&mut n1).await, event(&[1], "waiting 1"));
     let room = matched(join(&engine, 7, "봄", 2).await);
+    assert_eq!(next(&mut n1).await, event(&[1], "matched 1"));
+    assert_eq!(next(&mut n2).await, event(&[2], "matched 2"));
     let id = send(&engine, &room.id, 2, "hi").await.unwrap();
     assert_eq!(next(&mut n1).await, event(&[1], &format!("<{id}>")));
     assert_eq!(next(&mut n2).await, event(&[2], &format!("<{id}>")));
@@ -633,6 +698,7 @@ async fn events_reach_the_nodes_that_hold_their_users(engine: Arc<dyn Engine>) {
 
     // A detached user gets nothing more on that node.
     engine.detach("n1", 3, now).await.unwrap();
+    n1.holds.remove(&3);
     engine.deliver(&[3], "after").await.unwrap();
     assert_eq!(next(&mut n2).await, event(&[3], "after"));
     quiet(&mut n1).await;
@@ -807,11 +873,13 @@ async fn a_retried_message_is_appended_once_and_echoed_with_its_id(engine: Arc<d
     let now = 1_000_000;
     let mut n1 = node(&engine, "n1", now).await;
     let mut n2 = node(&engine, "n2", now).await;
-    engine.attach("n1", 1).await.unwrap();
-    engine.attach("n2", 2).await.unwrap();
+    n1.hold(&engine, 1).await;
+    n2.hold(&engine, 2).await;
     join(&engine, 7, "봄", 1).await;
     next(&mut n1).await;
     let room = matched(join(&engine, 7, "봄", 2).await).id;
+    assert_eq!(next(&mut n1).await, event(&[1], "matched 1"));
+    assert_eq!(next(&mut n2).await, event(&[2], "matched 2"));
     let sent = |from: i64, cid: &'static str, data: &'static str| {
         let engine = engine.clone();
         let room = room.clone();
@@ -865,11 +933,12 @@ async fn many_senders_at_once_are_delivered_whole_and_in_order(engine: Arc<dyn E
     let mut rooms = Vec::new();
     for k in 0..ROOMS {
         let (a, b) = (100 + 2 * k, 101 + 2 * k);
-        engine.attach("n1", a).await.unwrap();
-        engine
-            .attach(if k % 2 == 0 { "n1" } else { "n2" }, b)
-            .await
-            .unwrap();
+        n1.hold(&engine, a).await;
+        if k % 2 == 0 {
+            n1.hold(&engine, b).await;
+        } else {
+            n2.hold(&engine, b).await;
+        }
         rooms.push((room_of_two(&engine, a, b).await.id, a));
     }
     let tasks: Vec<_> = rooms
@@ -905,10 +974,10 @@ async fn many_senders_at_once_are_delivered_whole_and_in_order(engine: Arc<dyn E
     let mut got: HashMap<i64, Vec<String>> = HashMap::new();
     let expected_n1 = ROOMS as usize * EACH + (ROOMS as usize / 2) * EACH;
     let expected_n2 = (ROOMS as usize / 2) * EACH;
-    for (inbox, expected) in [(&mut n1, expected_n1), (&mut n2, expected_n2)] {
+    for (node, expected) in [(&mut n1, expected_n1), (&mut n2, expected_n2)] {
         let mut events = 0;
         while events < expected {
-            let event = next(inbox).await;
+            let event = next(node).await;
             // `matched` and waiting frames of the setup come first.
             if !event.frame.starts_with('<') {
                 continue;
@@ -918,7 +987,7 @@ async fn many_senders_at_once_are_delivered_whole_and_in_order(engine: Arc<dyn E
                 events += 1;
             }
         }
-        quiet(inbox).await;
+        quiet(node).await;
     }
     for (room, from) in &rooms {
         let ids: Vec<String> = sent[room].iter().map(|id| format!("<{id}>")).collect();

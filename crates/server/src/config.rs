@@ -25,7 +25,7 @@ pub struct VarDoc {
 /// Every variable the server reads.
 pub const VARS: &[VarDoc] = &[
     VarDoc { name: "DATABASE_URL", example: "sqlite://data/telepathy.db", doc: "SQL database: sqlite://path (embedded) or postgres://user@host/db (cluster)." },
-    VarDoc { name: "REDIS_URL", example: "", doc: "Redis for cross-node state. Unset: the in-memory engine of a single node." },
+    VarDoc { name: "REDIS_URL", example: "", doc: "Redis for cross-node state: redis://host:port for one server, redis-cluster://host:port?node=host:port&… for a Redis Cluster. Unset: the in-memory engine of a single node." },
     VarDoc { name: "TELEPATHY_LISTEN", example: "127.0.0.1:8080", doc: "Address and port to listen on." },
     VarDoc { name: "TELEPATHY_PUBLIC_ORIGIN", example: "http://127.0.0.1:8080", doc: "Origin(s) the web app is served from, comma-separated; state changes and sockets from other origins are refused. Default: the listen address (and localhost)." },
     VarDoc { name: "TELEPATHY_DEMO", example: "true", doc: "Demo providers (SMS outbox, identity, payments) and an always-open service. Default: true in the embedded mode, false in a cluster." },
@@ -225,8 +225,16 @@ impl Config {
         });
         let redis_url = get("REDIS_URL");
         if let Some(url) = &redis_url {
-            if !(url.starts_with("redis://") || url.starts_with("rediss://")) {
-                errors.push("REDIS_URL: expected redis://host:port".into());
+            const SCHEMES: [&str; 4] = [
+                "redis://",
+                "rediss://",
+                "redis-cluster://",
+                "rediss-cluster://",
+            ];
+            if !SCHEMES.iter().any(|s| url.starts_with(s)) {
+                errors.push(
+                    "REDIS_URL: expected redis://host:port, or redis-cluster://host:port?node=host:port&… for a Redis Cluster".into(),
+                );
             }
         }
         let single_node = flag(&get, "TELEPATHY_SINGLE_NODE", false, &mut errors);

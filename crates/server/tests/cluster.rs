@@ -1,6 +1,7 @@
 //! Two real `telepathy` processes sharing real Redis and PostgreSQL: users on different
 //! nodes match and chat; a node killed with SIGKILL loses no acknowledged message, and its
-//! users drop out of the online count.
+//! users drop out of the online count. Every scenario runs on one Redis server and on a
+//! Redis Cluster.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -16,17 +17,19 @@ mod nodes;
 #[path = "support/ws_client.rs"]
 mod ws_client;
 
-use nodes::{connect, free_port, post, round_with, seed, sign_up, start_node};
+use nodes::{
+    connect, free_port, post, round_with, seed, sign_up, start_node_with, test_redis_cluster_url,
+    test_redis_url,
+};
 use ws_client::Client;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn nodes_share_matching_and_chat_and_survive_a_killed_node() {
+async fn nodes_share_matching_and_chat_and_survive_a_killed_node(redis: &str) {
     let database_url = fresh_url(Backend::Postgres).await;
     let prefix = format!("cluster:{}:", rand::random::<u64>());
     let (pa, pb) = (free_port(), free_port());
     let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
-    let a = start_node(pa, &origins, &database_url, &prefix).await;
-    let b = start_node(pb, &origins, &database_url, &prefix).await;
+    let a = start_node_with(pa, &origins, &database_url, redis, &prefix, &[]).await;
+    let b = start_node_with(pb, &origins, &database_url, redis, &prefix, &[]).await;
 
     let alice = sign_up(&a.base, "alice", "01011112222").await;
     let bobby = sign_up(&b.base, "bobby", "01033334444").await;
@@ -200,8 +203,7 @@ struct Seen {
 
 /// A thousand users on two nodes pick words at once, pair up (half across nodes), chat and
 /// leave; every event that must arrive arrives exactly once. Fails on any loss.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_thousand_users_match_and_chat_across_two_nodes_losing_nothing() {
+async fn a_thousand_users_match_and_chat_across_two_nodes_losing_nothing(redis: &str) {
     use futures_util::stream::{self, StreamExt};
 
     const USERS: usize = 1000;
@@ -210,8 +212,8 @@ async fn a_thousand_users_match_and_chat_across_two_nodes_losing_nothing() {
     let prefix = format!("crowd:{}:", rand::random::<u64>());
     let (pa, pb) = (free_port(), free_port());
     let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
-    let a = start_node(pa, &origins, &database_url, &prefix).await;
-    let b = start_node(pb, &origins, &database_url, &prefix).await;
+    let a = start_node_with(pa, &origins, &database_url, redis, &prefix, &[]).await;
+    let b = start_node_with(pb, &origins, &database_url, redis, &prefix, &[]).await;
     let nodes = [&a, &b];
     let users = seed(&database_url, USERS);
     assert_eq!(users.len(), USERS);
@@ -336,8 +338,7 @@ async fn a_thousand_users_match_and_chat_across_two_nodes_losing_nothing() {
 
 /// SIGTERM closes every socket at once with 1012 (its client reconnects to another node)
 /// instead of holding the shutdown, and the node leaves the online count on its way out.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_terminated_node_tells_its_sockets_to_reconnect_and_leaves() {
+async fn a_terminated_node_tells_its_sockets_to_reconnect_and_leaves(redis: &str) {
     use futures_util::StreamExt;
     use tokio_tungstenite::tungstenite::client::IntoClientRequest;
     use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -347,8 +348,8 @@ async fn a_terminated_node_tells_its_sockets_to_reconnect_and_leaves() {
     let prefix = format!("drain:{}:", rand::random::<u64>());
     let (pa, pb) = (free_port(), free_port());
     let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
-    let a = start_node(pa, &origins, &database_url, &prefix).await;
-    let mut b = start_node(pb, &origins, &database_url, &prefix).await;
+    let a = start_node_with(pa, &origins, &database_url, redis, &prefix, &[]).await;
+    let mut b = start_node_with(pb, &origins, &database_url, redis, &prefix, &[]).await;
     let users = seed(&database_url, 2);
     let mut on_a = connect(&a, &users[0].1).await;
     on_a.expect("hello").await;
@@ -525,15 +526,14 @@ impl Talker {
 /// Both nodes restart one after the other (SIGTERM, then a new process) while pairs
 /// chat across them; the clients reconnect to the other node and resume. Every message
 /// the server acknowledged reaches the partner exactly once.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_rolling_restart_under_chat_loses_no_acknowledged_message() {
+async fn a_rolling_restart_under_chat_loses_no_acknowledged_message(redis: &str) {
     const PAIRS: usize = 10;
     let database_url = fresh_url(Backend::Postgres).await;
     let prefix = format!("rolling:{}:", rand::random::<u64>());
     let (pa, pb) = (free_port(), free_port());
     let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
-    let mut a = start_node(pa, &origins, &database_url, &prefix).await;
-    let mut b = start_node(pb, &origins, &database_url, &prefix).await;
+    let mut a = start_node_with(pa, &origins, &database_url, redis, &prefix, &[]).await;
+    let mut b = start_node_with(pb, &origins, &database_url, redis, &prefix, &[]).await;
     let bases = [a.base.clone(), b.base.clone()];
     let users = seed(&database_url, 2 * PAIRS);
 
@@ -600,7 +600,7 @@ async fn a_rolling_restart_under_chat_loses_no_acknowledged_message() {
             .unwrap()
             .success());
         assert!(node.child.wait().unwrap().success());
-        *node = start_node(port, &origins, &database_url, &prefix).await;
+        *node = start_node_with(port, &origins, &database_url, redis, &prefix, &[]).await;
     }
     let mut talkers = talking.await.unwrap();
     for t in &mut talkers {
@@ -630,8 +630,7 @@ async fn a_rolling_restart_under_chat_loses_no_acknowledged_message() {
 /// The opening bell on two nodes: at 20:00 each device is told once. Then, on the next
 /// evening, the sending node is killed mid-run; the other takes the evening over once the
 /// lease runs out, and still no device is told twice.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_nodes_ring_each_device_once_an_evening_even_when_the_sender_dies() {
+async fn two_nodes_ring_each_device_once_an_evening_even_when_the_sender_dies(redis: &str) {
     use std::collections::HashMap;
     use telepathy_providers::push_stand_in::PushServiceStandIn;
 
@@ -642,9 +641,8 @@ async fn two_nodes_ring_each_device_once_an_evening_even_when_the_sender_dies() 
     let (pa, pb) = (free_port(), free_port());
     let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
     let extra = [("TELEPATHY_PUSH_SERVICES", service.origin.as_str())];
-    let redis = nodes::test_redis_url();
-    let a = nodes::start_node_with(pa, &origins, &database_url, &redis, &prefix, &extra).await;
-    let b = nodes::start_node_with(pb, &origins, &database_url, &redis, &prefix, &extra).await;
+    let a = nodes::start_node_with(pa, &origins, &database_url, redis, &prefix, &extra).await;
+    let b = nodes::start_node_with(pb, &origins, &database_url, redis, &prefix, &extra).await;
 
     // 100 users with 10 devices each (as many as one may have), half through each node:
     // 1,000 devices, two batches of `OPENING_BATCH`.
@@ -757,3 +755,24 @@ async fn two_nodes_ring_each_device_once_an_evening_even_when_the_sender_dies() 
     );
     assert!(told.len() > told_before, "the survivor went on");
 }
+
+macro_rules! on_both {
+    ($($name:ident),* $(,)?) => {
+        mod on_redis {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() { super::$name(&super::test_redis_url()).await; })*
+        }
+        mod on_cluster {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $name() { super::$name(&super::test_redis_cluster_url()).await; })*
+        }
+    };
+}
+
+on_both!(
+    nodes_share_matching_and_chat_and_survive_a_killed_node,
+    a_thousand_users_match_and_chat_across_two_nodes_losing_nothing,
+    a_terminated_node_tells_its_sockets_to_reconnect_and_leaves,
+    a_rolling_restart_under_chat_loses_no_acknowledged_message,
+    two_nodes_ring_each_device_once_an_evening_even_when_the_sender_dies
+);

@@ -18,7 +18,7 @@ use telepathy_domain::round::RoundAt;
 use telepathy_domain::text::ChatText;
 use telepathy_domain::words::{custom_set_for_round, topic_for_round};
 use telepathy_domain::ErrorCode;
-use telepathy_engine::{is_stream_id, JoinOutcome, Member, MessageFrame, Room};
+use telepathy_engine::{is_stream_id, JoinFrames, JoinOutcome, Member, MessageFrame, Room};
 use telepathy_store::{MatchSide, RoomRecord, User};
 use tokio::sync::mpsc;
 
@@ -194,6 +194,29 @@ impl AppState {
                 round: round.round,
             },
         );
+        let matched = |room: &Room| {
+            room.members.each_ref().map(|me| {
+                let partner = room.partner_of(me.user_id).unwrap_or(me);
+                frame(
+                    "matched",
+                    &Matched {
+                        room_id: room.id.clone(),
+                        word: room.word.clone(),
+                        round: room.round,
+                        sender_id: me.user_id,
+                        sender_username: me.nickname.clone(),
+                        sender_nickname: me.nickname.clone(),
+                        receiver_id: partner.user_id,
+                        receiver_username: partner.nickname.clone(),
+                        receiver_nickname: partner.nickname.clone(),
+                    },
+                )
+            })
+        };
+        let frames = JoinFrames {
+            waiting: &waiting,
+            matched: &matched,
+        };
         let outcome = self
             .metrics
             .engine(
@@ -205,7 +228,7 @@ impl AppState {
                     apart,
                     &random_room_id(),
                     now,
-                    &waiting,
+                    &frames,
                 ),
             )
             .await
@@ -216,32 +239,8 @@ impl AppState {
             JoinOutcome::Waiting => Ok(()),
             JoinOutcome::AlreadyInRoom(_) => Err(ErrorCode::AlreadyInRoom),
             JoinOutcome::Matched(room) => {
-                // Both are told first; the durable record follows off the critical path
-                // (the archive re-checks it when the room is finished).
-                let frames = room.members.each_ref().map(|me| {
-                    let partner = room.partner_of(me.user_id).unwrap_or(me);
-                    let matched = Matched {
-                        room_id: room.id.clone(),
-                        word: room.word.clone(),
-                        round: room.round,
-                        sender_id: me.user_id,
-                        sender_username: me.nickname.clone(),
-                        sender_nickname: me.nickname.clone(),
-                        receiver_id: partner.user_id,
-                        receiver_username: partner.nickname.clone(),
-                        receiver_nickname: partner.nickname.clone(),
-                    };
-                    (me.user_id, frame("matched", &matched))
-                });
-                let [(a, frame_a), (b, frame_b)] = &frames;
-                let both = [(*a, frame_a.as_str()), (*b, frame_b.as_str())];
-                let told = self
-                    .metrics
-                    .engine("deliver_each", self.engine.deliver_each(&both))
-                    .await;
-                if let Err(e) = told {
-                    tracing::error!(error = %e, room = %room.id, "telling a pair of their match");
-                }
+                // Both were told in the join; the durable record follows off the critical
+                // path (the archive re-checks it when the room is finished).
                 self.metrics.matches.inc();
                 self.metrics
                     .match_latency

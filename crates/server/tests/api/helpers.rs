@@ -180,8 +180,19 @@ pub async fn spawn_full(
 /// Where every test app's clock starts (21:00 in Seoul, within the service hours).
 pub const CLOCK_START: &str = "2026-11-22T12:00:00Z";
 
+tokio::task_local! {
+    /// Set for a test that runs on the Redis Cluster of the tests (`TEST_REDIS_CLUSTER_URL`)
+    /// rather than on one Redis server.
+    pub static ON_CLUSTER: bool;
+}
+
 async fn redis_engine() -> RedisEngine {
-    let url = std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+    let url = if ON_CLUSTER.try_with(|on| *on).unwrap_or(false) {
+        std::env::var("TEST_REDIS_CLUSTER_URL")
+            .unwrap_or_else(|_| "redis-cluster://127.0.0.1:7101".into())
+    } else {
+        std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
+    };
     let prefix = format!("test:{}:", rand::random::<u64>());
     tokio::time::timeout(Duration::from_secs(10), RedisEngine::connect(&url, &prefix))
         .await

@@ -1,5 +1,5 @@
-//! API tests: every test runs twice, on SQLite with the memory engine and on PostgreSQL
-//! with Redis.
+//! API tests: every test runs three times: on SQLite with the memory engine, on PostgreSQL
+//! with one Redis server, and on PostgreSQL with a Redis Cluster.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -21,7 +21,7 @@ mod safety;
 mod signup;
 mod wordsets;
 
-/// Runs each named `async fn(TestApp)` of the calling module on both setups.
+/// Runs each named `async fn(TestApp)` of the calling module on the three setups.
 #[macro_export]
 macro_rules! both {
     ($($name:ident),* $(,)?) => {
@@ -33,6 +33,13 @@ macro_rules! both {
         mod on_postgres_and_redis {
             $(#[tokio::test] async fn $name() {
                 super::$name($crate::helpers::spawn_app(telepathy_store::Backend::Postgres).await).await;
+            })*
+        }
+        mod on_postgres_and_redis_cluster {
+            $(#[tokio::test] async fn $name() {
+                $crate::helpers::ON_CLUSTER.scope(true, async {
+                    super::$name($crate::helpers::spawn_app(telepathy_store::Backend::Postgres).await).await;
+                }).await;
             })*
         }
     };

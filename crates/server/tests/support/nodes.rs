@@ -37,6 +37,13 @@ pub fn test_redis_url() -> String {
     std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
 }
 
+/// The Redis Cluster of the tests (`scripts/redis-cluster`).
+#[allow(dead_code)]
+pub fn test_redis_cluster_url() -> String {
+    std::env::var("TEST_REDIS_CLUSTER_URL")
+        .unwrap_or_else(|_| "redis-cluster://127.0.0.1:7101".into())
+}
+
 /// Starts a node on the machine's Redis and waits until it is ready.
 pub async fn start_node(port: u16, origins: &str, database_url: &str, prefix: &str) -> Node {
     start_node_with(port, origins, database_url, &test_redis_url(), prefix, &[]).await
@@ -67,7 +74,7 @@ pub async fn start_node_with(
         .env("TELEPATHY_NODE_ID", format!("node-{port}"))
         .env("RUST_LOG", "info")
         .envs(extra.iter().copied())
-        .stdout(Stdio::null())
+        .stdout(log.try_clone().unwrap())
         .stderr(log)
         .spawn()
         .unwrap();

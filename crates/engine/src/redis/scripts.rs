@@ -1,0 +1,422 @@
+//! The Lua of the Redis engine. Every script is a `#!lua` script: on a Redis Cluster,
+//! Redis refuses any key or shard channel it touches outside the slot of its one declared
+//! key, `KEYS[1]`. That key is the anchor of a partition (`<prefix>{tag}`, see
+//! `Layout`), or a counter's own key; every other key a script touches is the anchor
+//! followed by a name, so it hashes to the same slot.
+
+use fred::types::scripts::Script;
+
+/// `K`, the anchor; `publish` sends `"<user,user,…>\n<frame>"` on the partition's bus
+/// channel, which every node listens to.
+const PUBLISH: &str = r"
+local K = KEYS[1]
+local function publish(users, frame)
+  redis.call('SPUBLISH', K .. 'bus', table.concat(users, ',') .. '\n' .. frame)
+end
+";
+
+/// What happens when a user's last socket on an instance goes: the user leaves `online`
+/// when no instance holds them, stops waiting for a match (the queue's entry is left
+/// behind, stale: a join that takes it cannot claim the user), and is noted away (the
+/// first note wins). A user's keys and the instance's users of this partition share the
+/// partition.
+const GONE: &str = r"
+local function gone(u, node, since)
+  redis.call('HDEL', K .. 'loc:' .. u, node)
+  redis.call('SREM', K .. 'nu:' .. node, u)
+  if redis.call('EXISTS', K .. 'loc:' .. u) == 0 then
+    redis.call('SREM', K .. 'online', u)
+    redis.call('ZADD', K .. 'away', 'NX', since, u)
+    redis.call('HDEL', K .. 'u:' .. u, 'wait', 'wq')
+  end
+end
+";
+
+/// INCR and the window's expiry in one step, so two nodes never both start a window.
+/// KEYS: the counter. ARGV: window ms.
+const HIT: &str = r"
+local n = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return {n, ttl}
+";
+
+/// Takes back one counted event; a count taken back to zero ends its window. A window that
+/// ended has expired with its key, so nothing reaches into the next one. KEYS: the counter.
+const REFUND: &str = r"
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 1 then
+  redis.call('DECR', KEYS[1])
+elseif n == 1 then
+  redis.call('DEL', KEYS[1])
+end
+return 0
+";
+
+/// Takes the next turn on air (see `Engine::take_air`): -1 when it would start more than
+/// the wait allowed after now. The key outlives the last turn by a minute. A last turn
+/// ending further ahead than a wait and a turn means the clock went back: the air is free.
+/// ARGV: now ms, length ms, max wait ms.
+const TAKE_AIR: &str = r"
+local key = K .. 'air'
+local now, length, wait = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local last = tonumber(redis.call('GET', key) or '0')
+if last - now > wait + length then
+  last = now
+end
+local start = math.max(now, last)
+if start - now > wait then
+  return -1
+end
+redis.call('SET', key, start + length, 'PX', start + length - now + 60000)
+return start
+";
+
+/// A join's first step, in the user's partition. ARGV: user, queue id, wait token, frame
+/// for a waiter. Answers `{'in_room', room, since}`, `{'waiting'}` (already waiting in
+/// this queue: told again, keeps the place) or `{'go'}` (the user's wait is now the
+/// token: any wait before it is stale).
+const BEGIN: &str = r"
+local ukey = K .. 'u:' .. ARGV[1]
+local s = redis.call('HMGET', ukey, 'room', 'wait', 'wq', 'room_at')
+if s[1] then return {'in_room', s[1], s[4] or '0'} end
+if s[2] and s[3] == ARGV[2] then
+  publish({ARGV[1]}, ARGV[4])
+  return {'waiting'}
+end
+redis.call('HSET', ukey, 'wait', ARGV[3], 'wq', ARGV[2])
+return {'go'}
+";
+
+/// A join's second step, in the queue's partition: takes the first waiter not kept apart
+/// from the joiner by either's list (those passed over keep their places), or queues the
+/// joiner and tells them they wait. Entries are `user|token|,apart,|member`.
+/// ARGV: user, queue id, the joiner's entry, the joiner's apart list, round, waiting frame.
+const TAKE: &str = r"
+local me, qkey, apart = ARGV[1], K .. 'q:' .. ARGV[2], ARGV[4]
+local passed, found = {}, nil
+while true do
+  local e = redis.call('LPOP', qkey)
+  if not e then break end
+  local u, _, theirs = string.match(e, '^([^|]*)|([^|]*)|([^|]*)|')
+  if u ~= me then
+    if string.find(apart, ',' .. u .. ',', 1, true)
+        or string.find(theirs, ',' .. me .. ',', 1, true) then
+      passed[#passed + 1] = e
+    else
+      found = e
+      break
+    end
+  end
+end
+for i = #passed, 1, -1 do redis.call('LPUSH', qkey, passed[i]) end
+if found then return {'take', found} end
+redis.call('RPUSH', qkey, ARGV[3])
+redis.call('EXPIRE', qkey, 900)
+local rq = K .. 'rq:' .. ARGV[5]
+redis.call('SADD', rq, qkey)
+redis.call('EXPIRE', rq, 900)
+publish({me}, ARGV[6])
+return {'waiting'}
+";
+
+/// Puts an entry taken by a join that could not use it back at the head of its queue.
+/// ARGV: queue id, entry.
+const PUT_BACK: &str = r"
+redis.call('LPUSH', K .. 'q:' .. ARGV[1], ARGV[2])
+return 1
+";
+
+/// Seats a user in a room if they still wait with `token` and sit nowhere: the
+/// compare-and-set that makes a user sit in one room at most. ARGV: user, token, room
+/// id, now ms.
+const CLAIM: &str = r"
+local ukey = K .. 'u:' .. ARGV[1]
+local s = redis.call('HMGET', ukey, 'wait', 'room')
+if s[1] ~= ARGV[2] or s[2] then return 0 end
+redis.call('HDEL', ukey, 'wait', 'wq')
+redis.call('HSET', ukey, 'room', ARGV[3], 'room_at', ARGV[4])
+return 1
+";
+
+/// Undoes a claim whose room was not made: the user waits again with the same token.
+/// ARGV: user, token, room id, queue id.
+const UNCLAIM: &str = r"
+local ukey = K .. 'u:' .. ARGV[1]
+if redis.call('HGET', ukey, 'room') ~= ARGV[3] then return 0 end
+redis.call('HDEL', ukey, 'room', 'room_at')
+redis.call('HSET', ukey, 'wait', ARGV[2], 'wq', ARGV[4])
+return 1
+";
+
+/// The last step of a match, in the room's partition: the room, its place on the archive
+/// list (so that it is archived and its end recorded even without messages), and each
+/// member's `matched`, in one step. ARGV: room id, member a, member b (JSON), user a,
+/// user b, word, round, now ms, frame for a, frame for b.
+const CREATE_ROOM: &str = r"
+redis.call('HSET', K .. 'room:' .. ARGV[1], 'a', ARGV[2], 'b', ARGV[3], 'ua', ARGV[4],
+  'ub', ARGV[5], 'word', ARGV[6], 'round', ARGV[7], 'created', ARGV[8], 'ended', '0')
+redis.call('SADD', K .. 'archive', ARGV[1])
+publish({ARGV[4]}, ARGV[9])
+publish({ARGV[5]}, ARGV[10])
+return 1
+";
+
+/// Frees a user from a room (ended, or never made): only that room. ARGV: user, room id.
+const LEAVE_ROOM: &str = r"
+local ukey = K .. 'u:' .. ARGV[1]
+if redis.call('HGET', ukey, 'room') ~= ARGV[2] then return 0 end
+redis.call('HDEL', ukey, 'room', 'room_at')
+return 1
+";
+
+/// ARGV: user.
+const CANCEL: &str = r"
+return redis.call('HDEL', K .. 'u:' .. ARGV[1], 'wait', 'wq') > 0 and 1 or 0
+";
+
+/// Empties the partition's queues of a round: answers their entries. ARGV: round.
+const EXPIRE_QUEUES: &str = r"
+local rq = K .. 'rq:' .. ARGV[1]
+local out = {}
+for _, q in ipairs(redis.call('SMEMBERS', rq)) do
+  for _, e in ipairs(redis.call('LRANGE', q, 0, -1)) do out[#out + 1] = e end
+  redis.call('DEL', q)
+end
+redis.call('DEL', rq)
+return out
+";
+
+/// Ends the waits of users of this partition that still wait with the token of an
+/// expired queue's entry, and tells them. ARGV: frame, then pairs of user and token.
+const RELEASE: &str = r"
+local told = {}
+for i = 2, #ARGV - 1, 2 do
+  local ukey = K .. 'u:' .. ARGV[i]
+  if redis.call('HGET', ukey, 'wait') == ARGV[i + 1] then
+    redis.call('HDEL', ukey, 'wait', 'wq')
+    told[#told + 1] = ARGV[i]
+  end
+end
+if #told > 0 then publish(told, ARGV[1]) end
+return told
+";
+
+/// ARGV: room id, now ms, member or ''. Answers the room's fields when this call ended
+/// it; the members' own records are freed after (`LEAVE_ROOM`, in their partitions).
+const END_ROOM: &str = r"
+local rk = K .. 'room:' .. ARGV[1]
+local r = redis.call('HMGET', rk, 'ended', 'ua', 'ub')
+if r[1] ~= '0' then return false end
+if ARGV[3] ~= '' and r[2] ~= ARGV[3] and r[3] ~= ARGV[3] then return false end
+redis.call('HSET', rk, 'ended', ARGV[2])
+redis.call('EXPIRE', rk, 86400)
+return redis.call('HGETALL', rk)
+";
+
+/// ARGV: room id, sender, stream max length, stored data, frame head, frame tail, client
+/// id or ''. `room:<id>:c` maps the client ids of the room's messages (prefixed with the
+/// sender) to their stream ids, so a retry is echoed, not appended again.
+const SEND: &str = r"
+local rk = K .. 'room:' .. ARGV[1]
+local r = redis.call('HMGET', rk, 'ended', 'ua', 'ub')
+if r[2] ~= ARGV[2] and r[3] ~= ARGV[2] then return false end
+local ck, cid = rk .. ':c', ARGV[7]
+if cid ~= '' then
+  cid = ARGV[2] .. ':' .. cid
+  local seen = redis.call('HGET', ck, cid)
+  if seen then
+    publish({ARGV[2]}, ARGV[5] .. seen .. ARGV[6])
+    return seen
+  end
+end
+if r[1] ~= '0' then return false end
+local id = redis.call('XADD', rk .. ':s', 'MAXLEN', '~', ARGV[3], '*', 'd', ARGV[4])
+if cid ~= '' then redis.call('HSET', ck, cid, id) end
+publish({r[2], r[3]}, ARGV[5] .. id .. ARGV[6])
+return id
+";
+
+/// ARGV: room id, sender, frame.
+const RELAY: &str = r"
+local r = redis.call('HMGET', K .. 'room:' .. ARGV[1], 'ended', 'ua', 'ub')
+if r[1] ~= '0' then return 0 end
+local partner
+if r[2] == ARGV[2] then partner = r[3] elseif r[3] == ARGV[2] then partner = r[2] else return 0 end
+publish({partner}, ARGV[3])
+return 1
+";
+
+/// ARGV: room id, start (inclusive `-` or exclusive `(id`), count.
+const READ: &str = r"
+local out = {}
+for _, e in ipairs(redis.call('XRANGE', K .. 'room:' .. ARGV[1] .. ':s', ARGV[2], '+', 'COUNT', ARGV[3])) do
+  out[#out + 1] = e[1]
+  out[#out + 1] = e[2][2]
+end
+return out
+";
+
+/// In the user's partition. ARGV: node instance, user. 0 when the instance is not live
+/// here: given up for dead (its users of this partition reaped), or unknown to a Redis
+/// that lost its data.
+const ATTACH: &str = r"
+if redis.call('SISMEMBER', K .. 'live', ARGV[1]) == 0 then return 0 end
+if redis.call('HINCRBY', K .. 'loc:' .. ARGV[2], ARGV[1], 1) == 1 then
+  redis.call('SADD', K .. 'nu:' .. ARGV[1], ARGV[2])
+  redis.call('SADD', K .. 'online', ARGV[2])
+  redis.call('ZREM', K .. 'away', ARGV[2])
+end
+return 1
+";
+
+/// ARGV: node instance, user, now ms. A dead instance's users were reaped already.
+const DETACH: &str = r"
+if redis.call('SISMEMBER', K .. 'live', ARGV[1]) == 0 then return 0 end
+if redis.call('HINCRBY', K .. 'loc:' .. ARGV[2], ARGV[1], -1) <= 0 then
+  gone(ARGV[2], ARGV[1], ARGV[3])
+end
+return 1
+";
+
+/// In partition 0. ARGV: node instance, now ms, ttl ms, '1' for the instance's first
+/// beat. Answers `{-1}` when the instance had been given up for dead, else `{1}` followed
+/// by the instances silent for the ttl and their last beats, to be reaped in every
+/// partition and then forgotten (`FORGET`). A dead instance stays listed until then, so
+/// a reaping cut short is done again by the next beat of any node.
+const HEARTBEAT: &str = r"
+local nodes = K .. 'nodes'
+local cutoff = tonumber(ARGV[2]) - tonumber(ARGV[3])
+if ARGV[4] ~= '1' then
+  local last = redis.call('ZSCORE', nodes, ARGV[1])
+  if not last or tonumber(last) <= cutoff then return {-1} end
+end
+redis.call('ZADD', nodes, ARGV[2], ARGV[1])
+local out = {1}
+local dead = redis.call('ZRANGEBYSCORE', nodes, '-inf', cutoff, 'WITHSCORES')
+for i = 1, #dead do out[#out + 1] = dead[i] end
+return out
+";
+
+/// In partition 0, after `REAP` in every partition. ARGV: node instance.
+const FORGET: &str = r"
+return redis.call('ZREM', K .. 'nodes', ARGV[1])
+";
+
+/// Detaches an instance's users of this partition as of `since`; the instance is no
+/// longer live here, so its attaches are refused. ARGV: node instance, since ms.
+const REAP: &str = r"
+redis.call('SREM', K .. 'live', ARGV[1])
+local nu = K .. 'nu:' .. ARGV[1]
+for _, u in ipairs(redis.call('SMEMBERS', nu)) do gone(u, ARGV[1], ARGV[2]) end
+redis.call('DEL', nu)
+return 1
+";
+
+/// ARGV: cutoff ms. Flat pairs of user and room.
+const GONE_BEFORE: &str = r"
+local out = {}
+local away = K .. 'away'
+for _, u in ipairs(redis.call('ZRANGEBYSCORE', away, '-inf', ARGV[1], 'LIMIT', 0, 1000)) do
+  redis.call('ZREM', away, u)
+  local room = redis.call('HGET', K .. 'u:' .. u, 'room')
+  if room then
+    out[#out + 1] = u
+    out[#out + 1] = room
+  end
+end
+return out
+";
+
+/// Every script, loaded once and run by SHA (`EVALSHA`, reloaded after a Redis restart).
+pub(super) struct Scripts {
+    pub hit: Script,
+    pub refund: Script,
+    pub take_air: Script,
+    pub begin: Script,
+    pub take: Script,
+    pub put_back: Script,
+    pub claim: Script,
+    pub unclaim: Script,
+    pub create_room: Script,
+    pub leave_room: Script,
+    pub cancel: Script,
+    pub expire_queues: Script,
+    pub release: Script,
+    pub end_room: Script,
+    pub send: Script,
+    pub relay: Script,
+    pub read: Script,
+    pub attach: Script,
+    pub detach: Script,
+    pub heartbeat: Script,
+    pub forget: Script,
+    pub reap: Script,
+    pub gone_before: Script,
+}
+
+impl Scripts {
+    pub fn new() -> Self {
+        // Each script carries only the helpers it calls: Lua builds them at every call.
+        let s = |parts: &[&str]| Script::from_lua(format!("#!lua\n{}", parts.concat()));
+        let anchored = |body: &str| s(&["local K = KEYS[1]\n", body]);
+        let publishing = |body: &str| s(&[PUBLISH, body]);
+        let gone = |body: &str| s(&["local K = KEYS[1]\n", GONE, body]);
+        Self {
+            hit: s(&[HIT]),
+            refund: s(&[REFUND]),
+            take_air: anchored(TAKE_AIR),
+            begin: publishing(BEGIN),
+            take: publishing(TAKE),
+            put_back: anchored(PUT_BACK),
+            claim: anchored(CLAIM),
+            unclaim: anchored(UNCLAIM),
+            create_room: publishing(CREATE_ROOM),
+            leave_room: anchored(LEAVE_ROOM),
+            cancel: anchored(CANCEL),
+            expire_queues: anchored(EXPIRE_QUEUES),
+            release: publishing(RELEASE),
+            end_room: anchored(END_ROOM),
+            send: publishing(SEND),
+            relay: publishing(RELAY),
+            read: anchored(READ),
+            attach: anchored(ATTACH),
+            detach: gone(DETACH),
+            heartbeat: anchored(HEARTBEAT),
+            forget: anchored(FORGET),
+            reap: gone(REAP),
+            gone_before: anchored(GONE_BEFORE),
+        }
+    }
+
+    pub fn all(&self) -> [&Script; 23] {
+        [
+            &self.hit,
+            &self.refund,
+            &self.take_air,
+            &self.begin,
+            &self.take,
+            &self.put_back,
+            &self.claim,
+            &self.unclaim,
+            &self.create_room,
+            &self.leave_room,
+            &self.cancel,
+            &self.expire_queues,
+            &self.release,
+            &self.end_room,
+            &self.send,
+            &self.relay,
+            &self.read,
+            &self.attach,
+            &self.detach,
+            &self.heartbeat,
+            &self.forget,
+            &self.reap,
+            &self.gone_before,
+        ]
+    }
+}
