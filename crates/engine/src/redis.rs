@@ -33,9 +33,9 @@ use fred::clients::SubscriberClient;
 use fred::prelude::*;
 use fred::types::config::Server;
 use fred::types::scripts::Script;
-use fred::types::Message;
+use fred::types::{ClusterHash, CustomCommand, Message};
 use futures_util::future::try_join_all;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc, oneshot};
 
 use self::scripts::Scripts;
 use crate::{
@@ -163,6 +163,68 @@ pub struct RedisEngine {
     prefix: String,
     /// Whether the subscriber is connected and subscribed to every channel of the bus.
     bus_up: Arc<AtomicBool>,
+    /// Chat messages on their way to `send_batches`.
+    sends: mpsc::Sender<SendJob>,
+}
+
+/// One chat message's script call, waiting for its batch.
+struct SendJob {
+    anchor: String,
+    args: Vec<String>,
+    answer: oneshot::Sender<Result<Option<String>, EngineError>>,
+}
+
+/// Chat messages go to Redis in batches: the first waits [`SEND_LINGER`] for others, and
+/// those queued while a batch is out go in the next. A batch is one pipeline: one write
+/// to Redis, one read of the answers, and Redis runs them in one turn of its event loop,
+/// so each node's subscription gets their events in one write too. Each message is still
+/// its own script call. Measured at 3,000 users chatting: Redis's CPU per message fell by
+/// a third and the nodes' by a tenth, for a millisecond or two on each message's way
+/// (loadtest/RESULTS.md).
+const SEND_BATCH: usize = 256;
+const SEND_LINGER: Duration = Duration::from_millis(1);
+
+async fn send_batches(client: Client, script: Script, mut jobs: mpsc::Receiver<SendJob>) {
+    let mut batch = Vec::with_capacity(SEND_BATCH);
+    while jobs.recv_many(&mut batch, SEND_BATCH).await > 0 {
+        tokio::time::sleep(SEND_LINGER).await;
+        while batch.len() < SEND_BATCH {
+            match jobs.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let pipeline = client.pipeline();
+        for job in &batch {
+            // `EVALSHA sha 1 anchor args…`, routed by the anchor (fred's pipelines have no
+            // script calls of their own).
+            let slot = fred::util::redis_keyslot(job.anchor.as_bytes());
+            let command = CustomCommand::new_static("EVALSHA", ClusterHash::Custom(slot), false);
+            let mut args = Vec::with_capacity(job.args.len() + 3);
+            args.push(script.sha1().to_string());
+            args.push("1".to_owned());
+            args.push(job.anchor.clone());
+            args.extend(job.args.iter().cloned());
+            let queued: Result<(), _> = pipeline.custom(command, args).await;
+            if let Err(e) = queued {
+                tracing::warn!(error = %e, "queueing a message in a pipeline");
+            }
+        }
+        let answers: Vec<Result<Option<String>, fred::error::Error>> = pipeline.try_all().await;
+        let mut answers = answers.into_iter();
+        for job in batch.drain(..) {
+            let answer = match answers.next() {
+                // After a Redis restart the script is gone: loaded again, tried alone.
+                Some(Err(e)) if e.details().starts_with("NOSCRIPT") => script
+                    .evalsha_with_reload(&client, job.anchor, job.args)
+                    .await
+                    .map_err(EngineError::from),
+                Some(answer) => answer.map_err(EngineError::from),
+                None => Err(EngineError::Protocol("a pipeline lost an answer".into())),
+            };
+            let _ = job.answer.send(answer);
+        }
+    }
 }
 
 /// Subscribes to the bus's channels, one per call: a cluster takes several in one call
@@ -249,6 +311,8 @@ impl RedisEngine {
         for script in scripts.all().into_iter().chain([&time]) {
             script.load(&client).await?;
         }
+        let (sends, jobs) = mpsc::channel(COMMAND_QUEUE);
+        tokio::spawn(send_batches(client.clone(), scripts.send.clone(), jobs));
         Ok(Self {
             client,
             subscriber,
@@ -257,6 +321,7 @@ impl RedisEngine {
             layout,
             prefix: prefix.to_owned(),
             bus_up,
+            sends,
         })
     }
 
@@ -724,10 +789,10 @@ impl Engine for RedisEngine {
         data: &str,
         frame: &MessageFrame<'_>,
     ) -> Result<Option<String>, EngineError> {
-        self.run(
-            &self.scripts.send,
-            self.layout.of(room_id),
-            vec![
+        let (answer, answered) = oneshot::channel();
+        let job = SendJob {
+            anchor: self.layout.of(room_id).to_owned(),
+            args: vec![
                 room_id.to_owned(),
                 sender.to_string(),
                 STREAM_MAX.to_string(),
@@ -736,8 +801,22 @@ impl Engine for RedisEngine {
                 frame.tail.to_owned(),
                 client_id.unwrap_or_default().to_owned(),
             ],
-        )
-        .await
+            answer,
+        };
+        self.sends
+            .send(job)
+            .await
+            .map_err(|_| EngineError::Protocol("the engine is closing".into()))?;
+        // A message waits for the batch before it too, so it gets one call's time in all.
+        match tokio::time::timeout(CALL_TIMEOUT, answered).await {
+            Ok(answer) => {
+                answer.map_err(|_| EngineError::Protocol("the engine is closing".into()))?
+            }
+            Err(_) => Err(EngineError::Redis(fred::error::Error::new(
+                fred::error::ErrorKind::Timeout,
+                "a chat message waited too long for Redis",
+            ))),
+        }
     }
 
     async fn relay(&self, room_id: &str, sender: i64, frame: &str) -> Result<bool, EngineError> {
