@@ -78,7 +78,7 @@ impl EngineError {
         match self {
             Self::Redis(e) => matches!(
                 e.kind(),
-                K::IO | K::Timeout | K::Canceled | K::Backpressure | K::Routing
+                K::IO | K::Timeout | K::Canceled | K::Backpressure | K::Routing | K::Cluster
             ),
             Self::Protocol(_) | Self::Dropped => false,
         }
@@ -220,6 +220,13 @@ pub trait Engine: Send + Sync + 'static {
     /// Whether the shared store answers (over Redis: and the bus is subscribed, so that
     /// the node hears events).
     async fn ping(&self) -> Result<(), EngineError>;
+
+    /// Whether the node hears the bus now. While it does not (over Redis: the subscriber is
+    /// subscribing again after a reconnection), new sockets must wait: events published
+    /// meanwhile are lost to this node.
+    fn bus_ready(&self) -> bool {
+        true
+    }
 
     /// The shared clock, in Unix milliseconds: every node reads the same time from it.
     async fn now_ms(&self) -> Result<i64, EngineError>;

@@ -124,15 +124,40 @@ fn partition_of(name: &str) -> usize {
 /// or a reconnection is a gap.
 pub(crate) struct RedisInbox {
     messages: broadcast::Receiver<Message>,
+    /// Told when the subscriber reconnected: a hole begins (what was published while it
+    /// was away is lost), and lasts until it has subscribed again (`resubscribed`).
     reconnects: broadcast::Receiver<Server>,
+    resubscribed: broadcast::Receiver<()>,
+    /// Reconnections not yet followed by a new subscription: while any, every event is
+    /// dropped (the node's sockets were closed, and new ones are refused).
+    holes: usize,
 }
 
 impl RedisInbox {
     pub(crate) async fn recv(&mut self) -> Option<Received> {
         loop {
             tokio::select! {
+                // The hole's edges before any event: no socket may be handed an event from
+                // after a hole before it is told of the hole (its last id would pass over
+                // what it missed). A hole is a gap where it begins (every socket resumes)
+                // and where it ends (those that slipped in between resume again).
                 biased;
+                next = self.reconnects.recv() => match next {
+                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                        self.holes += 1;
+                        return Some(Received::Gap);
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                },
+                next = self.resubscribed.recv() => match next {
+                    Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                        self.holes = self.holes.saturating_sub(1);
+                        return Some(Received::Gap);
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                },
                 next = self.messages.recv() => match next {
+                    Ok(_) if self.holes > 0 => {}
                     Ok(message) => {
                         let decoded = message.value.as_str().and_then(|text| decode_event(&text));
                         match decoded {
@@ -141,11 +166,6 @@ impl RedisInbox {
                         }
                     }
                     Err(broadcast::error::RecvError::Lagged(_)) => return Some(Received::Gap),
-                    Err(broadcast::error::RecvError::Closed) => return None,
-                },
-                next = self.reconnects.recv() => match next {
-                    // Events published while the subscriber was away are lost.
-                    Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => return Some(Received::Gap),
                     Err(broadcast::error::RecvError::Closed) => return None,
                 },
             }
@@ -163,26 +183,57 @@ pub struct RedisEngine {
     prefix: String,
     /// Whether the subscriber is connected and subscribed to every channel of the bus.
     bus_up: Arc<AtomicBool>,
-    /// Chat messages on their way to `send_batches`.
-    sends: mpsc::Sender<SendJob>,
+    /// Told each time the bus is subscribed again after a reconnection.
+    resubscribed: broadcast::Sender<()>,
+    /// Chat messages on their way to Redis.
+    sends: Lanes,
 }
 
 /// One chat message's script call, waiting for its batch.
 struct SendJob {
     anchor: String,
+    slot: u16,
     args: Vec<String>,
     answer: oneshot::Sender<Result<Option<String>, EngineError>>,
 }
 
-/// Chat messages go to Redis in batches: the first waits [`SEND_LINGER`] for others, and
-/// those queued while a batch is out go in the next. A batch is one pipeline: one write
-/// to Redis, one read of the answers, and Redis runs them in one turn of its event loop,
-/// so each node's subscription gets their events in one write too. Each message is still
-/// its own script call. Measured at 3,000 users chatting: Redis's CPU per message fell by
-/// a third and the nodes' by a tenth, for a millisecond or two on each message's way
-/// (loadtest/RESULTS.md).
+/// Chat messages go to Redis in batches, one lane per Redis server (a cluster's master):
+/// the first message of a batch waits [`SEND_LINGER`] for others, and those queued while a
+/// batch is out go in the next. A batch is one pipeline: one write to Redis, one read of
+/// the answers, and Redis runs them in one turn of its event loop, so each node's
+/// subscription gets their events in one write too. Each message is still its own script
+/// call, and a room's messages keep their order (one lane, one batch after another). A
+/// master that fails stalls only its own lane. Measured at 3,000 users chatting: Redis's
+/// CPU per message fell by a third and the nodes' by a tenth, for a millisecond or two on
+/// each message's way (loadtest/RESULTS.md).
 const SEND_BATCH: usize = 256;
 const SEND_LINGER: Duration = Duration::from_millis(1);
+
+struct Lanes {
+    client: Client,
+    script: Script,
+    lanes: std::sync::Mutex<HashMap<Option<Server>, mpsc::Sender<SendJob>>>,
+}
+
+impl Lanes {
+    /// The lane of the server that holds `slot` (one lane on a single server), started
+    /// when first needed.
+    fn lane(&self, slot: u16) -> mpsc::Sender<SendJob> {
+        let server = self
+            .client
+            .cached_cluster_state()
+            .and_then(|state| state.get_server(slot).cloned());
+        let mut lanes = self.lanes.lock().unwrap_or_else(|e| e.into_inner());
+        lanes
+            .entry(server)
+            .or_insert_with(|| {
+                let (lane, jobs) = mpsc::channel(COMMAND_QUEUE);
+                tokio::spawn(send_batches(self.client.clone(), self.script.clone(), jobs));
+                lane
+            })
+            .clone()
+    }
+}
 
 async fn send_batches(client: Client, script: Script, mut jobs: mpsc::Receiver<SendJob>) {
     let mut batch = Vec::with_capacity(SEND_BATCH);
@@ -198,8 +249,8 @@ async fn send_batches(client: Client, script: Script, mut jobs: mpsc::Receiver<S
         for job in &batch {
             // `EVALSHA sha 1 anchor args…`, routed by the anchor (fred's pipelines have no
             // script calls of their own).
-            let slot = fred::util::redis_keyslot(job.anchor.as_bytes());
-            let command = CustomCommand::new_static("EVALSHA", ClusterHash::Custom(slot), false);
+            let command =
+                CustomCommand::new_static("EVALSHA", ClusterHash::Custom(job.slot), false);
             let mut args = Vec::with_capacity(job.args.len() + 3);
             args.push(script.sha1().to_string());
             args.push("1".to_owned());
@@ -220,7 +271,11 @@ async fn send_batches(client: Client, script: Script, mut jobs: mpsc::Receiver<S
                     .await
                     .map_err(EngineError::from),
                 Some(answer) => answer.map_err(EngineError::from),
-                None => Err(EngineError::Protocol("a pipeline lost an answer".into())),
+                // A pipeline cut short (its connection failed) answers with one error.
+                None => Err(EngineError::Redis(fred::error::Error::new(
+                    fred::error::ErrorKind::IO,
+                    "the batch was cut short",
+                ))),
             };
             let _ = job.answer.send(answer);
         }
@@ -237,8 +292,14 @@ async fn subscribe(subscriber: &SubscriberClient, channels: &[String]) -> Result
 /// Subscribes again whenever the subscriber reconnects (a restarted Redis, a master that
 /// failed over): fred's own `manage_subscriptions` gives up on shard channels when it has
 /// no plain ones. Until it is done the engine answers pings with an outage, so the node
-/// is not ready; what was published meanwhile is a gap, which each inbox reports.
-async fn resubscribe(subscriber: SubscriberClient, channels: Vec<String>, up: Arc<AtomicBool>) {
+/// is not ready; once it is, each inbox reports a gap (what was published meanwhile is
+/// lost, also to sockets that resumed in between), so the node's sockets resume now.
+async fn resubscribe(
+    subscriber: SubscriberClient,
+    channels: Vec<String>,
+    up: Arc<AtomicBool>,
+    resubscribed: broadcast::Sender<()>,
+) {
     let mut reconnects = subscriber.reconnect_rx();
     loop {
         match reconnects.recv().await {
@@ -249,6 +310,8 @@ async fn resubscribe(subscriber: SubscriberClient, channels: Vec<String>, up: Ar
                     tokio::time::sleep(Duration::from_millis(500)).await;
                 }
                 up.store(true, Ordering::SeqCst);
+                // Nobody listening is not an error: no inbox yet.
+                let _ = resubscribed.send(());
             }
             Err(broadcast::error::RecvError::Closed) => return,
         }
@@ -293,7 +356,9 @@ impl RedisEngine {
                 c.max_command_buffer_len = COMMAND_QUEUE;
             })
             .with_performance_config(|p| p.default_command_timeout = CALL_TIMEOUT)
-            .set_policy(ReconnectPolicy::new_exponential(0, 100, 5_000, 2));
+            // At most a second between tries: a cluster's replica takes over a failed
+            // master within seconds, and the nodes should follow as soon.
+            .set_policy(ReconnectPolicy::new_exponential(0, 100, 1_000, 2));
         let client = builder.build()?;
         client.init().await?;
         builder.with_performance_config(|p| p.broadcast_channel_capacity = INBOX_CAPACITY);
@@ -301,18 +366,23 @@ impl RedisEngine {
         subscriber.init().await?;
         subscribe(&subscriber, &layout.channels).await?;
         let bus_up = Arc::new(AtomicBool::new(true));
+        let (resubscribed, _) = broadcast::channel(16);
         tokio::spawn(resubscribe(
             subscriber.clone(),
             layout.channels.clone(),
             bus_up.clone(),
+            resubscribed.clone(),
         ));
         let scripts = Scripts::new();
         let time = Script::from_lua("return redis.call('TIME')");
         for script in scripts.all().into_iter().chain([&time]) {
             script.load(&client).await?;
         }
-        let (sends, jobs) = mpsc::channel(COMMAND_QUEUE);
-        tokio::spawn(send_batches(client.clone(), scripts.send.clone(), jobs));
+        let sends = Lanes {
+            client: client.clone(),
+            script: scripts.send.clone(),
+            lanes: std::sync::Mutex::new(HashMap::new()),
+        };
         Ok(Self {
             client,
             subscriber,
@@ -321,6 +391,7 @@ impl RedisEngine {
             layout,
             prefix: prefix.to_owned(),
             bus_up,
+            resubscribed,
             sends,
         })
     }
@@ -443,9 +514,13 @@ impl Engine for RedisEngine {
         "redis"
     }
 
+    fn bus_ready(&self) -> bool {
+        self.subscriber.is_connected() && self.bus_up.load(Ordering::SeqCst)
+    }
+
     async fn ping(&self) -> Result<(), EngineError> {
         let _: String = self.client.ping(None).await?;
-        if !(self.subscriber.is_connected() && self.bus_up.load(Ordering::SeqCst)) {
+        if !self.bus_ready() {
             return Err(EngineError::Redis(fred::error::Error::new(
                 fred::error::ErrorKind::IO,
                 "the bus is not subscribed",
@@ -790,8 +865,11 @@ impl Engine for RedisEngine {
         frame: &MessageFrame<'_>,
     ) -> Result<Option<String>, EngineError> {
         let (answer, answered) = oneshot::channel();
+        let anchor = self.layout.of(room_id);
+        let slot = fred::util::redis_keyslot(anchor.as_bytes());
         let job = SendJob {
-            anchor: self.layout.of(room_id).to_owned(),
+            anchor: anchor.to_owned(),
+            slot,
             args: vec![
                 room_id.to_owned(),
                 sender.to_string(),
@@ -804,6 +882,7 @@ impl Engine for RedisEngine {
             answer,
         };
         self.sends
+            .lane(slot)
             .send(job)
             .await
             .map_err(|_| EngineError::Protocol("the engine is closing".into()))?;
@@ -901,6 +980,8 @@ impl Engine for RedisEngine {
             kind: InboxKind::Redis(RedisInbox {
                 messages: self.subscriber.message_rx(),
                 reconnects: self.subscriber.reconnect_rx(),
+                resubscribed: self.resubscribed.subscribe(),
+                holes: 0,
             }),
         })
     }

@@ -411,6 +411,8 @@ struct Talker {
     /// Ids of the partner's messages it received, live or resumed.
     received: Vec<String>,
     last_id: Option<String>,
+    /// Messages refused with `UNAVAILABLE` (Redis failing over): never acknowledged.
+    unavailable: usize,
 }
 
 impl Talker {
@@ -489,6 +491,7 @@ impl Talker {
                             match v["event"].as_str() {
                                 Some("chatMessage") => self.take(&v["data"]),
                                 Some("chatEnded") => panic!("user {}: the chat ended: {v}", self.me),
+                                Some("error") if v["data"]["code"] == json!("UNAVAILABLE") => self.unavailable += 1,
                                 Some("error") => panic!("user {}: {v}", self.me),
                                 _ => {}
                             }
@@ -565,6 +568,7 @@ async fn a_rolling_restart_under_chat_loses_no_acknowledged_message(redis: &str)
             acknowledged: Vec::new(),
             received: Vec::new(),
             last_id: None,
+            unavailable: 0,
         });
     }
     drop(clients);
@@ -625,6 +629,166 @@ async fn a_rolling_restart_under_chat_loses_no_acknowledged_message(redis: &str)
         total += t.acknowledged.len();
     }
     assert!(total > PAIRS * 2 * 10, "enough was said: {total}");
+}
+
+/// A master of a Redis Cluster (three masters, a replica each, started by the test) is
+/// killed with SIGKILL while pairs chat across two nodes: its replica takes over, the
+/// nodes follow (their sockets resync and resume), every message a sender saw
+/// acknowledged reaches its partner, nobody is matched twice, and matching resumes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "not yet reliable: see ARCHITECTURE.md, Known limits (a failover's window)"]
+async fn a_master_killed_under_chat_loses_no_acknowledged_message_and_matching_resumes() {
+    const PAIRS: usize = 8;
+    let mut cluster = nodes::OwnCluster::start().await;
+    let redis = cluster.url();
+    let database_url = fresh_url(Backend::Postgres).await;
+    let prefix = format!("failover:{}:", rand::random::<u64>());
+    let (pa, pb) = (free_port(), free_port());
+    let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
+    let a = start_node_with(pa, &origins, &database_url, &redis, &prefix, &[]).await;
+    let b = start_node_with(pb, &origins, &database_url, &redis, &prefix, &[]).await;
+    let bases = [a.base.clone(), b.base.clone()];
+    let users = seed(&database_url, 2 * PAIRS + 2);
+
+    let mut clients = Vec::new();
+    for (i, (_, cookie)) in users.iter().take(2 * PAIRS).enumerate() {
+        let node = if i % 2 == 0 { &a } else { &b };
+        let mut c = connect(node, cookie).await;
+        c.expect("hello").await;
+        clients.push(c);
+    }
+    let round = round_with(&a.base, 12).await;
+    for (i, c) in clients.iter_mut().enumerate() {
+        let word = round["words"][(i / 2) % 4]["word"].clone();
+        c.send(
+            "join_match",
+            json!({ "word": word, "round": round["round"] }),
+        )
+        .await;
+    }
+    let mut talkers = Vec::new();
+    for (i, c) in clients.iter_mut().enumerate() {
+        let m = c.expect("matched").await;
+        talkers.push(Talker {
+            me: users[i].0,
+            cookie: users[i].1.clone(),
+            room: m["roomId"].as_str().unwrap().to_owned(),
+            partner: m["receiverId"].as_i64().unwrap(),
+            acknowledged: Vec::new(),
+            received: Vec::new(),
+            last_id: None,
+            unavailable: 0,
+        });
+    }
+    drop(clients);
+
+    let until = tokio::time::Instant::now() + Duration::from_secs(16);
+    let talking = tokio::spawn({
+        let bases = bases.to_vec();
+        async move {
+            let tasks: Vec<_> = talkers
+                .into_iter()
+                .map(|mut t| {
+                    let bases = bases.clone();
+                    tokio::spawn(async move {
+                        t.talk(&bases, until, Duration::from_millis(300)).await;
+                        t
+                    })
+                })
+                .collect();
+            let mut done = Vec::new();
+            for t in tasks {
+                done.push(t.await.unwrap());
+            }
+            done
+        }
+    });
+
+    // The master of the first slots: partition 0 (the heartbeats) and a third of the rest.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let killed_at = std::time::Instant::now();
+    let killed_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis();
+    let port = cluster.kill_master_of(0);
+    assert!(
+        cluster
+            .wait_taken_over(0, port, Duration::from_secs(30))
+            .await,
+        "no replica took over from {port}: {}\n{}",
+        cluster.ask("nodes"),
+        cluster.logs()
+    );
+    let promoted = killed_at.elapsed();
+
+    // Two more users join the same word until they are matched, each into one room.
+    let (x, y) = (&users[2 * PAIRS], &users[2 * PAIRS + 1]);
+    let matched_after = loop {
+        assert!(
+            killed_at.elapsed() < Duration::from_secs(30),
+            "no match within 30 s of the kill"
+        );
+        // Fresh sockets each try (a resync closes them); a match whose frame was lost on a
+        // closed socket shows in the next hello.
+        let (mut cx, hx) = nodes::reconnect_to(&bases[0], &x.1).await;
+        let (mut cy, hy) = nodes::reconnect_to(&bases[1], &y.1).await;
+        if hx["roomId"].is_string() || hy["roomId"].is_string() {
+            assert_eq!(hx["roomId"], hy["roomId"], "one room for the pair");
+            break killed_at.elapsed();
+        }
+        let round = round_with(&a.base, 5).await;
+        let join = json!({ "word": round["words"][0]["word"], "round": round["round"] });
+        cx.send("join_match", join.clone()).await;
+        cx.try_expect("matchWaiting", Duration::from_secs(2)).await;
+        cy.send("join_match", join).await;
+        let got_y = cy.try_expect("matched", Duration::from_secs(2)).await;
+        let got_x = cx.try_expect("matched", Duration::from_secs(1)).await;
+        if let (Some(mx), Some(my)) = (&got_x, &got_y) {
+            assert_eq!(mx["roomId"], my["roomId"], "one room for the pair");
+            assert!(
+                cx.try_expect("matched", Duration::from_millis(500))
+                    .await
+                    .is_none(),
+                "matched twice"
+            );
+            break killed_at.elapsed();
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    };
+
+    let mut talkers = talking.await.unwrap();
+    for t in &mut talkers {
+        t.catch_up(&a.base).await;
+    }
+    let by_user: std::collections::HashMap<i64, &Talker> =
+        talkers.iter().map(|t| (t.me, t)).collect();
+    let (mut acknowledged, mut refused) = (0, 0);
+    for t in &talkers {
+        let partner = by_user[&t.partner];
+        assert_eq!(partner.partner, t.me, "pairs hold");
+        let mut got = partner.received.clone();
+        got.sort();
+        for id in &t.acknowledged {
+            assert!(
+                got.binary_search(id).is_ok(),
+                "user {}'s acknowledged message {id} never reached user {} (the master was killed at {killed_ms}; the partner got {:?})",
+                t.me,
+                t.partner,
+                got.iter().filter(|g| g[..8] == id[..8]).collect::<Vec<_>>()
+            );
+        }
+        acknowledged += t.acknowledged.len();
+        refused += t.unavailable;
+    }
+    assert!(
+        acknowledged > PAIRS * 2 * 20,
+        "enough was said: {acknowledged}"
+    );
+    eprintln!(
+        "failover: master {port} killed; its replica serves after {promoted:?}; a new match after \
+         {matched_after:?}; {acknowledged} messages acknowledged, {refused} refused as unavailable"
+    );
 }
 
 /// The opening bell on two nodes: at 20:00 each device is told once. Then, on the next

@@ -38,7 +38,9 @@ pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Res
     if !origin_allowed(req, &state.config.public_origins) {
         return ApiError::from(ErrorCode::ForbiddenOrigin).into_response();
     }
-    if state.draining() {
+    // Nor while the bus is being subscribed again: a socket that resumed then could miss
+    // what was published in the meantime and be handed what came after.
+    if state.draining() || !state.engine.bus_ready() {
         return ApiError::from(ErrorCode::Unavailable).into_response();
     }
     let current = match state.current_user(req).await {

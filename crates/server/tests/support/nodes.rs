@@ -319,6 +319,235 @@ impl Drop for OwnRedis {
     }
 }
 
+/// A socket of the user on the node at `base` that said hello (trying for up to 30 s, as
+/// the web app reconnects), and its hello.
+#[allow(dead_code)]
+pub async fn reconnect_to(base: &str, cookie: &str) -> (Client, Value) {
+    for _ in 0..30 {
+        if let Ok(mut client) =
+            Client::connect(base.trim_start_matches("http://"), Some(cookie), base).await
+        {
+            if let Some(hello) = client.try_expect("hello", Duration::from_secs(5)).await {
+                return (client, hello);
+            }
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    panic!("no socket at {base} said hello");
+}
+
+/// A Redis Cluster of the test's own: three masters and a replica of each, on free ports,
+/// keeping nothing on disk but each node's cluster config (in a temporary folder). A
+/// master killed with SIGKILL is replaced by its replica within a few seconds
+/// (`cluster-node-timeout` 2 s).
+#[allow(dead_code)]
+pub struct OwnCluster {
+    /// The masters' ports first, then the replicas'.
+    pub ports: Vec<u16>,
+    children: Vec<Option<Child>>,
+    dir: PathBuf,
+}
+
+#[allow(dead_code)]
+impl OwnCluster {
+    pub async fn start() -> Self {
+        let dir =
+            std::env::temp_dir().join(format!("telepathy-cluster-{:016x}", rand::random::<u64>()));
+        let ports: Vec<u16> = (0..6).map(|_| free_port()).collect();
+        let mut children = Vec::new();
+        for port in &ports {
+            let node_dir = dir.join(port.to_string());
+            std::fs::create_dir_all(&node_dir).unwrap();
+            let child = Command::new("redis-server")
+                .current_dir(&node_dir)
+                .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+                .args([
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    "nodes.conf",
+                ])
+                .args([
+                    "--cluster-node-timeout",
+                    "2000",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                ])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("redis-server is on PATH");
+            children.push(Some(child));
+        }
+        for port in &ports {
+            wait_port(*port).await;
+        }
+        let addrs: Vec<String> = ports.iter().map(|p| format!("127.0.0.1:{p}")).collect();
+        let created = Command::new("redis-cli")
+            .arg("--cluster")
+            .arg("create")
+            .args(&addrs)
+            .args(["--cluster-replicas", "1", "--cluster-yes"])
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(created.success(), "redis-cli --cluster create failed");
+        let cluster = Self {
+            ports,
+            children,
+            dir,
+        };
+        assert!(
+            cluster.wait_ok(Duration::from_secs(20)).await,
+            "the cluster did not come up"
+        );
+        cluster
+    }
+
+    pub fn url(&self) -> String {
+        let nodes: Vec<String> = self.ports[1..]
+            .iter()
+            .map(|p| format!("node=127.0.0.1:{p}"))
+            .collect();
+        format!(
+            "redis-cluster://127.0.0.1:{}?{}",
+            self.ports[0],
+            nodes.join("&")
+        )
+    }
+
+    /// What `CLUSTER <what>` answers on the first node that answers.
+    pub fn ask(&self, what: &str) -> String {
+        for (i, port) in self.ports.iter().enumerate() {
+            if self.children[i].is_none() {
+                continue;
+            }
+            let out = Command::new("redis-cli")
+                .args(["-p", &port.to_string(), "cluster", what])
+                .output()
+                .unwrap();
+            if out.status.success() && !out.stdout.is_empty() {
+                return String::from_utf8_lossy(&out.stdout).into_owned();
+            }
+        }
+        String::new()
+    }
+
+    /// The last lines of each server's log.
+    pub fn logs(&self) -> String {
+        let mut out = String::new();
+        for port in &self.ports {
+            let log = std::fs::read_to_string(self.dir.join(port.to_string()).join("redis.log"))
+                .unwrap_or_default();
+            let lines: Vec<&str> = log.lines().collect();
+            out.push_str(&format!(
+                "== {port}\n{}\n",
+                lines[lines.len().saturating_sub(12)..].join("\n")
+            ));
+        }
+        out
+    }
+
+    /// How many nodes are replicas whose link to their master is up.
+    fn replicas_in_sync(&self) -> usize {
+        self.ports
+            .iter()
+            .filter(|port| {
+                Command::new("redis-cli")
+                    .args(["-p", &port.to_string(), "info", "replication"])
+                    .output()
+                    .is_ok_and(|out| {
+                        String::from_utf8_lossy(&out.stdout).contains("master_link_status:up")
+                    })
+            })
+            .count()
+    }
+
+    /// Waits until the cluster says it is ok and every slot has a live master.
+    pub async fn wait_ok(&self, within: Duration) -> bool {
+        let until = tokio::time::Instant::now() + within;
+        while tokio::time::Instant::now() < until {
+            let nodes = self.ask("nodes");
+            let masters = nodes
+                .lines()
+                .filter(|l| l.contains("master") && !l.contains("fail") && l.split(' ').count() > 8)
+                .count();
+            if self.ask("info").contains("cluster_state:ok") && masters >= 3 {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        false
+    }
+
+    /// The port of the live master that serves `slot`, if the cluster says it is ok.
+    pub fn master_of(&self, slot: u16) -> Option<u16> {
+        if !self.ask("info").contains("cluster_state:ok") {
+            return None;
+        }
+        let nodes = self.ask("nodes");
+        let line = nodes.lines().find(|l| {
+            l.contains("master")
+                && !l.contains("fail")
+                && l.split(' ').skip(8).any(|range| {
+                    let (lo, hi) = range.split_once('-').unwrap_or((range, range));
+                    matches!((lo.parse::<u16>(), hi.parse::<u16>()), (Ok(lo), Ok(hi)) if lo <= slot && slot <= hi)
+                })
+        })?;
+        let addr = line.split(' ').nth(1)?;
+        addr.split(['@', ':']).nth(1)?.parse().ok()
+    }
+
+    /// Kills (SIGKILL) the master that serves `slot`; answers its port.
+    pub fn kill_master_of(&mut self, slot: u16) -> u16 {
+        let port = self
+            .master_of(slot)
+            .unwrap_or_else(|| panic!("no master serves slot {slot}"));
+        let i = self.ports.iter().position(|p| *p == port).unwrap();
+        let mut child = self.children[i].take().unwrap();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        port
+    }
+
+    /// Waits until another master than `killed` serves `slot`.
+    pub async fn wait_taken_over(&self, slot: u16, killed: u16, within: Duration) -> bool {
+        let until = tokio::time::Instant::now() + within;
+        while tokio::time::Instant::now() < until {
+            if self.master_of(slot).is_some_and(|p| p != killed) {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        false
+    }
+}
+
+impl Drop for OwnCluster {
+    fn drop(&mut self) {
+        for child in self.children.iter_mut().flatten() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+async fn wait_port(port: u16) {
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("nothing listens on port {port}");
+}
+
 /// A PostgreSQL server of the test's own (a fresh cluster in a temporary folder, on a
 /// free port), which the test may stop and start again; its data survives a stop.
 pub struct OwnPostgres {
