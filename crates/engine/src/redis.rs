@@ -282,10 +282,13 @@ async fn send_batches(client: Client, script: Script, mut jobs: mpsc::Receiver<S
     }
 }
 
-/// Subscribes to the bus's channels, one per call: a cluster takes several in one call
-/// only when they share a slot.
+/// Subscribes to the bus's channels, one per call (a cluster takes several in one call only
+/// when they share a slot) and one after another: fred follows a `MOVED` answer to
+/// `SSUBSCRIBE` only when such calls are not pipelined.
 async fn subscribe(subscriber: &SubscriberClient, channels: &[String]) -> Result<(), EngineError> {
-    try_join_all(channels.iter().map(|c| subscriber.ssubscribe(c.clone()))).await?;
+    for channel in channels {
+        subscriber.ssubscribe(channel.clone()).await?;
+    }
     Ok(())
 }
 

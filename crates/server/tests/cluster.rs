@@ -636,7 +636,6 @@ async fn a_rolling_restart_under_chat_loses_no_acknowledged_message(redis: &str)
 /// nodes follow (their sockets resync and resume), every message a sender saw
 /// acknowledged reaches its partner, nobody is matched twice, and matching resumes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "not yet reliable: see ARCHITECTURE.md, Known limits (a failover's window)"]
 async fn a_master_killed_under_chat_loses_no_acknowledged_message_and_matching_resumes() {
     const PAIRS: usize = 8;
     let mut cluster = nodes::OwnCluster::start().await;

@@ -375,6 +375,11 @@ impl OwnCluster {
                     "--appendonly",
                     "no",
                 ])
+                // A replica syncs at once, and takes over however old its data.
+                .args(["--repl-diskless-sync-delay", "0"])
+                .args(["--cluster-replica-validity-factor", "0"])
+                .arg("--logfile")
+                .arg(node_dir.join("redis.log"))
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
                 .spawn()
