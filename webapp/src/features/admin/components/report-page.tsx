@@ -6,7 +6,7 @@ import { Card } from '@/components/page';
 import { koAdmin } from '@/i18n/ko-admin';
 import { useReport, type ReportDetail, type UserHistory } from '../api/report';
 import { useResolveReport } from '../api/resolve-report';
-import { useNow } from '../hooks/use-now';
+import { useNow } from '@/lib/use-now';
 import { useRefreshConsole } from '../hooks/use-refresh-console';
 import { decisionActions, type Decision } from '../lib/decision';
 import { describeDueAt } from '../lib/due';

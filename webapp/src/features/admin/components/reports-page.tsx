@@ -1,7 +1,7 @@
 import { Link, useSearchParams } from 'react-router';
 import { koAdmin } from '@/i18n/ko-admin';
 import { useReports, type QueueStatus, type ReportItem } from '../api/reports';
-import { useNow } from '../hooks/use-now';
+import { useNow } from '@/lib/use-now';
 import { describeDueAt } from '../lib/due';
 import { formatDateTime } from '../lib/format';
 import { DueBadge, ReasonChips, StatusChip } from './chips';
