@@ -121,6 +121,12 @@ async fn serve() -> anyhow::Result<()> {
             Some(drain),
         )
         .await?;
+    // Sockets outlive the server's own shutdown (they were upgraded): each was told to
+    // reconnect, and leaves the hub once its close frame is written.
+    let closing = tokio::time::Instant::now() + std::time::Duration::from_secs(3);
+    while state.hub.user_count() > 0 && tokio::time::Instant::now() < closing {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     // Leaving on purpose: this node's users stop counting as online at once.
     let instance = state.hub.instance();
     if let Err(e) = state.engine.leave(&instance, state.shared_now_ms()).await {

@@ -180,6 +180,17 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
     let user_id = socket.user.id;
     drop(socket);
     drop(reply);
+    // Let the writer flush what is queued (a close frame, say), then stop it (a peer that
+    // stopped reading must not keep it waiting on the network). Before the socket leaves
+    // the hub: a node shutting down waits for its hub to empty, so that every client
+    // reads why its socket closed.
+    let stop = writer.abort_handle();
+    if tokio::time::timeout(Duration::from_secs(1), writer)
+        .await
+        .is_err()
+    {
+        stop.abort();
+    }
     state.hub.unregister(user_id, conn);
     if attached.is_ok() {
         // With the user's last socket anywhere, they stop counting as online and
@@ -190,15 +201,6 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
         if let Err(e) = state.metrics.engine("detach", detached).await {
             tracing::warn!(error = %e, "detaching a socket");
         }
-    }
-    // Let the writer flush what is queued, then stop it (a peer that stopped reading
-    // must not keep it waiting on the network).
-    let stop = writer.abort_handle();
-    if tokio::time::timeout(Duration::from_secs(1), writer)
-        .await
-        .is_err()
-    {
-        stop.abort();
     }
     tracing::debug!(user_id, conn, "socket closed");
 }
