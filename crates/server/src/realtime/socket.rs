@@ -180,6 +180,16 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
     let user_id = socket.user.id;
     drop(socket);
     drop(reply);
+    if attached.is_ok() {
+        // With the user's last socket anywhere, they stop counting as online and
+        // waiting for a match; the away sweep ends their chat after the grace period.
+        let detached = state
+            .engine
+            .detach(&instance, user_id, state.shared_now_ms());
+        if let Err(e) = state.metrics.engine("detach", detached).await {
+            tracing::warn!(error = %e, "detaching a socket");
+        }
+    }
     // Let the writer flush what is queued (a close frame, say), then stop it (a peer that
     // stopped reading must not keep it waiting on the network). Before the socket leaves
     // the hub: a node shutting down waits for its hub to empty, so that every client
@@ -192,16 +202,6 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
         stop.abort();
     }
     state.hub.unregister(user_id, conn);
-    if attached.is_ok() {
-        // With the user's last socket anywhere, they stop counting as online and
-        // waiting for a match; the away sweep ends their chat after the grace period.
-        let detached = state
-            .engine
-            .detach(&instance, user_id, state.shared_now_ms());
-        if let Err(e) = state.metrics.engine("detach", detached).await {
-            tracing::warn!(error = %e, "detaching a socket");
-        }
-    }
     tracing::debug!(user_id, conn, "socket closed");
 }
 
