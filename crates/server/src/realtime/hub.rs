@@ -243,6 +243,11 @@ impl Hub {
         }
     }
 
+    /// Whether `user_id` has a socket here.
+    pub fn holds(&self, user_id: i64) -> bool {
+        self.users().contains_key(&user_id)
+    }
+
     /// Queues a frame for every socket of `user_id` here. A socket whose queue is full is
     /// closed (and counted): its client reconnects and resumes.
     pub fn send_to(&self, user_id: i64, frame: &str) {

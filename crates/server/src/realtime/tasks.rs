@@ -13,7 +13,7 @@ use telepathy_store::{ArchivedMessage, StoreError};
 
 use super::hub::Kick;
 use super::protocol::{frame, EndReason, MatchExpired, OnlineCount};
-use super::{decode, RECHECK};
+use super::{chat_frame, decode, CHAT_EVENT, RECHECK};
 use crate::state::AppState;
 
 const CLOCK_SYNC: Duration = Duration::from_secs(5);
@@ -177,6 +177,19 @@ async fn listen_bus(state: AppState, mut next_inboxes: tokio::sync::mpsc::Receiv
                 } else if event.to.is_empty() {
                     state.hub.send_all(&event.frame);
                     state.on_air.heard(&event.frame, state.shared_now_ms());
+                } else if let Some(chat) = event.frame.strip_prefix(CHAT_EVENT) {
+                    // Built once here, for the members this node holds (every node hears
+                    // every event of the bus).
+                    if event.to.iter().any(|u| state.hub.holds(*u)) {
+                        match chat_frame(chat) {
+                            Some(frame) => {
+                                event.to.iter().for_each(|u| state.hub.send_to(*u, &frame))
+                            }
+                            None => {
+                                tracing::error!(event = %event.frame, "an unreadable chat event")
+                            }
+                        }
+                    }
                 } else {
                     event
                         .to
