@@ -20,11 +20,18 @@
 //! its channel and not copied to every master). A script publishes an event on its own
 //! partition's channel as `"<user,user,…>\n<frame>"`; each node hands it to the sockets
 //! it holds of those users. So no script looks up where a user is.
+//!
+//! **Hearing.** A subscription can go silent without a word from fred: a master that owned
+//! a channel's slot fails over or hands the slot to another master (Redis then pushes a
+//! `sunsubscribe`, which fred drops). So each node publishes a probe on every channel each
+//! [`PROBE_EVERY`] and checks that it hears its own; a channel that misses
+//! [`PROBE_MISSES`] probes while the others are heard is a hole like a reconnection:
+//! subscribed again, and every socket resumes.
 
 mod scripts;
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -39,9 +46,9 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use self::scripts::Scripts;
 use crate::{
-    decode_event, duration_ms, millis, presence_ttl_ms, Engine, EngineError, Gone, Heartbeat, Hit,
-    Inbox, InboxKind, JoinFrames, JoinOutcome, Member, MessageFrame, Received, Room, StreamEntry,
-    STREAM_MAX,
+    decode_event, duration_ms, millis, presence_ttl_ms, ArchiveMark, Backlog, Engine, EngineError,
+    Gone, Heartbeat, Hit, Inbox, InboxKind, JoinFrames, JoinOutcome, Member, MessageFrame,
+    Received, Room, StreamEntry, STREAM_MAX,
 };
 
 /// Partitions of the key space and channels of the bus. A multiple of 2, 3, 4, 6 and 8,
@@ -64,6 +71,14 @@ const ROOM_MAKING: i64 = 10_000;
 /// How many waiters one join may find unusable (they left, or moved on) before it gives
 /// up taking and waits itself.
 const TAKE_TRIES: usize = 64;
+/// How often a node publishes a probe on every channel of the bus.
+const PROBE_EVERY: Duration = Duration::from_secs(1);
+/// Probes published on a channel in a row and not heard back, while later ones were heard
+/// on other channels, before the node takes the channel as deaf.
+const PROBE_MISSES: usize = 3;
+/// Starts a probe on the bus (`~<engine>:<partition>:<seq>`); events start with a user id
+/// or a newline.
+const PROBE: char = '~';
 
 /// The keys of a deployment: its prefix and the partitions' anchors.
 struct Layout {
@@ -127,7 +142,11 @@ pub(crate) struct RedisInbox {
     /// Told when the subscriber reconnected: a hole begins (what was published while it
     /// was away is lost), and lasts until it has subscribed again (`resubscribed`).
     reconnects: broadcast::Receiver<Server>,
+    /// Told when a channel was found deaf: a hole begins as with a reconnection.
+    deafened: broadcast::Receiver<()>,
     resubscribed: broadcast::Receiver<()>,
+    /// Where the probes this inbox hears are noted.
+    probes: Arc<Probes>,
     /// Reconnections not yet followed by a new subscription: while any, every event is
     /// dropped (the node's sockets were closed, and new ones are refused).
     holes: usize,
@@ -149,6 +168,13 @@ impl RedisInbox {
                     }
                     Err(broadcast::error::RecvError::Closed) => return None,
                 },
+                next = self.deafened.recv() => match next {
+                    Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                        self.holes += 1;
+                        return Some(Received::Gap);
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                },
                 next = self.resubscribed.recv() => match next {
                     Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {
                         self.holes = self.holes.saturating_sub(1);
@@ -157,6 +183,11 @@ impl RedisInbox {
                     Err(broadcast::error::RecvError::Closed) => return None,
                 },
                 next = self.messages.recv() => match next {
+                    Ok(message) if message.value.as_bytes().is_some_and(|b| b.first() == Some(&(PROBE as u8))) => {
+                        if let Some(text) = message.value.as_str() {
+                            self.probes.heard(&text);
+                        }
+                    }
                     Ok(_) if self.holes > 0 => {}
                     Ok(message) => {
                         let decoded = message.value.as_str().and_then(|text| decode_event(&text));
@@ -173,6 +204,65 @@ impl RedisInbox {
     }
 }
 
+/// What this engine's probes of the bus have heard (see "Hearing" above).
+struct Probes {
+    /// This engine's mark, random: every node hears every node's probes.
+    mine: String,
+    /// The last probe heard on each partition's channel.
+    heard: Vec<AtomicU64>,
+    /// Inboxes alive: only a node that listens can hear its probes.
+    listening: AtomicUsize,
+}
+
+impl Probes {
+    fn new() -> Self {
+        Self {
+            mine: format!("{:016x}", rand::random::<u64>()),
+            heard: (0..PARTITIONS).map(|_| AtomicU64::new(0)).collect(),
+            listening: AtomicUsize::new(0),
+        }
+    }
+
+    fn probe(&self, partition: usize, seq: u64) -> String {
+        format!("{PROBE}{}:{partition}:{seq}", self.mine)
+    }
+
+    /// Notes a probe from the bus, if it is one of ours.
+    fn heard(&self, text: &str) {
+        let mut parts = text[PROBE.len_utf8()..].split(':');
+        if parts.next() != Some(self.mine.as_str()) {
+            return;
+        }
+        let partition = parts.next().and_then(|p| p.parse::<usize>().ok());
+        let seq = parts.next().and_then(|q| q.parse::<u64>().ok());
+        if let (Some(p), Some(seq)) = (partition, seq) {
+            if let Some(heard) = self.heard.get(p) {
+                heard.fetch_max(seq, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+impl Drop for RedisInbox {
+    fn drop(&mut self) {
+        self.probes.listening.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// What keeps the bus whole: the subscriber, its channels, whether it is subscribed to
+/// all of them, and the signals of a hole's edges.
+#[derive(Clone)]
+struct Bus {
+    subscriber: SubscriberClient,
+    channels: Arc<Vec<String>>,
+    up: Arc<AtomicBool>,
+    /// One repair at a time: after a reconnection, or for deaf channels.
+    repairing: Arc<tokio::sync::Mutex<()>>,
+    deafened: broadcast::Sender<()>,
+    resubscribed: broadcast::Sender<()>,
+    probes: Arc<Probes>,
+}
+
 /// The engine of a cluster: state shared through Redis (one server or a cluster).
 pub struct RedisEngine {
     client: Client,
@@ -181,10 +271,7 @@ pub struct RedisEngine {
     time: Script,
     layout: Layout,
     prefix: String,
-    /// Whether the subscriber is connected and subscribed to every channel of the bus.
-    bus_up: Arc<AtomicBool>,
-    /// Told each time the bus is subscribed again after a reconnection.
-    resubscribed: broadcast::Sender<()>,
+    bus: Bus,
     /// Chat messages on their way to Redis.
     sends: Lanes,
 }
@@ -291,26 +378,90 @@ async fn subscribe(subscriber: &SubscriberClient, channels: &[String]) -> Result
 /// no plain ones. Until it is done the engine answers pings with an outage, so the node
 /// is not ready; once it is, each inbox reports a gap (what was published meanwhile is
 /// lost, also to sockets that resumed in between), so the node's sockets resume now.
-async fn resubscribe(
-    subscriber: SubscriberClient,
-    channels: Vec<String>,
-    up: Arc<AtomicBool>,
-    resubscribed: broadcast::Sender<()>,
-) {
-    let mut reconnects = subscriber.reconnect_rx();
+async fn resubscribe(bus: Bus) {
+    let mut reconnects = bus.subscriber.reconnect_rx();
     loop {
         match reconnects.recv().await {
             Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                up.store(false, Ordering::SeqCst);
-                while let Err(e) = subscribe(&subscriber, &channels).await {
+                let _repairing = bus.repairing.lock().await;
+                bus.up.store(false, Ordering::SeqCst);
+                while let Err(e) = subscribe(&bus.subscriber, &bus.channels).await {
                     tracing::warn!(error = %e, "subscribing to the bus again");
                     tokio::time::sleep(Duration::from_millis(500)).await;
                 }
-                up.store(true, Ordering::SeqCst);
+                bus.up.store(true, Ordering::SeqCst);
                 // Nobody listening is not an error: no inbox yet.
-                let _ = resubscribed.send(());
+                let _ = bus.resubscribed.send(());
             }
             Err(broadcast::error::RecvError::Closed) => return,
+        }
+    }
+}
+
+/// Publishes a probe on every channel each [`PROBE_EVERY`], and repairs the channels whose
+/// last [`PROBE_MISSES`] probes went unheard while later probes came in on other channels:
+/// a hole begins (every socket resumes), the channels are subscribed again (to whichever
+/// master owns them now), and the hole ends. A listener that falls behind hears no channel
+/// and is not taken for deaf; one on a single Redis server has no slot to lose.
+async fn probe(client: Client, bus: Bus) {
+    let mut seq = 0u64;
+    // The probes published on each channel and not heard back yet, oldest first.
+    let mut unheard: Vec<Vec<u64>> = vec![Vec::new(); PARTITIONS];
+    let mut tick = tokio::time::interval(PROBE_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if bus.probes.listening.load(Ordering::Relaxed) == 0
+            || !bus.up.load(Ordering::SeqCst)
+            || !bus.subscriber.is_connected()
+        {
+            unheard.iter_mut().for_each(Vec::clear);
+            continue;
+        }
+        let mut latest = 0;
+        for (p, probes) in unheard.iter_mut().enumerate() {
+            let heard = bus.probes.heard[p].load(Ordering::Relaxed);
+            latest = latest.max(heard);
+            probes.retain(|s| *s > heard);
+        }
+        // Deaf: several probes in a row unheard on a channel while the listener has heard
+        // later ones on others. A listener that is only behind hears none of them.
+        let deaf: Vec<usize> = (0..PARTITIONS)
+            .filter(|p| {
+                unheard[*p].len() >= PROBE_MISSES
+                    && unheard[*p]
+                        .first()
+                        .is_some_and(|first| latest >= first + PROBE_MISSES as u64 - 1)
+            })
+            .collect();
+        if !deaf.is_empty() {
+            let _repairing = bus.repairing.lock().await;
+            tracing::error!(
+                channels = ?deaf.iter().map(|p| &bus.channels[*p]).collect::<Vec<_>>(),
+                "the bus went deaf on some channels (a failover or a slot that moved); subscribing again"
+            );
+            bus.up.store(false, Ordering::SeqCst);
+            let _ = bus.deafened.send(());
+            for p in &deaf {
+                while let Err(e) = bus.subscriber.ssubscribe(bus.channels[*p].clone()).await {
+                    tracing::warn!(error = %e, "subscribing to a deaf channel again");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+                unheard[*p].clear();
+            }
+            bus.up.store(true, Ordering::SeqCst);
+            let _ = bus.resubscribed.send(());
+        }
+        seq += 1;
+        let sent = join_all((0..PARTITIONS).map(|p| {
+            client.spublish::<i64, _, _>(bus.channels[p].clone(), bus.probes.probe(p, seq))
+        }))
+        .await;
+        for (p, sent) in sent.into_iter().enumerate() {
+            // A probe that did not go out cannot be missed.
+            if sent.is_ok() {
+                unheard[p].push(seq);
+            }
         }
     }
 }
@@ -362,14 +513,17 @@ impl RedisEngine {
         let subscriber = builder.build_subscriber_client()?;
         subscriber.init().await?;
         subscribe(&subscriber, &layout.channels).await?;
-        let bus_up = Arc::new(AtomicBool::new(true));
-        let (resubscribed, _) = broadcast::channel(16);
-        tokio::spawn(resubscribe(
-            subscriber.clone(),
-            layout.channels.clone(),
-            bus_up.clone(),
-            resubscribed.clone(),
-        ));
+        let bus = Bus {
+            subscriber: subscriber.clone(),
+            channels: Arc::new(layout.channels.clone()),
+            up: Arc::new(AtomicBool::new(true)),
+            repairing: Arc::new(tokio::sync::Mutex::new(())),
+            deafened: broadcast::channel(16).0,
+            resubscribed: broadcast::channel(16).0,
+            probes: Arc::new(Probes::new()),
+        };
+        tokio::spawn(resubscribe(bus.clone()));
+        tokio::spawn(probe(client.clone(), bus.clone()));
         let scripts = Scripts::new();
         let time = Script::from_lua("return redis.call('TIME')");
         for script in scripts.all().into_iter().chain([&time]) {
@@ -387,10 +541,15 @@ impl RedisEngine {
             time,
             layout,
             prefix: prefix.to_owned(),
-            bus_up,
-            resubscribed,
+            bus,
             sends,
         })
+    }
+
+    /// The hash slot that holds a room's keys and its events' channel, whatever the
+    /// prefix: for an operator moving slots, and for tests that move them.
+    pub fn room_slot(room_id: &str) -> u16 {
+        fred::util::redis_keyslot(tag(partition_of(room_id)).as_bytes())
     }
 
     /// Runs `script` in the partition (or on the counter) whose anchor is `key`.
@@ -512,7 +671,7 @@ impl Engine for RedisEngine {
     }
 
     fn bus_ready(&self) -> bool {
-        self.subscriber.is_connected() && self.bus_up.load(Ordering::SeqCst)
+        self.subscriber.is_connected() && self.bus.up.load(Ordering::SeqCst)
     }
 
     async fn ping(&self) -> Result<(), EngineError> {
@@ -973,11 +1132,14 @@ impl Engine for RedisEngine {
     /// Every node hears every partition's channel (subscribed once, when the engine
     /// connects), whatever its instance.
     async fn inbox(&self, _instance: &str) -> Result<Inbox, EngineError> {
+        self.bus.probes.listening.fetch_add(1, Ordering::Relaxed);
         Ok(Inbox {
             kind: InboxKind::Redis(RedisInbox {
                 messages: self.subscriber.message_rx(),
                 reconnects: self.subscriber.reconnect_rx(),
-                resubscribed: self.resubscribed.subscribe(),
+                deafened: self.bus.deafened.subscribe(),
+                resubscribed: self.bus.resubscribed.subscribe(),
+                probes: self.bus.probes.clone(),
                 holes: 0,
             }),
         })

@@ -526,29 +526,22 @@ impl Talker {
     }
 }
 
-/// Both nodes restart one after the other (SIGTERM, then a new process) while pairs
-/// chat across them; the clients reconnect to the other node and resume. Every message
-/// the server acknowledged reaches the partner exactly once.
-async fn a_rolling_restart_under_chat_loses_no_acknowledged_message(redis: &str) {
-    const PAIRS: usize = 10;
-    let database_url = fresh_url(Backend::Postgres).await;
-    let prefix = format!("rolling:{}:", rand::random::<u64>());
-    let (pa, pb) = (free_port(), free_port());
-    let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
-    let mut a = start_node_with(pa, &origins, &database_url, redis, &prefix, &[]).await;
-    let mut b = start_node_with(pb, &origins, &database_url, redis, &prefix, &[]).await;
-    let bases = [a.base.clone(), b.base.clone()];
-    let users = seed(&database_url, 2 * PAIRS);
-
-    // Pairs across the nodes: user 2k on A and 2k+1 on B pick the same word.
+/// Pairs users across two nodes (user 2k on `a`, 2k+1 on `b`, each pair on one word) and
+/// answers each user as a `Talker` of their room.
+async fn pair_talkers(
+    a: &nodes::Node,
+    b: &nodes::Node,
+    users: &[(i64, String)],
+    round_secs: i64,
+) -> Vec<Talker> {
     let mut clients = Vec::new();
     for (i, (_, cookie)) in users.iter().enumerate() {
-        let node = if i % 2 == 0 { &a } else { &b };
+        let node = if i % 2 == 0 { a } else { b };
         let mut c = connect(node, cookie).await;
         c.expect("hello").await;
         clients.push(c);
     }
-    let round = round_with(&a.base, 10).await;
+    let round = round_with(&a.base, round_secs).await;
     for (i, c) in clients.iter_mut().enumerate() {
         let word = round["words"][(i / 2) % 4]["word"].clone();
         c.send(
@@ -571,30 +564,79 @@ async fn a_rolling_restart_under_chat_loses_no_acknowledged_message(redis: &str)
             unavailable: 0,
         });
     }
-    drop(clients);
+    talkers
+}
+
+/// Every talker talks for `secs`, one message every 300 ms, over any node of `bases`.
+fn talk_all(
+    talkers: Vec<Talker>,
+    bases: &[String],
+    secs: u64,
+) -> tokio::task::JoinHandle<Vec<Talker>> {
+    let until = tokio::time::Instant::now() + Duration::from_secs(secs);
+    let bases = bases.to_vec();
+    tokio::spawn(async move {
+        let tasks: Vec<_> = talkers
+            .into_iter()
+            .map(|mut t| {
+                let bases = bases.clone();
+                tokio::spawn(async move {
+                    t.talk(&bases, until, Duration::from_millis(300)).await;
+                    t
+                })
+            })
+            .collect();
+        let mut done = Vec::new();
+        for t in tasks {
+            done.push(t.await.unwrap());
+        }
+        done
+    })
+}
+
+/// Every message a talker saw acknowledged reached its partner (live or resumed); answers
+/// how many were acknowledged and how many refused as unavailable.
+fn assert_acknowledged_reached(talkers: &[Talker], context: &str) -> (usize, usize) {
+    let by_user: std::collections::HashMap<i64, &Talker> =
+        talkers.iter().map(|t| (t.me, t)).collect();
+    let (mut acknowledged, mut refused) = (0, 0);
+    for t in talkers {
+        let partner = by_user[&t.partner];
+        assert_eq!(partner.partner, t.me, "pairs hold");
+        let mut got = partner.received.clone();
+        got.sort();
+        for id in &t.acknowledged {
+            assert!(
+                got.binary_search(id).is_ok(),
+                "user {}'s acknowledged message {id} never reached user {} ({context}; the partner got {:?})",
+                t.me,
+                t.partner,
+                got.iter().filter(|g| g[..8] == id[..8]).collect::<Vec<_>>()
+            );
+        }
+        acknowledged += t.acknowledged.len();
+        refused += t.unavailable;
+    }
+    (acknowledged, refused)
+}
+
+/// Both nodes restart one after the other (SIGTERM, then a new process) while pairs
+/// chat across them; the clients reconnect to the other node and resume. Every message
+/// the server acknowledged reaches the partner exactly once.
+async fn a_rolling_restart_under_chat_loses_no_acknowledged_message(redis: &str) {
+    const PAIRS: usize = 10;
+    let database_url = fresh_url(Backend::Postgres).await;
+    let prefix = format!("rolling:{}:", rand::random::<u64>());
+    let (pa, pb) = (free_port(), free_port());
+    let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
+    let mut a = start_node_with(pa, &origins, &database_url, redis, &prefix, &[]).await;
+    let mut b = start_node_with(pb, &origins, &database_url, redis, &prefix, &[]).await;
+    let bases = [a.base.clone(), b.base.clone()];
+    let users = seed(&database_url, 2 * PAIRS);
 
     // Everyone talks for a while; meanwhile A, then B, restarts.
-    let until = tokio::time::Instant::now() + Duration::from_secs(12);
-    let talking = tokio::spawn({
-        let bases = bases.to_vec();
-        async move {
-            let tasks: Vec<_> = talkers
-                .into_iter()
-                .map(|mut t| {
-                    let bases = bases.clone();
-                    tokio::spawn(async move {
-                        t.talk(&bases, until, Duration::from_millis(300)).await;
-                        t
-                    })
-                })
-                .collect();
-            let mut done = Vec::new();
-            for t in tasks {
-                done.push(t.await.unwrap());
-            }
-            done
-        }
-    });
+    let talkers = pair_talkers(&a, &b, &users, 10).await;
+    let talking = talk_all(talkers, &bases, 12);
     for (node, port) in [(&mut a, pa), (&mut b, pb)] {
         tokio::time::sleep(Duration::from_secs(3)).await;
         let pid = node.child.id().to_string();
@@ -611,23 +653,7 @@ async fn a_rolling_restart_under_chat_loses_no_acknowledged_message(redis: &str)
         t.catch_up(&a.base).await;
     }
 
-    let by_user: std::collections::HashMap<i64, &Talker> =
-        talkers.iter().map(|t| (t.me, t)).collect();
-    let mut total = 0;
-    for t in &talkers {
-        let partner = by_user[&t.partner];
-        let mut got = partner.received.clone();
-        got.sort();
-        for id in &t.acknowledged {
-            assert!(
-                got.binary_search(id).is_ok(),
-                "user {}'s acknowledged message {id} never reached user {}",
-                t.me,
-                t.partner
-            );
-        }
-        total += t.acknowledged.len();
-    }
+    let (total, _) = assert_acknowledged_reached(&talkers, "a rolling restart");
     assert!(total > PAIRS * 2 * 10, "enough was said: {total}");
 }
 
@@ -649,59 +675,8 @@ async fn a_master_killed_under_chat_loses_no_acknowledged_message_and_matching_r
     let bases = [a.base.clone(), b.base.clone()];
     let users = seed(&database_url, 2 * PAIRS + 2);
 
-    let mut clients = Vec::new();
-    for (i, (_, cookie)) in users.iter().take(2 * PAIRS).enumerate() {
-        let node = if i % 2 == 0 { &a } else { &b };
-        let mut c = connect(node, cookie).await;
-        c.expect("hello").await;
-        clients.push(c);
-    }
-    let round = round_with(&a.base, 12).await;
-    for (i, c) in clients.iter_mut().enumerate() {
-        let word = round["words"][(i / 2) % 4]["word"].clone();
-        c.send(
-            "join_match",
-            json!({ "word": word, "round": round["round"] }),
-        )
-        .await;
-    }
-    let mut talkers = Vec::new();
-    for (i, c) in clients.iter_mut().enumerate() {
-        let m = c.expect("matched").await;
-        talkers.push(Talker {
-            me: users[i].0,
-            cookie: users[i].1.clone(),
-            room: m["roomId"].as_str().unwrap().to_owned(),
-            partner: m["receiverId"].as_i64().unwrap(),
-            acknowledged: Vec::new(),
-            received: Vec::new(),
-            last_id: None,
-            unavailable: 0,
-        });
-    }
-    drop(clients);
-
-    let until = tokio::time::Instant::now() + Duration::from_secs(16);
-    let talking = tokio::spawn({
-        let bases = bases.to_vec();
-        async move {
-            let tasks: Vec<_> = talkers
-                .into_iter()
-                .map(|mut t| {
-                    let bases = bases.clone();
-                    tokio::spawn(async move {
-                        t.talk(&bases, until, Duration::from_millis(300)).await;
-                        t
-                    })
-                })
-                .collect();
-            let mut done = Vec::new();
-            for t in tasks {
-                done.push(t.await.unwrap());
-            }
-            done
-        }
-    });
+    let talkers = pair_talkers(&a, &b, &users[..2 * PAIRS], 12).await;
+    let talking = talk_all(talkers, &bases, 16);
 
     // The master of the first slots: partition 0 (the heartbeats) and a third of the rest.
     tokio::time::sleep(Duration::from_secs(3)).await;
@@ -760,26 +735,8 @@ async fn a_master_killed_under_chat_loses_no_acknowledged_message_and_matching_r
     for t in &mut talkers {
         t.catch_up(&a.base).await;
     }
-    let by_user: std::collections::HashMap<i64, &Talker> =
-        talkers.iter().map(|t| (t.me, t)).collect();
-    let (mut acknowledged, mut refused) = (0, 0);
-    for t in &talkers {
-        let partner = by_user[&t.partner];
-        assert_eq!(partner.partner, t.me, "pairs hold");
-        let mut got = partner.received.clone();
-        got.sort();
-        for id in &t.acknowledged {
-            assert!(
-                got.binary_search(id).is_ok(),
-                "user {}'s acknowledged message {id} never reached user {} (the master was killed at {killed_ms}; the partner got {:?})",
-                t.me,
-                t.partner,
-                got.iter().filter(|g| g[..8] == id[..8]).collect::<Vec<_>>()
-            );
-        }
-        acknowledged += t.acknowledged.len();
-        refused += t.unavailable;
-    }
+    let (acknowledged, refused) =
+        assert_acknowledged_reached(&talkers, &format!("the master was killed at {killed_ms}"));
     assert!(
         acknowledged > PAIRS * 2 * 20,
         "enough was said: {acknowledged}"
@@ -788,6 +745,93 @@ async fn a_master_killed_under_chat_loses_no_acknowledged_message_and_matching_r
         "failover: master {port} killed; its replica serves after {promoted:?}; a new match after \
          {matched_after:?}; {acknowledged} messages acknowledged, {refused} refused as unavailable"
     );
+}
+
+/// A slot of a Redis Cluster moves to another master under two nodes whose users sit in
+/// rooms of that slot (its keys first, then the slot, as a reshard does). The old master
+/// drops the nodes' subscriptions to the slot's channel with a push that fred does not
+/// pass on; each node finds the channel deaf by its probes within seconds, subscribes
+/// again (to the new owner) and resumes its sockets: the rooms go on live, and every
+/// acknowledged message reaches its partner.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slot_moved_under_chat_is_heard_again_and_its_rooms_go_on() {
+    const PAIRS: usize = 4;
+    let cluster = nodes::OwnCluster::start().await;
+    let redis = cluster.url();
+    let database_url = fresh_url(Backend::Postgres).await;
+    let prefix = format!("reshard:{}:", rand::random::<u64>());
+    let (pa, pb) = (free_port(), free_port());
+    let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
+    let a = start_node_with(pa, &origins, &database_url, &redis, &prefix, &[]).await;
+    let b = start_node_with(pb, &origins, &database_url, &redis, &prefix, &[]).await;
+    let bases = [a.base.clone(), b.base.clone()];
+    let users = seed(&database_url, 2 * PAIRS);
+    let talkers = pair_talkers(&a, &b, &users, 12).await;
+
+    let mut slots: Vec<u16> = talkers
+        .iter()
+        .map(|t| telepathy_engine::RedisEngine::room_slot(&t.room))
+        .collect();
+    slots.sort_unstable();
+    slots.dedup();
+    for slot in &slots {
+        cluster.move_slot(*slot);
+    }
+    let moved_ms = u64::try_from(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis(),
+    )
+    .unwrap();
+
+    let mut talkers = talk_all(talkers, &bases, 14).await.unwrap();
+    // Live: well after the move, each side still hears its own messages acknowledged,
+    // before any last look at the stream.
+    for t in &talkers {
+        let late = t
+            .acknowledged
+            .iter()
+            .filter(|id| id.split('-').next().unwrap().parse::<u64>().unwrap() > moved_ms + 8_000)
+            .count();
+        assert!(
+            late >= 5,
+            "user {} in room {} (slot {}) was acknowledged {late} messages in the last seconds: {:?}",
+            t.me,
+            t.room,
+            telepathy_engine::RedisEngine::room_slot(&t.room),
+            t.acknowledged
+        );
+    }
+    for t in &mut talkers {
+        t.catch_up(&a.base).await;
+    }
+    let (acknowledged, _) = assert_acknowledged_reached(&talkers, "slots moved");
+    assert!(
+        acknowledged > PAIRS * 2 * 20,
+        "enough was said: {acknowledged}"
+    );
+
+    // The deafness was a counted gap, not a silence.
+    let http = reqwest::Client::new();
+    let mut gaps = 0.0;
+    for base in &bases {
+        let text = http
+            .get(format!("{base}/metrics"))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        gaps += text
+            .lines()
+            .find_map(|l| l.strip_prefix("telepathy_bus_gaps_total "))
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0);
+    }
+    assert!(gaps >= 2.0, "each node counted the hole: {gaps}");
+    eprintln!("reshard: slots {slots:?} moved; {acknowledged} messages acknowledged");
 }
 
 /// The opening bell on two nodes: at 20:00 each device is told once. Then, on the next

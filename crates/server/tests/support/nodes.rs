@@ -32,6 +32,18 @@ pub fn free_port() -> u16 {
         .port()
 }
 
+/// A free port whose cluster bus port (10,000 above it) is free too.
+#[allow(dead_code)]
+fn free_cluster_port() -> u16 {
+    loop {
+        let port = free_port();
+        let bus = port.checked_add(10_000);
+        if bus.is_some_and(|bus| std::net::TcpListener::bind(("127.0.0.1", bus)).is_ok()) {
+            return port;
+        }
+    }
+}
+
 /// The machine's Redis, which the cluster tests share (each under its own key prefix).
 pub fn test_redis_url() -> String {
     std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
@@ -353,7 +365,7 @@ impl OwnCluster {
     pub async fn start() -> Self {
         let dir =
             std::env::temp_dir().join(format!("telepathy-cluster-{:016x}", rand::random::<u64>()));
-        let ports: Vec<u16> = (0..6).map(|_| free_port()).collect();
+        let ports: Vec<u16> = (0..6).map(|_| free_cluster_port()).collect();
         let mut children = Vec::new();
         for port in &ports {
             let node_dir = dir.join(port.to_string());
@@ -515,6 +527,63 @@ impl OwnCluster {
         child.kill().unwrap();
         child.wait().unwrap();
         port
+    }
+
+    /// Moves `slot` and its keys to another master, as `redis-cli --cluster reshard` does
+    /// (importing, migrating, the keys, then the slot's new owner told to every master);
+    /// answers the ports it moved from and to.
+    pub fn move_slot(&self, slot: u16) -> (u16, u16) {
+        let from = self
+            .master_of(slot)
+            .unwrap_or_else(|| panic!("no master serves slot {slot}"));
+        let nodes = self.ask("nodes");
+        let masters: Vec<(String, u16)> = nodes
+            .lines()
+            .filter(|l| l.contains("master") && !l.contains("fail"))
+            .filter_map(|l| {
+                let mut parts = l.split(' ');
+                let id = parts.next()?.to_owned();
+                let port = parts.next()?.split(['@', ':']).nth(1)?.parse().ok()?;
+                Some((id, port))
+            })
+            .collect();
+        let id_of = |port: u16| masters.iter().find(|(_, p)| *p == port).unwrap().0.clone();
+        let to = masters
+            .iter()
+            .map(|(_, p)| *p)
+            .find(|p| *p != from)
+            .unwrap();
+        let (from_id, to_id) = (id_of(from), id_of(to));
+        let cli = |port: u16, args: &[&str]| -> String {
+            let out = Command::new("redis-cli")
+                .arg("-p")
+                .arg(port.to_string())
+                .args(args)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "redis-cli {args:?}");
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        };
+        let slot = slot.to_string();
+        cli(to, &["cluster", "setslot", &slot, "importing", &from_id]);
+        cli(from, &["cluster", "setslot", &slot, "migrating", &to_id]);
+        loop {
+            let keys = cli(from, &["cluster", "getkeysinslot", &slot, "100"]);
+            let keys: Vec<&str> = keys.lines().filter(|k| !k.is_empty()).collect();
+            if keys.is_empty() {
+                break;
+            }
+            let to_port = to.to_string();
+            let mut args = vec!["migrate", "127.0.0.1", &to_port, "", "0", "5000", "keys"];
+            args.extend(keys);
+            let answer = cli(from, &args);
+            assert!(answer.trim() == "OK", "MIGRATE answered {answer}");
+        }
+        for port in std::iter::once(to).chain(masters.iter().map(|(_, p)| *p).filter(|p| *p != to))
+        {
+            cli(port, &["cluster", "setslot", &slot, "node", &to_id]);
+        }
+        (from, to)
     }
 
     /// Waits until another master than `killed` serves `slot`.
