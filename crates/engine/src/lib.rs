@@ -149,6 +149,28 @@ pub struct StreamEntry {
     pub data: String,
 }
 
+/// What a room's stream holds for the archive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Backlog {
+    pub room_id: String,
+    /// The room, `None` when the engine no longer has it.
+    pub room: Option<Room>,
+    /// The last message archived before, if any.
+    pub archived: Option<String>,
+    /// The messages after it, oldest first.
+    pub entries: Vec<StreamEntry>,
+}
+
+/// How far the archive got in a room.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArchiveMark<'a> {
+    pub room_id: &'a str,
+    /// The last message stored.
+    pub upto: &'a str,
+    /// The room is finished: it leaves the archive's list and its stream is dropped.
+    pub done: bool,
+}
+
 /// An event for some users' sockets, as it arrives from the bus. An inbox may also bring
 /// events for users the node does not hold (over Redis every node hears every event of
 /// its partitions): the node delivers each to the sockets it holds of `to`.
@@ -327,14 +349,21 @@ pub trait Engine: Send + Sync + 'static {
         limit: usize,
     ) -> Result<Vec<StreamEntry>, EngineError>;
 
-    /// Rooms with messages that may not be archived yet.
-    async fn rooms_to_archive(&self) -> Result<Vec<String>, EngineError>;
+    /// The archive's work of a turn: every room on the archive list (from its match on,
+    /// until the archive finishes it) with its messages beyond the archive's mark, at most
+    /// `per_room` of each. A turn holds at most about `budget` messages: the rooms that do
+    /// not fit wait for a later turn, which starts elsewhere in the list.
+    async fn archive_backlog(
+        &self,
+        per_room: usize,
+        budget: usize,
+    ) -> Result<Vec<Backlog>, EngineError>;
 
     /// The last archived message id of a room.
     async fn archived_upto(&self, room_id: &str) -> Result<Option<String>, EngineError>;
 
-    /// Records that a room is archived up to `id`; with `done`, forgets the room's stream.
-    async fn set_archived(&self, room_id: &str, id: &str, done: bool) -> Result<(), EngineError>;
+    /// Moves the archive's marks; a room `done` leaves the list, and its stream goes.
+    async fn mark_archived(&self, marks: &[ArchiveMark<'_>]) -> Result<(), EngineError>;
 
     /// Starts receiving the events addressed to node instance `instance` and those sent
     /// to every node, instead of those of the instance it listened for before. Call before

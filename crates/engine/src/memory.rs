@@ -6,8 +6,9 @@ use async_trait::async_trait;
 use tokio::sync::broadcast;
 
 use crate::{
-    millis, presence_ttl_ms, Engine, EngineError, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind,
-    JoinFrames, JoinOutcome, Member, MessageFrame, Room, StreamEntry, STREAM_MAX,
+    millis, presence_ttl_ms, ArchiveMark, Backlog, Engine, EngineError, Gone, Heartbeat, Hit,
+    Inbound, Inbox, InboxKind, JoinFrames, JoinOutcome, Member, MessageFrame, Room, StreamEntry,
+    STREAM_MAX,
 };
 
 /// Events a node's inbox holds before its reader is told of a gap.
@@ -36,6 +37,8 @@ struct State {
     rooms: HashMap<String, Room>,
     streams: HashMap<String, Stream>,
     archive: HashMap<String, Option<String>>,
+    /// Turns of the archive taken: each starts one room further down its list.
+    archive_turns: usize,
     /// Live node instances and their last beat.
     nodes: HashMap<String, i64>,
     /// Per user: the instances holding their sockets, and how many sockets each.
@@ -431,24 +434,63 @@ impl Engine for MemoryEngine {
             .collect())
     }
 
-    async fn rooms_to_archive(&self) -> Result<Vec<String>, EngineError> {
-        Ok(self.state().archive.keys().cloned().collect())
+    async fn archive_backlog(
+        &self,
+        per_room: usize,
+        budget: usize,
+    ) -> Result<Vec<Backlog>, EngineError> {
+        let mut state = self.state();
+        let mut rooms: Vec<(&String, &Option<String>)> = state.archive.iter().collect();
+        rooms.sort_unstable();
+        let start = state.archive_turns % rooms.len().max(1);
+        let mut backlog = Vec::new();
+        let mut total = 0;
+        for (room_id, archived) in rooms[start..].iter().chain(&rooms[..start]) {
+            if total >= budget {
+                break;
+            }
+            let after = archived.as_deref().and_then(parse_id);
+            let entries: Vec<StreamEntry> = state
+                .streams
+                .get(*room_id)
+                .map(|stream| {
+                    stream
+                        .entries
+                        .iter()
+                        .filter(|e| after.is_none_or(|a| parse_id(&e.id).is_some_and(|id| id > a)))
+                        .take(per_room)
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default();
+            total += entries.len();
+            backlog.push(Backlog {
+                room_id: (*room_id).clone(),
+                room: state.rooms.get(*room_id).cloned(),
+                archived: (*archived).clone(),
+                entries,
+            });
+        }
+        state.archive_turns += 1;
+        Ok(backlog)
     }
 
     async fn archived_upto(&self, room_id: &str) -> Result<Option<String>, EngineError> {
         Ok(self.state().archive.get(room_id).cloned().flatten())
     }
 
-    async fn set_archived(&self, room_id: &str, id: &str, done: bool) -> Result<(), EngineError> {
+    async fn mark_archived(&self, marks: &[ArchiveMark<'_>]) -> Result<(), EngineError> {
         let mut state = self.state();
-        if done {
-            state.archive.remove(room_id);
-            state.streams.remove(room_id);
-            state.rooms.remove(room_id);
-        } else {
-            state
-                .archive
-                .insert(room_id.to_owned(), Some(id.to_owned()));
+        for mark in marks {
+            if mark.done {
+                state.archive.remove(mark.room_id);
+                state.streams.remove(mark.room_id);
+                state.rooms.remove(mark.room_id);
+            } else {
+                state
+                    .archive
+                    .insert(mark.room_id.to_owned(), Some(mark.upto.to_owned()));
+            }
         }
         Ok(())
     }

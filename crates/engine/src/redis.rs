@@ -272,6 +272,8 @@ pub struct RedisEngine {
     layout: Layout,
     prefix: String,
     bus: Bus,
+    /// Turns of the archive taken here: each starts further down the partitions' lists.
+    archive_turns: AtomicUsize,
     /// Chat messages on their way to Redis.
     sends: Lanes,
 }
@@ -542,6 +544,7 @@ impl RedisEngine {
             layout,
             prefix: prefix.to_owned(),
             bus,
+            archive_turns: AtomicUsize::new(rand::random::<u16>().into()),
             sends,
         })
     }
@@ -657,6 +660,48 @@ fn room_from(room_id: &str, fields: &HashMap<String, String>) -> Result<Room, En
         members: [member_from(get("a")?)?, member_from(get("b")?)?],
         created_ms: number("created")?,
         ended_ms: (ended != 0).then_some(ended),
+    })
+}
+
+/// A room of the archive's turn, as `BACKLOG` answers it.
+fn backlog_from(value: Value) -> Result<Backlog, EngineError> {
+    let bad = || EngineError::Protocol(format!("the archive's backlog answered {value:?}"));
+    let Value::Array(parts) = &value else {
+        return Err(bad());
+    };
+    let [id, mark, entries, room] = parts.as_slice() else {
+        return Err(bad());
+    };
+    let text = |v: &Value| v.as_string().ok_or_else(bad);
+    let list = |v: &Value| -> Result<Vec<String>, EngineError> {
+        match v {
+            Value::Array(items) => items.iter().map(text).collect(),
+            _ => Err(bad()),
+        }
+    };
+    let room_id = text(id)?;
+    let mark = text(mark)?;
+    let entries = list(entries)?
+        .chunks_exact(2)
+        .map(|pair| StreamEntry {
+            id: pair[0].clone(),
+            data: pair[1].clone(),
+        })
+        .collect();
+    let fields: HashMap<String, String> = list(room)?
+        .chunks_exact(2)
+        .map(|pair| (pair[0].clone(), pair[1].clone()))
+        .collect();
+    let room = if fields.is_empty() {
+        None
+    } else {
+        Some(room_from(&room_id, &fields)?)
+    };
+    Ok(Backlog {
+        room_id,
+        room,
+        archived: (!mark.is_empty()).then_some(mark),
+        entries,
     })
 }
 
@@ -1088,13 +1133,23 @@ impl Engine for RedisEngine {
             .collect())
     }
 
-    async fn rooms_to_archive(&self) -> Result<Vec<String>, EngineError> {
-        let sets: Vec<Vec<String>> = try_join_all(self.layout.anchors.iter().map(|a| {
-            self.client
-                .smembers::<Vec<String>, _>(format!("{a}archive"))
+    /// One script per partition, all at once: a turn costs 24 calls, not a few per room.
+    async fn archive_backlog(
+        &self,
+        per_room: usize,
+        budget: usize,
+    ) -> Result<Vec<Backlog>, EngineError> {
+        let turn = self.archive_turns.fetch_add(1, Ordering::Relaxed);
+        let share = (budget / PARTITIONS).max(1);
+        let parts: Vec<Vec<Value>> = try_join_all(self.layout.anchors.iter().map(|a| {
+            self.run::<Vec<Value>>(
+                &self.scripts.backlog,
+                a,
+                vec![per_room.to_string(), share.to_string(), turn.to_string()],
+            )
         }))
         .await?;
-        Ok(sets.into_iter().flatten().collect())
+        parts.into_iter().flatten().map(backlog_from).collect()
     }
 
     async fn archived_upto(&self, room_id: &str) -> Result<Option<String>, EngineError> {
@@ -1104,28 +1159,26 @@ impl Engine for RedisEngine {
             .await?)
     }
 
-    async fn set_archived(&self, room_id: &str, id: &str, done: bool) -> Result<(), EngineError> {
-        let anchor = self.layout.of(room_id);
-        if done {
-            let _: i64 = self
-                .client
-                .srem(format!("{anchor}archive"), room_id)
-                .await?;
-            let _: i64 = self
-                .client
-                .hdel(format!("{anchor}archived"), room_id)
-                .await?;
-            let room = self.room_key(room_id);
-            let _: i64 = self
-                .client
-                .del(vec![format!("{room}:s"), format!("{room}:c")])
-                .await?;
-        } else {
-            let _: i64 = self
-                .client
-                .hset(format!("{anchor}archived"), (room_id, id))
-                .await?;
+    /// One script per partition that has marks.
+    async fn mark_archived(&self, marks: &[ArchiveMark<'_>]) -> Result<(), EngineError> {
+        let mut by_partition: Vec<Vec<String>> = vec![Vec::new(); PARTITIONS];
+        for mark in marks {
+            by_partition[partition_of(mark.room_id)].extend([
+                mark.room_id.to_owned(),
+                mark.upto.to_owned(),
+                if mark.done { "1" } else { "0" }.to_owned(),
+            ]);
         }
+        try_join_all(
+            by_partition
+                .into_iter()
+                .enumerate()
+                .filter(|(_, args)| !args.is_empty())
+                .map(|(p, args)| {
+                    self.run::<i64>(&self.scripts.mark_archived, self.layout.anchor(p), args)
+                }),
+        )
+        .await?;
         Ok(())
     }
 

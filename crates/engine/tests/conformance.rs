@@ -12,8 +12,8 @@ use std::collections::{HashMap, HashSet};
 
 use telepathy_engine::is_stream_id;
 use telepathy_engine::{
-    Engine, EngineError, Gone, Inbound, Inbox, JoinFrames, JoinOutcome, Member, MemoryEngine,
-    MessageFrame, Received, RedisEngine, Room,
+    ArchiveMark, Backlog, Engine, EngineError, Gone, Inbound, Inbox, JoinFrames, JoinOutcome,
+    Member, MemoryEngine, MessageFrame, Received, RedisEngine, Room,
 };
 
 async fn redis() -> Arc<dyn Engine> {
@@ -76,6 +76,7 @@ both!(
     streams_keep_order_and_resume,
     only_members_of_open_rooms_send,
     archive_bookkeeping,
+    archive_turns_reach_every_room,
     events_reach_the_nodes_that_hold_their_users,
     an_inbox_that_falls_behind_says_so,
     presence_counts_users_on_live_nodes,
@@ -532,18 +533,97 @@ async fn only_members_of_open_rooms_send(engine: Arc<dyn Engine>) {
 }
 
 async fn archive_bookkeeping(engine: Arc<dyn Engine>) {
-    let room = room_of_two(&engine, 1, 2).await.id;
-    assert!(
-        engine.rooms_to_archive().await.unwrap().contains(&room),
-        "a new room is listed even before its first message"
+    let room = room_of_two(&engine, 1, 2).await;
+    let backlog_of = |engine: Arc<dyn Engine>, id: String, per_room: usize| async move {
+        engine
+            .archive_backlog(per_room, 100_000)
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|b| b.room_id == id)
+    };
+    let listed = backlog_of(engine.clone(), room.id.clone(), 10)
+        .await
+        .expect("a new room is listed even before its first message");
+    assert!(listed.entries.is_empty());
+    assert_eq!(listed.archived, None);
+    assert_eq!(listed.room, Some(room.clone()));
+
+    let first = send(&engine, &room.id, 1, "hello").await.unwrap();
+    let second = send(&engine, &room.id, 2, "again").await.unwrap();
+    let listed = backlog_of(engine.clone(), room.id.clone(), 1)
+        .await
+        .unwrap();
+    let ids = |b: &Backlog| b.entries.iter().map(|e| e.id.clone()).collect::<Vec<_>>();
+    assert_eq!(
+        ids(&listed),
+        std::slice::from_ref(&first),
+        "at most `per_room` of a room"
     );
-    let id = send(&engine, &room, 1, "hello").await.unwrap();
-    assert_eq!(engine.archived_upto(&room).await.unwrap(), None);
-    engine.set_archived(&room, &id, false).await.unwrap();
-    assert_eq!(engine.archived_upto(&room).await.unwrap(), Some(id.clone()));
-    engine.set_archived(&room, &id, true).await.unwrap();
-    assert!(!engine.rooms_to_archive().await.unwrap().contains(&room));
-    assert!(engine.read_after(&room, None, 10).await.unwrap().is_empty());
+    assert_eq!(listed.entries[0].data, "hello");
+    let mark = ArchiveMark {
+        room_id: &room.id,
+        upto: &first,
+        done: false,
+    };
+    engine.mark_archived(&[mark]).await.unwrap();
+    assert_eq!(
+        engine.archived_upto(&room.id).await.unwrap(),
+        Some(first.clone())
+    );
+    let listed = backlog_of(engine.clone(), room.id.clone(), 10)
+        .await
+        .unwrap();
+    assert_eq!(
+        ids(&listed),
+        std::slice::from_ref(&second),
+        "only what is past the mark"
+    );
+    assert_eq!(listed.archived, Some(first));
+
+    let mark = ArchiveMark {
+        room_id: &room.id,
+        upto: &second,
+        done: true,
+    };
+    engine.mark_archived(&[mark]).await.unwrap();
+    assert!(backlog_of(engine.clone(), room.id.clone(), 10)
+        .await
+        .is_none());
+    assert!(engine
+        .read_after(&room.id, None, 10)
+        .await
+        .unwrap()
+        .is_empty());
+}
+
+/// A turn that cannot hold every room's messages leaves some for later turns, which
+/// start elsewhere: no room waits forever behind busier ones.
+async fn archive_turns_reach_every_room(engine: Arc<dyn Engine>) {
+    let mut rooms = Vec::new();
+    for k in 0..6 {
+        let room = room_of_two(&engine, 10 + 2 * k, 11 + 2 * k).await.id;
+        for i in 0..3 {
+            send(&engine, &room, 10 + 2 * k, &format!("m{i}"))
+                .await
+                .unwrap();
+        }
+        rooms.push(room);
+    }
+    let mut seen = HashSet::new();
+    for _ in 0..(2 * rooms.len() + 24) {
+        let turn = engine.archive_backlog(10, 1).await.unwrap();
+        let carried: usize = turn.iter().map(|b| b.entries.len()).sum();
+        assert!(carried <= 3 * 24, "a small budget holds little: {carried}");
+        seen.extend(
+            turn.into_iter()
+                .filter(|b| !b.entries.is_empty())
+                .map(|b| b.room_id),
+        );
+    }
+    for room in &rooms {
+        assert!(seen.contains(room), "room {room} never had its turn");
+    }
 }
 
 /// A live node instance listening for the events of the users it holds. An inbox may

@@ -262,6 +262,45 @@ end
 return out
 ";
 
+/// The archive's turn in one partition (see `Engine::archive_backlog`), starting at a
+/// place in the list that moves from turn to turn. ARGV: messages per room, messages in
+/// all (the last room may pass it), the place to start. Answers for each room
+/// `{id, mark or '', {id, data, id, data, …}, {the room's hash, flat}}`.
+const BACKLOG: &str = r"
+local rooms = redis.call('SMEMBERS', K .. 'archive')
+local out, n, total, budget = {}, #rooms, 0, tonumber(ARGV[2])
+for i = 0, n - 1 do
+  if total >= budget then break end
+  local id = rooms[(tonumber(ARGV[3]) + i) % n + 1]
+  local rk = K .. 'room:' .. id
+  local mark = redis.call('HGET', K .. 'archived', id)
+  local flat = {}
+  for _, e in ipairs(redis.call('XRANGE', rk .. ':s', mark and ('(' .. mark) or '-', '+', 'COUNT', ARGV[1])) do
+    flat[#flat + 1] = e[1]
+    flat[#flat + 1] = e[2][2]
+  end
+  total = total + #flat / 2
+  out[#out + 1] = {id, mark or '', flat, redis.call('HGETALL', rk)}
+end
+return out
+";
+
+/// Moves the archive's marks in one partition. ARGV: room, last id stored, '1' when the
+/// room is finished (it leaves the list; its stream, client ids and mark go), … .
+const MARK_ARCHIVED: &str = r"
+for i = 1, #ARGV, 3 do
+  local id = ARGV[i]
+  if ARGV[i + 2] == '1' then
+    redis.call('SREM', K .. 'archive', id)
+    redis.call('HDEL', K .. 'archived', id)
+    redis.call('DEL', K .. 'room:' .. id .. ':s', K .. 'room:' .. id .. ':c')
+  else
+    redis.call('HSET', K .. 'archived', id, ARGV[i + 1])
+  end
+end
+return 0
+";
+
 /// In the user's partition. ARGV: node instance, user. 0 when the instance is not live
 /// here: given up for dead (its users of this partition reaped), or unknown to a Redis
 /// that lost its data.
@@ -352,6 +391,8 @@ pub(super) struct Scripts {
     pub send: Script,
     pub relay: Script,
     pub read: Script,
+    pub backlog: Script,
+    pub mark_archived: Script,
     pub attach: Script,
     pub detach: Script,
     pub heartbeat: Script,
@@ -385,6 +426,8 @@ impl Scripts {
             send: anchored(SEND),
             relay: publishing(RELAY),
             read: anchored(READ),
+            backlog: anchored(BACKLOG),
+            mark_archived: anchored(MARK_ARCHIVED),
             attach: anchored(ATTACH),
             detach: gone(DETACH),
             heartbeat: anchored(HEARTBEAT),
@@ -394,7 +437,7 @@ impl Scripts {
         }
     }
 
-    pub fn all(&self) -> [&Script; 23] {
+    pub fn all(&self) -> [&Script; 25] {
         [
             &self.hit,
             &self.refund,
@@ -413,6 +456,8 @@ impl Scripts {
             &self.send,
             &self.relay,
             &self.read,
+            &self.backlog,
+            &self.mark_archived,
             &self.attach,
             &self.detach,
             &self.heartbeat,

@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use futures_util::stream::{self, StreamExt};
 use telepathy_domain::limits::{WITHDRAWN_KEEP_DAYS, WORDSET_REFRESH};
-use telepathy_engine::{EngineError, Heartbeat, Inbox, Received, Room};
+use telepathy_engine::{
+    ArchiveMark, Backlog, EngineError, Heartbeat, Inbox, Received, Room, StreamEntry,
+};
 use telepathy_store::{ArchivedMessage, StoreError};
 
 use super::hub::Kick;
@@ -29,7 +31,11 @@ const ONLINE_PUSH_AT_ONCE_BELOW: u64 = 10;
 const ARCHIVE_EVERY: Duration = Duration::from_secs(3);
 /// Messages of one room archived per turn, at most.
 const ARCHIVE_BATCH: usize = 500;
-/// Rooms read from the engine at once while archiving.
+/// Messages the archive takes in one turn, about (8,000 a second at most): each partition's
+/// share is one short step for Redis, and the rooms left over wait for a later turn, which
+/// starts elsewhere in the list.
+const ARCHIVE_TURN: usize = 60_000;
+/// Finished rooms checked against the database at once while archiving.
 const ARCHIVE_CONCURRENCY: usize = 4;
 /// An ended room's stream is kept this long for members who resume late.
 const ENDED_STREAM_KEEP_MS: i64 = 60_000;
@@ -346,51 +352,74 @@ pub async fn archive(state: &AppState) {
     if !lease(state, "archive", ARCHIVE_EVERY).await {
         return;
     }
-    let rooms = match state.engine.rooms_to_archive().await {
-        Ok(rooms) => rooms,
-        Err(e) => return tracing::warn!(error = %e, "listing rooms to archive"),
+    // Every room's new messages in one engine step, stored in one transaction; then the
+    // rooms' marks move, and the ended rooms are finished.
+    let backlog = match state
+        .engine
+        .archive_backlog(ARCHIVE_BATCH, ARCHIVE_TURN)
+        .await
+    {
+        Ok(backlog) => backlog,
+        Err(e) => return tracing::warn!(error = %e, "reading the rooms to archive"),
     };
-    // Read every room's new messages (many engine calls in flight at once), store them
-    // all in one transaction, then move each room's cursor and finish the ended rooms.
-    let read: Vec<(String, anyhow::Result<Pending>)> = stream::iter(rooms)
-        .map(|room_id| async move {
-            let pending = pending(state, &room_id).await;
-            (room_id, pending)
-        })
-        .buffer_unordered(ARCHIVE_CONCURRENCY)
-        .collect()
-        .await;
-    let mut ready = Vec::new();
-    let mut messages = Vec::new();
-    for (room_id, pending) in read {
-        match pending {
-            Ok(mut p) => {
-                p.count = p.messages.len();
-                messages.append(&mut p.messages);
-                ready.push((room_id, p));
-            }
-            Err(e) => tracing::warn!(error = %e, room = %room_id, "reading a room to archive"),
-        }
-    }
+    let messages: Vec<ArchivedMessage> = backlog
+        .iter()
+        .flat_map(|b| archived(&b.room_id, &b.entries))
+        .collect();
     if !messages.is_empty() {
         let room = |id: &str| {
-            ready
+            backlog
                 .iter()
-                .find(|(r, _)| r == id)
-                .and_then(|(_, p)| p.room.as_ref())
+                .find(|b| b.room_id == id)
+                .and_then(|b| b.room.as_ref())
         };
         if let Err(e) = store_messages(state, &messages, room).await {
             // Nothing moves on; the next turn tries the same messages again.
             return tracing::warn!(error = %e, messages = messages.len(), "archiving messages");
         }
     }
-    stream::iter(ready)
-        .for_each_concurrent(ARCHIVE_CONCURRENCY, |(room_id, p)| async move {
-            if let Err(e) = settle(state, &room_id, p).await {
-                tracing::warn!(error = %e, room = %room_id, "archiving a room");
+    // A room is finished when it ended a while ago (or is gone) and this turn read all it
+    // had; its record and end are made sure of in SQL before its stream goes.
+    let now = state.shared_now_ms();
+    let finished: Vec<(String, Option<Room>)> = backlog
+        .iter()
+        .filter(|b| is_finished(b, now))
+        .map(|b| (b.room_id.clone(), b.room.clone()))
+        .collect();
+    let sure: Vec<(String, bool)> = stream::iter(finished)
+        .map(|(room_id, room)| async move {
+            let sure = make_sure(state, &room_id, room.as_ref()).await;
+            if let Err(e) = &sure {
+                tracing::warn!(error = %e, room = %room_id, "finishing an archived room");
+            }
+            (room_id, sure.is_ok())
+        })
+        .buffer_unordered(ARCHIVE_CONCURRENCY)
+        .collect()
+        .await;
+    let marks: Vec<ArchiveMark<'_>> = backlog
+        .iter()
+        .filter_map(|b| {
+            let done = sure.iter().any(|(id, ok)| *ok && *id == b.room_id);
+            let upto = b.entries.last().map(|e| e.id.as_str());
+            match upto.or(b.archived.as_deref()) {
+                upto if done => Some(ArchiveMark {
+                    room_id: &b.room_id,
+                    upto: upto.unwrap_or("0-0"),
+                    done: true,
+                }),
+                Some(upto) if !b.entries.is_empty() => Some(ArchiveMark {
+                    room_id: &b.room_id,
+                    upto,
+                    done: false,
+                }),
+                _ => None,
             }
         })
-        .await;
+        .collect();
+    if let Err(e) = state.engine.mark_archived(&marks).await {
+        tracing::warn!(error = %e, rooms = marks.len(), "moving the archive's marks");
+    }
 }
 
 /// Archives what one room's stream holds beyond the archive's cursor now, without waiting
@@ -415,7 +444,12 @@ pub async fn flush_room(state: &AppState, room_id: &str) -> anyhow::Result<()> {
         }
         store_messages(state, &p.messages, |_| p.room.as_ref()).await?;
         if p.room.is_some() {
-            state.engine.set_archived(room_id, &cursor, false).await?;
+            let mark = ArchiveMark {
+                room_id,
+                upto: &cursor,
+                done: false,
+            };
+            state.engine.mark_archived(&[mark]).await?;
         }
         if n < ARCHIVE_BATCH {
             return Ok(());
@@ -475,11 +509,9 @@ async fn store_messages<'a>(
     Ok(())
 }
 
-/// What a room has for the archive this turn.
+/// What one room's stream holds beyond the archive's mark, for `flush_room`.
 struct Pending {
     messages: Vec<ArchivedMessage>,
-    /// How many there were (the messages themselves go into one batch for all rooms).
-    count: usize,
     /// The last stream id read (or archived before).
     cursor: Option<String>,
     /// The room, `None` when it is gone from the engine.
@@ -493,7 +525,17 @@ async fn pending(state: &AppState, room_id: &str) -> anyhow::Result<Pending> {
         .read_after(room_id, archived.as_deref(), ARCHIVE_BATCH)
         .await?;
     let cursor = batch.last().map(|e| e.id.clone()).or(archived);
-    let messages = batch
+    let room = state.engine.room(room_id).await?;
+    Ok(Pending {
+        messages: self::archived(room_id, &batch),
+        cursor,
+        room,
+    })
+}
+
+/// The archive's rows of a room's stream entries (an unreadable entry is left out).
+fn archived(room_id: &str, entries: &[StreamEntry]) -> Vec<ArchivedMessage> {
+    entries
         .iter()
         .filter_map(|e| {
             let (sender_id, body, sent_at) = decode(&e.data)?;
@@ -505,43 +547,34 @@ async fn pending(state: &AppState, room_id: &str) -> anyhow::Result<Pending> {
                 sent_at,
             })
         })
-        .collect();
-    let room = state.engine.room(room_id).await?;
-    Ok(Pending {
-        messages,
-        count: 0,
-        cursor,
-        room,
-    })
+        .collect()
 }
 
-/// After its messages are stored: moves the room's cursor, and finishes a room that ended
-/// a while ago (or is gone).
-async fn settle(state: &AppState, room_id: &str, p: Pending) -> anyhow::Result<()> {
-    let had_messages = p.count > 0;
-    let finished = match &p.room {
+/// Whether the archive is done with a room after this turn: it ended a while ago (or is
+/// gone), and the turn read all it had.
+fn is_finished(b: &Backlog, now_ms: i64) -> bool {
+    let over = match &b.room {
         None => true,
         Some(r) => r
             .ended_ms
-            .is_some_and(|t| state.shared_now_ms() - t > ENDED_STREAM_KEEP_MS),
+            .is_some_and(|t| now_ms - t > ENDED_STREAM_KEEP_MS),
     };
     // A room with more than a batch of new messages is finished at a later turn.
-    let finished = finished && p.count < ARCHIVE_BATCH;
-    if let Some(room) = p.room.filter(|_| finished) {
-        // The room and its end were recorded when they happened, off the critical path;
-        // here again in case either failed or the end overtook the room.
-        if state.store.room_record(room_id).await?.is_none() {
-            state.record_matches(std::slice::from_ref(&room)).await;
-        }
-        if let Some(ended) = room.ended_ms {
-            state.store.mark_room_ended(room_id, ended).await?;
-        }
+    over && b.entries.len() < ARCHIVE_BATCH
+}
+
+/// Before a finished room's stream goes: the room and its end were recorded when they
+/// happened, off the critical path; here again in case either failed or the end overtook
+/// the room.
+async fn make_sure(state: &AppState, room_id: &str, room: Option<&Room>) -> anyhow::Result<()> {
+    let Some(room) = room else {
+        return Ok(());
+    };
+    if state.store.room_record(room_id).await?.is_none() {
+        state.record_matches(std::slice::from_ref(room)).await;
     }
-    let cursor = p.cursor.as_deref().unwrap_or("0-0");
-    if finished {
-        state.engine.set_archived(room_id, cursor, true).await?;
-    } else if had_messages {
-        state.engine.set_archived(room_id, cursor, false).await?;
+    if let Some(ended) = room.ended_ms {
+        state.store.mark_room_ended(room_id, ended).await?;
     }
     Ok(())
 }
