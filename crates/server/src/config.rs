@@ -37,6 +37,7 @@ pub const VARS: &[VarDoc] = &[
     VarDoc { name: "TELEPATHY_SERVICE_HOURS", example: "20:00-02:00", doc: "When matching is open, Asia/Seoul: HH:MM-HH:MM (may wrap midnight) or always. Default: 20:00-02:00; always in demo mode." },
     VarDoc { name: "TELEPATHY_GRACE_SECONDS", example: "30", doc: "How long a disconnected chat member may take to come back before the partner is told the chat ended." },
     VarDoc { name: "TELEPATHY_DRAIN_SECONDS", example: "10", doc: "On SIGTERM: how long requests in flight may take to finish before the node exits (its sockets are told at once to reconnect elsewhere)." },
+    VarDoc { name: "TELEPATHY_WORKER_THREADS", example: "0", doc: "Threads that run the node's work. 0: one per CPU the process may use (its CPU quota counts). Give several nodes on one machine one each, as many as the cores they share between them." },
     VarDoc { name: "TELEPATHY_CHAT_RETENTION_DAYS", example: "183", doc: "Days archived chat messages are kept before they are purged (the privacy policy says 6 months)." },
     VarDoc { name: "TELEPATHY_NODE_ID", example: "", doc: "This node's name in presence records. Default: a random id per start." },
     VarDoc { name: "TELEPATHY_LOG_FORMAT", example: "text", doc: "text or json." },
@@ -148,6 +149,8 @@ pub struct Config {
     pub grace: Duration,
     /// On SIGTERM, how long requests in flight may take before the node exits.
     pub drain: Duration,
+    /// Threads of the node's runtime; `None`: one per CPU the process may use.
+    pub worker_threads: Option<usize>,
     pub retention_days: i64,
     pub node_id: String,
     /// Lets scrapers from other hosts read `/metrics` (`Authorization: Bearer …`).
@@ -350,6 +353,10 @@ impl Config {
         };
         let grace = number(&get, "TELEPATHY_GRACE_SECONDS", 30, &mut errors);
         let drain = number(&get, "TELEPATHY_DRAIN_SECONDS", 10, &mut errors);
+        let worker_threads =
+            usize::try_from(number(&get, "TELEPATHY_WORKER_THREADS", 0, &mut errors))
+                .ok()
+                .filter(|n| *n > 0);
         let retention_days = number(&get, "TELEPATHY_CHAT_RETENTION_DAYS", 183, &mut errors);
         let node_id = get("TELEPATHY_NODE_ID")
             .unwrap_or_else(|| format!("node-{:016x}", rand::random::<u64>()));
@@ -470,6 +477,7 @@ impl Config {
             service_window,
             grace: Duration::from_secs(grace.unsigned_abs()),
             drain: Duration::from_secs(drain.unsigned_abs()),
+            worker_threads,
             retention_days,
             node_id,
             metrics_token,
@@ -718,6 +726,27 @@ mod tests {
             err.contains("TELEPATHY_SERVICE_HOURS") && err.contains("TELEPATHY_GRACE_SECONDS"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn worker_threads_default_to_the_cpus() {
+        assert_eq!(config(&[]).unwrap().worker_threads, None);
+        assert_eq!(
+            config(&[("TELEPATHY_WORKER_THREADS", "0")])
+                .unwrap()
+                .worker_threads,
+            None
+        );
+        assert_eq!(
+            config(&[("TELEPATHY_WORKER_THREADS", "1")])
+                .unwrap()
+                .worker_threads,
+            Some(1)
+        );
+        let err = config(&[("TELEPATHY_WORKER_THREADS", "two")])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("TELEPATHY_WORKER_THREADS"), "{err}");
     }
 
     #[test]

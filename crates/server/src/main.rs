@@ -19,13 +19,37 @@ const USAGE: &str = "usage: telepathy [serve | openapi | seed --users N --out FI
      | transfer (list | confirm <id>) | wordset (list | approve <id> | reject <id> <reason> | refunded <id>) \
      | vapid]";
 
-#[tokio::main]
-async fn main() -> std::process::ExitCode {
+fn main() -> std::process::ExitCode {
     let command = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "serve".to_owned());
-    let result = match command.as_str() {
-        "serve" => serve().await,
+    // A node's configuration is read before its runtime starts: it sizes the runtime.
+    let result = if command == "serve" {
+        configure().and_then(|config| runtime(config.worker_threads)?.block_on(serve(config)))
+    } else {
+        runtime(None).and_then(|rt| rt.block_on(run(&command)))
+    };
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("telepathy: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// The runtime: `workers` threads, or one per CPU the process may use.
+fn runtime(workers: Option<usize>) -> anyhow::Result<tokio::runtime::Runtime> {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = workers {
+        builder.worker_threads(n);
+    }
+    Ok(builder.enable_all().build()?)
+}
+
+/// Every command but `serve`.
+async fn run(command: &str) -> anyhow::Result<()> {
+    match command {
         "openapi" => telepathy_server::openapi_json()
             .await
             .map(|json| println!("{json}")),
@@ -57,24 +81,21 @@ async fn main() -> std::process::ExitCode {
             Ok(())
         }
         other => Err(anyhow::anyhow!("unknown command `{other}`\n{USAGE}")),
-    };
-    match result {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("telepathy: {e:#}");
-            std::process::ExitCode::FAILURE
-        }
     }
 }
 
-async fn serve() -> anyhow::Result<()> {
+/// A node's configuration: the environment, over `.env` if there is one.
+fn configure() -> anyhow::Result<Config> {
     // A missing .env is normal; a broken one is not.
     if let Err(e) = dotenvy::dotenv() {
         if !e.not_found() {
             return Err(anyhow::anyhow!("reading .env: {e}"));
         }
     }
-    let config = Config::from_env()?;
+    Ok(Config::from_env()?)
+}
+
+async fn serve(config: Config) -> anyhow::Result<()> {
     init_logs(config.json_logs);
     let mode = if config.redis_url.is_some() {
         "cluster"
