@@ -3,7 +3,6 @@
 
 pub mod hub;
 pub mod on_air;
-pub mod protocol;
 mod socket;
 mod tasks;
 
@@ -25,12 +24,12 @@ use tokio::sync::mpsc;
 pub use socket::ws;
 pub use tasks::{archive, flush_room, housekeeping, start};
 
-use self::protocol::{
-    frame, ChatEnded, ChatMessage, EndReason, JoinMatch, MatchState, Matched, RoundState,
-    RoundWord, SendChatMessage,
-};
 use crate::error::internal_code as internal;
 use crate::state::AppState;
+use crate::wire::{
+    frame, ChatEnded, ChatMessage, EndReason, JoinMatch, MatchState, Matched, RoomRef, RoundState,
+    RoundWord, SendChatMessage,
+};
 
 /// The longest client id of a chat message kept (longer ones are dropped): the web app's
 /// are UUIDs.
@@ -467,7 +466,7 @@ impl AppState {
         room_id: &str,
         event: &str,
     ) -> Result<(), ErrorCode> {
-        let data = protocol::RoomRef {
+        let data = RoomRef {
             room_id: room_id.to_owned(),
             user_id: Some(user_id),
         };

@@ -15,14 +15,14 @@ use telepathy_store::User;
 use tokio::sync::{mpsc, watch};
 
 use super::hub::{Control, Frames, Kick};
-use super::protocol::{
-    event_name, frame, AccountRestricted, ChatEnded, ClientFrame, EndReason, Hello, OnlineCount,
-    Resume, Resumed, SocketError,
-};
 use crate::error::ApiError;
 use crate::megaphones::Refused;
 use crate::security::origin_allowed;
 use crate::state::AppState;
+use crate::wire::{
+    event_name, frame, AccountRestricted, ChatEnded, ClientFrame, EndReason, Hello, OnlineCount,
+    Resume, Resumed, SocketError,
+};
 
 /// How often an open socket re-checks that its session still lives, as a safety net:
 /// revocations (logout, password change, withdrawal) ring the socket at once over the bus,

@@ -12,9 +12,9 @@ use telepathy_engine::{EngineError, Heartbeat, Inbox, Received, Room};
 use telepathy_store::{ArchivedMessage, StoreError};
 
 use super::hub::Kick;
-use super::protocol::{frame, EndReason, MatchExpired, OnlineCount};
 use super::{chat_frame, decode, CHAT_EVENT, RECHECK};
 use crate::state::AppState;
+use crate::wire::{frame, EndReason, MatchExpired, OnlineCount};
 
 const CLOCK_SYNC: Duration = Duration::from_secs(5);
 const ROUND_TICK: Duration = Duration::from_millis(200);

@@ -1,4 +1,8 @@
-//! The WebSocket protocol at `/ws`: JSON text frames `{"event": NAME, "data": {...}}`.
+//! The wire format of the WebSocket at `/ws`, JSON text frames `{"event": NAME, "data":
+//! {...}}`, and of the HTTP answers that share its types (the round calls' `RoundState`,
+//! the `AccountRestricted` of a refused login and of the console's pages, the warnings'
+//! `AccountWarned`). It knows nothing of the real-time machinery (`realtime`), which reads
+//! and writes these frames.
 //!
 //! Event names and payload fields follow the product spec; identity fields a client sends
 //! (userId, username, nickname) are accepted for compatibility and ignored: the server
