@@ -40,7 +40,7 @@ pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Res
     }
     // Nor while the bus is being subscribed again: a socket that resumed then could miss
     // what was published in the meantime and be handed what came after.
-    if state.draining() || !state.engine.bus_ready() {
+    if state.realtime.draining() || !state.engine.bus_ready() {
         return ApiError::from(ErrorCode::Unavailable).into_response();
     }
     let current = match state.current_user(req).await {
@@ -70,7 +70,7 @@ const WRITE_BATCH: usize = 64;
 
 async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketStream) {
     let (sink, mut incoming) = stream.split();
-    let registered = state.hub.register(user.id);
+    let registered = state.realtime.hub.register(user.id);
     let (conn, instance, reply, outgoing, control) = (
         registered.id,
         registered.instance,
@@ -90,7 +90,7 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
         Ok(()) => Some(hello(&state, &user).await),
         Err(e) => {
             tracing::warn!(error = %e, "attaching a socket");
-            state.hub.kick(&control, Kick::Resync);
+            state.realtime.hub.kick(&control, Kick::Resync);
             None
         }
     };
@@ -99,7 +99,7 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
     let writer = tokio::spawn(write(sink, hello, outgoing, control.kicked()));
     if attached.is_ok() {
         // A megaphone on air (or waiting) is seen by a screen that opens meanwhile too.
-        for megaphone in state.on_air.frames(state.shared_now_ms()) {
+        for megaphone in state.realtime.on_air.frames(state.shared_now_ms()) {
             let _ = reply.try_send(megaphone);
         }
     }
@@ -124,13 +124,13 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
                 Some(Ok(Message::Close(_))) | None => break,
                 Some(Err(e)) => {
                     if is_too_big(&e) {
-                        state.hub.kick(&control, Kick::TooBig);
+                        state.realtime.hub.kick(&control, Kick::TooBig);
                     }
                     break;
                 }
                 Some(Ok(message)) => {
                     // Every frame counts, before any other work on it.
-                    match state.hub.allow_frame(socket.user.id, SOCKET_FRAMES_PER_WINDOW, SOCKET_FRAME_WINDOW) {
+                    match state.realtime.hub.allow_frame(socket.user.id, SOCKET_FRAMES_PER_WINDOW, SOCKET_FRAME_WINDOW) {
                         Frames::Allowed => {
                             if let Message::Text(text) = message {
                                 // Boxed: the handlers' futures are large, and an idle
@@ -144,7 +144,7 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
                             }
                         }
                         Frames::Flood => {
-                            state.hub.kick(&control, Kick::Flood);
+                            state.realtime.hub.kick(&control, Kick::Flood);
                             break;
                         }
                     }
@@ -201,7 +201,7 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
     {
         stop.abort();
     }
-    state.hub.unregister(user_id, conn);
+    state.realtime.hub.unregister(user_id, conn);
     tracing::debug!(user_id, conn, "socket closed");
 }
 
@@ -353,7 +353,7 @@ impl Socket<'_> {
     /// for any event (see `Hub::send_to`).
     fn answer(&self, text: String) {
         if let Err(mpsc::error::TrySendError::Full(_)) = self.reply.try_send(text) {
-            self.state.hub.kick(self.control, Kick::Slow);
+            self.state.realtime.hub.kick(self.control, Kick::Slow);
         }
     }
 
