@@ -14,8 +14,6 @@ pub const SMS_COOLDOWN: Duration = Duration::from_secs(60);
 pub const SMS_DAILY_PER_PHONE: u32 = 5;
 /// Codes one client address may request per day.
 pub const SMS_DAILY_PER_IP: u32 = 30;
-/// Password changes tried per account in `LOGIN_WINDOW`.
-pub const LOGIN_PER_USERNAME: u32 = 10;
 /// Failed logins per client address, whatever the username, in `LOGIN_WINDOW`.
 pub const LOGIN_PER_IP: u32 = 50;
 /// Window of the login limits.
@@ -29,6 +27,11 @@ pub const LOGIN_BACKOFF: [(u32, Duration); 3] = [
     (10, Duration::from_secs(60 * 60)),
     (20, Duration::from_secs(24 * 60 * 60)),
 ];
+/// Password changes one account may try in `PASSWORD_CHANGE_WINDOW` (the current password
+/// is checked there too).
+pub const PASSWORD_CHANGES_PER_USER: u32 = 10;
+/// Window of the password-change limit.
+pub const PASSWORD_CHANGE_WINDOW: Duration = Duration::from_secs(10 * 60);
 /// Account look-ups (check-user, check-username) per address in `LOOKUP_WINDOW`.
 pub const LOOKUPS_PER_IP: u32 = 60;
 /// Window of the look-up limits.

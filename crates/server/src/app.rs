@@ -102,7 +102,7 @@ fn healthz() -> &'static str {
 #[handler]
 async fn readyz(state: poem::web::Data<&AppState>) -> Response {
     let (store, engine) = tokio::join!(within(state.store.ping()), within(state.engine.ping()));
-    let draining = state.draining();
+    let draining = state.realtime.draining();
     let body = serde_json::json!({
         "store": store.as_ref().map(|_| "ok").unwrap_or("down"),
         "engine": engine.as_ref().map(|_| state.engine.name()).unwrap_or("down"),

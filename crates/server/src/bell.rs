@@ -53,7 +53,7 @@ pub(crate) async fn watch(state: AppState) {
     let mut next_try = Instant::now();
     loop {
         tick.tick().await;
-        if state.draining() || Instant::now() < next_try {
+        if state.realtime.draining() || Instant::now() < next_try {
             continue;
         }
         let now =
@@ -94,7 +94,7 @@ pub fn opening_payload() -> Vec<u8> {
 /// Rings `evening`'s bell if this node gets the lease: every device not yet told.
 pub async fn ring(state: &AppState, evening: NaiveDate) -> Result<Rung, StoreError> {
     let key = evening.to_string();
-    let holder = state.hub.instance();
+    let holder = state.realtime.hub.instance();
     let lease_until = |s: &AppState| s.clock.now_ms() + millis(OPENING_LEASE);
     let now = state.clock.now_ms();
     if state

@@ -8,7 +8,7 @@ use telepathy_domain::ErrorCode;
 use telepathy_engine::EngineError;
 use telepathy_store::StoreError;
 
-use crate::realtime::protocol::AccountRestricted;
+use crate::wire::AccountRestricted;
 
 /// The body of every error answer.
 #[derive(Debug, Clone, Object)]

@@ -136,7 +136,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
                     // requests still coming over open connections, and tell every socket's
                     // client now to reconnect (to another node) and resume: sockets would
                     // otherwise hold the shutdown until its deadline.
-                    state.drain();
+                    state.realtime.drain();
                 }
             },
             Some(drain),
@@ -145,11 +145,11 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     // Sockets outlive the server's own shutdown (they were upgraded): each was told to
     // reconnect, and leaves the hub once its close frame is written.
     let closing = tokio::time::Instant::now() + std::time::Duration::from_secs(3);
-    while state.hub.user_count() > 0 && tokio::time::Instant::now() < closing {
+    while state.realtime.hub.user_count() > 0 && tokio::time::Instant::now() < closing {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     // Leaving on purpose: this node's users stop counting as online at once.
-    let instance = state.hub.instance();
+    let instance = state.realtime.hub.instance();
     if let Err(e) = state.engine.leave(&instance, state.shared_now_ms()).await {
         tracing::warn!(error = %e, "leaving the presence records");
     }

@@ -16,8 +16,8 @@ use telepathy_store::{CardOrder, Grant, NewCardOrder, User};
 
 use crate::error::internal_code as internal;
 use crate::metrics::Op;
-use crate::realtime::protocol::{frame, Megaphone, MegaphoneCount, MegaphoneSent};
 use crate::state::AppState;
+use crate::wire::{frame, Megaphone, MegaphoneCount, MegaphoneSent};
 
 /// An order issued for the payment window.
 #[derive(Debug)]

@@ -9,8 +9,8 @@ use telepathy_domain::ErrorCode;
 use telepathy_store::{AuditEntry, NewReport, NewSanction, Resolution, Sanction, StoreError};
 
 use crate::error::{internal_code as internal, ApiError};
-use crate::realtime::protocol::{frame, AccountWarned, EndReason};
 use crate::state::AppState;
+use crate::wire::{frame, AccountWarned, EndReason};
 
 const DAY: Duration = Duration::from_secs(24 * 60 * 60);
 

@@ -1,6 +1,7 @@
-//! What every handler shares: configuration, store, engine, providers, clock.
+//! What every handler shares: configuration, store, engine, providers, clock, and the
+//! node's real-time machinery.
 
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::AtomicI64;
 use std::sync::Arc;
 
 use telepathy_engine::{Engine, MemoryEngine, RedisEngine};
@@ -13,14 +14,10 @@ use telepathy_store::Store;
 use crate::clock::{Clock, ShiftedClock, SystemClock};
 use crate::config::Config;
 use crate::metrics::Metrics;
-use crate::realtime::hub::Hub;
-use crate::realtime::on_air::OnAir;
+use crate::realtime::Realtime;
 
 /// The name of the demo's VAPID private key among the shared keys.
 const DEMO_VAPID_KEY: &str = "demo-vapid-private-key";
-
-/// New rooms waiting for the recorder before a match is written on its own.
-const MATCH_RECORDS_QUEUE: usize = 10_000;
 
 /// The shared state of one node.
 #[derive(Clone)]
@@ -43,24 +40,9 @@ pub struct Inner {
     pub demo_clock: Option<Arc<ShiftedClock>>,
     /// The engine's clock minus this machine's, kept fresh by a background task.
     pub clock_offset_ms: AtomicI64,
-    /// This node's open sockets.
-    pub hub: Hub,
-    /// The megaphones on air or waiting, for the sockets that open meanwhile.
-    pub on_air: OnAir,
     pub metrics: Arc<Metrics>,
-    /// Held while this node beats, so that the heartbeat and the bus listener never both
-    /// start the node over.
-    pub(crate) beating: tokio::sync::Mutex<()>,
-    /// Set once the node was told to stop: `/readyz` says no and new sockets are refused.
-    draining: AtomicBool,
-    /// A new inbox for the bus listener, when the node starts over as a new instance.
-    pub(crate) next_inbox: tokio::sync::mpsc::Sender<telepathy_engine::Inbox>,
-    pub(crate) next_inbox_rx:
-        std::sync::Mutex<Option<tokio::sync::mpsc::Receiver<telepathy_engine::Inbox>>>,
-    /// New rooms on their way to SQL (see `realtime::tasks::record_rooms`).
-    pub match_records: tokio::sync::mpsc::Sender<telepathy_engine::Room>,
-    pub(crate) match_records_rx:
-        std::sync::Mutex<Option<tokio::sync::mpsc::Receiver<telepathy_engine::Room>>>,
+    /// This node's real-time machinery (sockets, bus inboxes, rooms on their way to SQL).
+    pub realtime: Realtime,
     /// The approved custom word sets in the rotation, as last read from SQL (see
     /// `wordsets`).
     pub(crate) custom_sets: std::sync::RwLock<Arc<Vec<telepathy_domain::words::CustomSet>>>,
@@ -84,20 +66,6 @@ pub struct Overrides {
 }
 
 impl AppState {
-    /// Starts leaving: `/readyz` turns false, new sockets are refused, and every open
-    /// socket is closed with 1012 so its client reconnects to another node and resumes.
-    pub fn drain(&self) {
-        if !self.draining.swap(true, Ordering::SeqCst) {
-            tracing::info!(users = self.hub.user_count(), "draining");
-            self.hub.kick_all(crate::realtime::hub::Kick::Drain);
-        }
-    }
-
-    /// Whether the node is leaving.
-    pub fn draining(&self) -> bool {
-        self.draining.load(Ordering::SeqCst)
-    }
-
     /// Connects to the store and the engine named by `config` and picks the providers.
     pub async fn build(config: Config) -> anyhow::Result<Self> {
         Self::build_with(
@@ -176,9 +144,7 @@ impl AppState {
             None => (Arc::new(SystemClock), None),
         };
         let metrics = Arc::new(Metrics::new());
-        let (match_records, match_records_rx) = tokio::sync::mpsc::channel(MATCH_RECORDS_QUEUE);
-        let (next_inbox, next_inbox_rx) = tokio::sync::mpsc::channel(1);
-        let hub = Hub::new(&config.node_id, Arc::clone(&metrics));
+        let realtime = Realtime::new(&config.node_id, Arc::clone(&metrics));
         Ok(Self(Arc::new(Inner {
             config,
             store,
@@ -191,15 +157,8 @@ impl AppState {
             clock,
             demo_clock,
             clock_offset_ms: AtomicI64::new(0),
-            hub,
-            on_air: OnAir::default(),
             metrics,
-            beating: tokio::sync::Mutex::new(()),
-            draining: AtomicBool::new(false),
-            next_inbox,
-            next_inbox_rx: std::sync::Mutex::new(Some(next_inbox_rx)),
-            match_records,
-            match_records_rx: std::sync::Mutex::new(Some(match_records_rx)),
+            realtime,
             custom_sets: std::sync::RwLock::new(Arc::new(Vec::new())),
         })))
     }

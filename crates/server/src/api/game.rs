@@ -9,8 +9,8 @@ use telepathy_domain::{limits, Emotion, ErrorCode, Notice};
 use super::choice::{Choice, EmotionChoices};
 use super::{Ack, Tag};
 use crate::error::{ApiResult, OrInternal};
-use crate::realtime::protocol::{ProtocolTypes, RoundState, RoundWord};
 use crate::state::AppState;
+use crate::wire::{ProtocolTypes, RoundState, RoundWord};
 
 pub struct GameApi(pub AppState);
 

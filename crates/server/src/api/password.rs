@@ -4,7 +4,7 @@
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
-use telepathy_domain::limits::{LOGIN_PER_USERNAME, LOGIN_WINDOW};
+use telepathy_domain::limits::{PASSWORD_CHANGES_PER_USER, PASSWORD_CHANGE_WINDOW};
 use telepathy_domain::{
     check_new_password, ErrorCode, Notice, Password, PasswordContext, Phone, Username,
 };
@@ -179,8 +179,8 @@ impl PasswordApi {
         let user_key = format!("pwchange:{}", current.user.id);
         s.limit(
             &user_key,
-            LOGIN_PER_USERNAME,
-            LOGIN_WINDOW,
+            PASSWORD_CHANGES_PER_USER,
+            PASSWORD_CHANGE_WINDOW,
             ErrorCode::RateLimited,
         )
         .await?;

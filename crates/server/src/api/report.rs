@@ -10,8 +10,8 @@ use telepathy_domain::{ErrorCode, Notice};
 
 use super::{Ack, Tag};
 use crate::error::{ApiResult, OrInternal};
-use crate::realtime::protocol::AccountWarned;
 use crate::state::AppState;
+use crate::wire::AccountWarned;
 
 pub struct ReportApi(pub AppState);
 

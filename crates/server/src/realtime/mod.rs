@@ -3,11 +3,11 @@
 
 pub mod hub;
 pub mod on_air;
-pub mod protocol;
 mod socket;
 mod tasks;
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rand::RngCore;
@@ -25,12 +25,72 @@ use tokio::sync::mpsc;
 pub use socket::ws;
 pub use tasks::{archive, flush_room, housekeeping, start};
 
-use self::protocol::{
-    frame, ChatEnded, ChatMessage, EndReason, JoinMatch, MatchState, Matched, RoundState,
+use self::hub::{Hub, Kick};
+use self::on_air::OnAir;
+use crate::error::internal_code as internal;
+use crate::metrics::Metrics;
+use crate::state::AppState;
+use crate::wire::{
+    frame, ChatEnded, ChatMessage, EndReason, JoinMatch, MatchState, Matched, RoomRef, RoundState,
     RoundWord, SendChatMessage,
 };
-use crate::error::internal_code as internal;
-use crate::state::AppState;
+
+/// New rooms waiting for the recorder before a match is written on its own.
+const MATCH_RECORDS_QUEUE: usize = 10_000;
+
+/// This node's real-time machinery: its open sockets, the megaphones it has heard on air,
+/// the bus listener's inboxes, the rooms on their way to SQL, and whether it beats and
+/// drains. One per node, in `AppState`; the rules of matching and chat are `AppState`'s
+/// methods below, as they need the store and the engine too.
+pub struct Realtime {
+    /// This node's open sockets.
+    pub hub: Hub,
+    /// The megaphones on air or waiting, for the sockets that open meanwhile.
+    pub on_air: OnAir,
+    /// Held while this node beats, so that the heartbeat and the bus listener never both
+    /// start the node over.
+    pub(crate) beating: tokio::sync::Mutex<()>,
+    /// Set once the node was told to stop: `/readyz` says no and new sockets are refused.
+    draining: AtomicBool,
+    /// A new inbox for the bus listener, when the node starts over as a new instance.
+    pub(crate) next_inbox: mpsc::Sender<telepathy_engine::Inbox>,
+    pub(crate) next_inbox_rx: std::sync::Mutex<Option<mpsc::Receiver<telepathy_engine::Inbox>>>,
+    /// New rooms on their way to SQL (see `tasks::record_rooms`).
+    pub match_records: mpsc::Sender<Room>,
+    pub(crate) match_records_rx: std::sync::Mutex<Option<mpsc::Receiver<Room>>>,
+}
+
+impl Realtime {
+    /// The machinery of a node named `node_id`, before its tasks start (see [`start`]).
+    pub fn new(node_id: &str, metrics: Arc<Metrics>) -> Self {
+        let (match_records, match_records_rx) = mpsc::channel(MATCH_RECORDS_QUEUE);
+        let (next_inbox, next_inbox_rx) = mpsc::channel(1);
+        Self {
+            hub: Hub::new(node_id, metrics),
+            on_air: OnAir::default(),
+            beating: tokio::sync::Mutex::new(()),
+            draining: AtomicBool::new(false),
+            next_inbox,
+            next_inbox_rx: std::sync::Mutex::new(Some(next_inbox_rx)),
+            match_records,
+            match_records_rx: std::sync::Mutex::new(Some(match_records_rx)),
+        }
+    }
+
+    /// Starts leaving: `/readyz` turns false, new sockets are refused, and every open
+    /// socket is closed with 1012 so its client reconnects to another node and resumes.
+    pub fn drain(&self) {
+        if !self.draining.swap(true, Ordering::SeqCst) {
+            tracing::info!(users = self.hub.user_count(), "draining");
+            self.hub.kick_all(Kick::Drain);
+        }
+    }
+
+    /// Whether the node is leaving.
+    pub fn draining(&self) -> bool {
+        self.draining.load(Ordering::SeqCst)
+    }
+}
 
 /// The longest client id of a chat message kept (longer ones are dropped): the web app's
 /// are UUIDs.
@@ -307,7 +367,7 @@ impl AppState {
     fn record_later(&self, room: Room) {
         if let Err(
             mpsc::error::TrySendError::Full(room) | mpsc::error::TrySendError::Closed(room),
-        ) = self.match_records.try_send(room)
+        ) = self.realtime.match_records.try_send(room)
         {
             let state = self.clone();
             tokio::spawn(async move { state.record_matches(&[room]).await });
@@ -467,7 +527,7 @@ impl AppState {
         room_id: &str,
         event: &str,
     ) -> Result<(), ErrorCode> {
-        let data = protocol::RoomRef {
+        let data = RoomRef {
             room_id: room_id.to_owned(),
             user_id: Some(user_id),
         };

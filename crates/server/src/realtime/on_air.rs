@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use serde::Deserialize;
 
-use super::protocol::{frame, Megaphone};
+use crate::wire::{frame, Megaphone};
 
 /// One megaphone's turn, in the shared clock's milliseconds.
 struct Turn {

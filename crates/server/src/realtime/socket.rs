@@ -15,14 +15,14 @@ use telepathy_store::User;
 use tokio::sync::{mpsc, watch};
 
 use super::hub::{Control, Frames, Kick};
-use super::protocol::{
-    frame, parse, AccountRestricted, ChatEnded, EndReason, Hello, JoinMatch, OnlineCount, Resume,
-    Resumed, RoomRef, SendChatMessage, SendMegaphone, SocketError,
-};
 use crate::error::ApiError;
 use crate::megaphones::Refused;
 use crate::security::origin_allowed;
 use crate::state::AppState;
+use crate::wire::{
+    event_name, frame, AccountRestricted, ChatEnded, ClientFrame, EndReason, Hello, OnlineCount,
+    Resume, Resumed, SocketError,
+};
 
 /// How often an open socket re-checks that its session still lives, as a safety net:
 /// revocations (logout, password change, withdrawal) ring the socket at once over the bus,
@@ -40,7 +40,7 @@ pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Res
     }
     // Nor while the bus is being subscribed again: a socket that resumed then could miss
     // what was published in the meantime and be handed what came after.
-    if state.draining() || !state.engine.bus_ready() {
+    if state.realtime.draining() || !state.engine.bus_ready() {
         return ApiError::from(ErrorCode::Unavailable).into_response();
     }
     let current = match state.current_user(req).await {
@@ -70,7 +70,7 @@ const WRITE_BATCH: usize = 64;
 
 async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketStream) {
     let (sink, mut incoming) = stream.split();
-    let registered = state.hub.register(user.id);
+    let registered = state.realtime.hub.register(user.id);
     let (conn, instance, reply, outgoing, control) = (
         registered.id,
         registered.instance,
@@ -90,7 +90,7 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
         Ok(()) => Some(hello(&state, &user).await),
         Err(e) => {
             tracing::warn!(error = %e, "attaching a socket");
-            state.hub.kick(&control, Kick::Resync);
+            state.realtime.hub.kick(&control, Kick::Resync);
             None
         }
     };
@@ -99,7 +99,7 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
     let writer = tokio::spawn(write(sink, hello, outgoing, control.kicked()));
     if attached.is_ok() {
         // A megaphone on air (or waiting) is seen by a screen that opens meanwhile too.
-        for megaphone in state.on_air.frames(state.shared_now_ms()) {
+        for megaphone in state.realtime.on_air.frames(state.shared_now_ms()) {
             let _ = reply.try_send(megaphone);
         }
     }
@@ -124,13 +124,13 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
                 Some(Ok(Message::Close(_))) | None => break,
                 Some(Err(e)) => {
                     if is_too_big(&e) {
-                        state.hub.kick(&control, Kick::TooBig);
+                        state.realtime.hub.kick(&control, Kick::TooBig);
                     }
                     break;
                 }
                 Some(Ok(message)) => {
                     // Every frame counts, before any other work on it.
-                    match state.hub.allow_frame(socket.user.id, SOCKET_FRAMES_PER_WINDOW, SOCKET_FRAME_WINDOW) {
+                    match state.realtime.hub.allow_frame(socket.user.id, SOCKET_FRAMES_PER_WINDOW, SOCKET_FRAME_WINDOW) {
                         Frames::Allowed => {
                             if let Message::Text(text) = message {
                                 // Boxed: the handlers' futures are large, and an idle
@@ -144,7 +144,7 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
                             }
                         }
                         Frames::Flood => {
-                            state.hub.kick(&control, Kick::Flood);
+                            state.realtime.hub.kick(&control, Kick::Flood);
                             break;
                         }
                     }
@@ -201,7 +201,7 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
     {
         stop.abort();
     }
-    state.hub.unregister(user_id, conn);
+    state.realtime.hub.unregister(user_id, conn);
     tracing::debug!(user_id, conn, "socket closed");
 }
 
@@ -353,7 +353,7 @@ impl Socket<'_> {
     /// for any event (see `Hub::send_to`).
     fn answer(&self, text: String) {
         if let Err(mpsc::error::TrySendError::Full(_)) = self.reply.try_send(text) {
-            self.state.hub.kick(self.control, Kick::Slow);
+            self.state.realtime.hub.kick(self.control, Kick::Slow);
         }
     }
 
@@ -378,98 +378,66 @@ impl Socket<'_> {
 
     /// Handles one text frame the limit allowed.
     async fn handle(&mut self, text: &str) {
-        let value = serde_json::from_str::<serde_json::Value>(text).ok();
-        let event = value
-            .as_ref()
-            .and_then(|v| v["event"].as_str())
-            .unwrap_or("unknown")
-            .to_owned();
-        let Some(mut value) = value else {
-            return self.refuse("unknown", ErrorCode::InvalidRequest);
+        let Some(incoming) = ClientFrame::parse(text) else {
+            return self.refuse(&event_name(text), ErrorCode::InvalidRequest);
         };
-        let data = without_identity(value.get_mut("data").map(serde_json::Value::take));
+        let event = incoming.event();
         let state = self.state;
-        let result = match event.as_str() {
-            "join_match" => match parse::<JoinMatch>(data) {
-                Some(join) => {
-                    if self.user.nickname.is_none() {
-                        // Set a moment ago, perhaps, with the bell still on its way.
-                        self.refresh_user().await;
-                    }
-                    match self.apart().await {
-                        Ok(apart) => state.join_match(&self.user, &join, &apart).await,
-                        Err(e) => Err(e),
-                    }
+        let result = match incoming {
+            ClientFrame::JoinMatch(join) => {
+                if self.user.nickname.is_none() {
+                    // Set a moment ago, perhaps, with the bell still on its way.
+                    self.refresh_user().await;
                 }
-                None => Err(ErrorCode::InvalidRequest),
-            },
-            "chatMessage" => match parse::<SendChatMessage>(data) {
-                Some(msg) => match self.room(&msg.room_id).await {
-                    Ok(room) => state.send_chat(&self.user, &room, &msg).await,
+                match self.apart().await {
+                    Ok(apart) => state.join_match(&self.user, &join, &apart).await,
                     Err(e) => Err(e),
-                },
-                None => Err(ErrorCode::InvalidRequest),
+                }
+            }
+            ClientFrame::ChatMessage(msg) => match self.room(&msg.room_id).await {
+                Ok(room) => state.send_chat(&self.user, &room, &msg).await,
+                Err(e) => Err(e),
             },
-            "typing" | "stopTyping" => match parse::<RoomRef>(data) {
-                Some(r) => state.relay_typing(self.user.id, &r.room_id, &event).await,
-                None => Err(ErrorCode::InvalidRequest),
-            },
-            "leaveRoom" => match parse::<RoomRef>(data) {
-                Some(r) => state.leave_room(self.user.id, &r.room_id).await,
-                None => Err(ErrorCode::InvalidRequest),
-            },
-            "getOnlineCount" => match state.engine.online_count().await {
+            ClientFrame::Typing(r) | ClientFrame::StopTyping(r) => {
+                state.relay_typing(self.user.id, &r.room_id, event).await
+            }
+            ClientFrame::LeaveRoom(r) => state.leave_room(self.user.id, &r.room_id).await,
+            ClientFrame::GetOnlineCount(_) => match state.engine.online_count().await {
                 Ok(count) => {
                     self.answer(frame("onlineCount", &OnlineCount { count }));
                     Ok(())
                 }
                 Err(e) => Err(super::internal("counting users online", e)),
             },
-            "megaphone:send" => match parse::<SendMegaphone>(data) {
-                Some(m) => {
-                    if self.user.nickname.is_none() {
-                        self.refresh_user().await;
-                    }
-                    match state.send_megaphone(&self.user, &m.message).await {
-                        Ok(sent) => {
-                            self.answer(frame("megaphoneSent", &sent));
-                            Ok(())
-                        }
-                        Err(Refused {
-                            code,
-                            message: Some(message),
-                        }) => {
-                            let refusal = SocketError {
-                                message,
-                                ..SocketError::new(&event, code)
-                            };
-                            self.answer(frame("error", &refusal));
-                            Ok(())
-                        }
-                        Err(Refused { code, .. }) => Err(code),
-                    }
+            ClientFrame::SendMegaphone(m) => {
+                if self.user.nickname.is_none() {
+                    self.refresh_user().await;
                 }
-                None => Err(ErrorCode::InvalidRequest),
-            },
-            "resume" => match parse::<Resume>(data) {
-                Some(r) => resume(state, self.user.id, self.reply, &r).await,
-                None => Err(ErrorCode::InvalidRequest),
-            },
-            _ => Err(ErrorCode::InvalidRequest),
+                match state.send_megaphone(&self.user, &m.message).await {
+                    Ok(sent) => {
+                        self.answer(frame("megaphoneSent", &sent));
+                        Ok(())
+                    }
+                    Err(Refused {
+                        code,
+                        message: Some(message),
+                    }) => {
+                        let refusal = SocketError {
+                            message,
+                            ..SocketError::new(event, code)
+                        };
+                        self.answer(frame("error", &refusal));
+                        Ok(())
+                    }
+                    Err(Refused { code, .. }) => Err(code),
+                }
+            }
+            ClientFrame::Resume(r) => resume(state, self.user.id, self.reply, &r).await,
         };
         if let Err(code) = result {
-            self.refuse(&event, code);
+            self.refuse(event, code);
         }
     }
-}
-
-/// The event a text frame names, for its refusal (`unknown` when it names none).
-fn event_name(text: &str) -> String {
-    #[derive(serde::Deserialize)]
-    struct Named {
-        event: String,
-    }
-    serde_json::from_str::<Named>(text).map_or_else(|_| "unknown".to_owned(), |n| n.event)
 }
 
 /// Whether reading failed on a frame or message over the size limit. poem hands
@@ -477,19 +445,6 @@ fn event_name(text: &str) -> String {
 fn is_too_big(error: &std::io::Error) -> bool {
     error.kind() == std::io::ErrorKind::Other
         && error.to_string().starts_with("Space limit exceeded")
-}
-
-/// The data of an incoming frame without the identity fields the spec's clients send
-/// (`userId`, `username`, `nickname`): the session says who is speaking, so they are
-/// ignored whatever their type.
-fn without_identity(data: Option<serde_json::Value>) -> serde_json::Value {
-    let mut data = data.unwrap_or(serde_json::Value::Null);
-    if let Some(fields) = data.as_object_mut() {
-        for name in ["userId", "username", "nickname"] {
-            fields.remove(name);
-        }
-    }
-    data
 }
 
 async fn resume(

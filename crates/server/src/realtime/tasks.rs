@@ -14,9 +14,9 @@ use telepathy_engine::{
 use telepathy_store::{ArchivedMessage, StoreError};
 
 use super::hub::Kick;
-use super::protocol::{frame, EndReason, MatchExpired, OnlineCount};
 use super::{chat_frame, decode, CHAT_EVENT, RECHECK};
 use crate::state::AppState;
+use crate::wire::{frame, EndReason, MatchExpired, OnlineCount};
 
 const CLOCK_SYNC: Duration = Duration::from_secs(5);
 const ROUND_TICK: Duration = Duration::from_millis(200);
@@ -52,14 +52,14 @@ pub async fn start(state: &AppState) -> anyhow::Result<()> {
     // Before the first round is answered, so that this node shows the same words as the
     // others from the start.
     state.refresh_wordsets().await;
-    if let Some(inboxes) = take(&state.next_inbox_rx) {
+    if let Some(inboxes) = take(&state.realtime.next_inbox_rx) {
         tokio::spawn(listen_bus(state.clone(), inboxes));
     }
-    let beat = start_as(state, &state.hub.instance())
+    let beat = start_as(state, &state.realtime.hub.instance())
         .await
         .context("joining the engine as a live node")?;
     state.metrics.users_online.set(gauge(beat.online));
-    if let Some(records) = take(&state.match_records_rx) {
+    if let Some(records) = take(&state.realtime.match_records_rx) {
         tokio::spawn(record_rooms(state.clone(), records));
     }
     tokio::spawn(every(state.clone(), CLOCK_SYNC, |s| async move {
@@ -179,18 +179,22 @@ async fn listen_bus(state: AppState, mut next_inboxes: tokio::sync::mpsc::Receiv
             Some(Received::Event(event)) => {
                 state.metrics.events_in.inc();
                 if event.frame == RECHECK {
-                    event.to.iter().for_each(|u| state.hub.recheck(*u));
+                    event.to.iter().for_each(|u| state.realtime.hub.recheck(*u));
                 } else if event.to.is_empty() {
-                    state.hub.send_all(&event.frame);
-                    state.on_air.heard(&event.frame, state.shared_now_ms());
+                    state.realtime.hub.send_all(&event.frame);
+                    state
+                        .realtime
+                        .on_air
+                        .heard(&event.frame, state.shared_now_ms());
                 } else if let Some(chat) = event.frame.strip_prefix(CHAT_EVENT) {
                     // Built once here, for the members this node holds (every node hears
                     // every event of the bus).
-                    if event.to.iter().any(|u| state.hub.holds(*u)) {
+                    if event.to.iter().any(|u| state.realtime.hub.holds(*u)) {
                         match chat_frame(chat) {
-                            Some(frame) => {
-                                event.to.iter().for_each(|u| state.hub.send_to(*u, &frame))
-                            }
+                            Some(frame) => event
+                                .to
+                                .iter()
+                                .for_each(|u| state.realtime.hub.send_to(*u, &frame)),
                             None => {
                                 tracing::error!(event = %event.frame, "an unreadable chat event")
                             }
@@ -200,7 +204,7 @@ async fn listen_bus(state: AppState, mut next_inboxes: tokio::sync::mpsc::Receiv
                     event
                         .to
                         .iter()
-                        .for_each(|u| state.hub.send_to(*u, &event.frame));
+                        .for_each(|u| state.realtime.hub.send_to(*u, &event.frame));
                 }
             }
             Some(Received::Gap) => {
@@ -210,12 +214,12 @@ async fn listen_bus(state: AppState, mut next_inboxes: tokio::sync::mpsc::Receiv
                 let started_over = matches!(beat(&state).await, Ok((_, true)));
                 if !started_over {
                     state.metrics.bus_gaps.inc();
-                    let sockets = state.hub.user_count();
+                    let sockets = state.realtime.hub.user_count();
                     tracing::error!(
                         users = sockets,
                         "events for this node may have been lost on the bus; closing every socket so that its client resumes"
                     );
-                    state.hub.kick_all(Kick::Resync);
+                    state.realtime.hub.kick_all(Kick::Resync);
                 }
             }
             // The instance's inbox ended (it was given up for dead): wait for the next.
@@ -237,7 +241,7 @@ async fn rounds(state: AppState) {
         if now.round == last {
             continue;
         }
-        state.hub.send_all(&frame("round", &now));
+        state.realtime.hub.send_all(&frame("round", &now));
         let ended = last;
         last = now.round;
         let expired = frame("matchExpired", &MatchExpired { round: ended });
@@ -262,7 +266,7 @@ async fn presence(state: AppState) {
                 if push_online(last, beat.online) {
                     shown = Some((beat.online, tokio::time::Instant::now()));
                     let count = OnlineCount { count: beat.online };
-                    state.hub.send_all(&frame("onlineCount", &count));
+                    state.realtime.hub.send_all(&frame("onlineCount", &count));
                 }
             }
             Err(e) => tracing::warn!(error = %e, "presence heartbeat"),
@@ -285,8 +289,8 @@ fn push_online(last: Option<(u64, Duration)>, online: u64) -> bool {
 /// Beats for this node instance. One the engine gave up for dead starts over under a new
 /// name, closing its sockets (true in the answer).
 async fn beat(state: &AppState) -> Result<(Heartbeat, bool), EngineError> {
-    let _one_at_a_time = state.beating.lock().await;
-    let instance = state.hub.instance();
+    let _one_at_a_time = state.realtime.beating.lock().await;
+    let instance = state.realtime.hub.instance();
     let beat = state
         .metrics
         .engine(
@@ -299,13 +303,13 @@ async fn beat(state: &AppState) -> Result<(Heartbeat, bool), EngineError> {
     if !beat.was_dropped {
         return Ok((beat, false));
     }
-    let next = state.hub.next_instance();
+    let next = state.realtime.hub.next_instance();
     tracing::error!(old = %instance, new = %next, "this node was given up for dead; starting over under a new name");
     state.metrics.bus_gaps.inc();
     // Live as the new instance first, so that every socket that registers once the old
     // ones are closed can attach to it.
     let beat = start_as(state, &next).await;
-    state.hub.start_over();
+    state.realtime.hub.start_over();
     Ok((beat?, true))
 }
 
@@ -313,7 +317,7 @@ async fn beat(state: &AppState) -> Result<(Heartbeat, bool), EngineError> {
 /// as it (its first beat), so nothing can be routed to the instance before it is heard.
 async fn start_as(state: &AppState, name: &str) -> Result<Heartbeat, EngineError> {
     let inbox = state.engine.inbox(name).await?;
-    if state.next_inbox.send(inbox).await.is_err() {
+    if state.realtime.next_inbox.send(inbox).await.is_err() {
         tracing::error!("the bus listener is gone");
     }
     state

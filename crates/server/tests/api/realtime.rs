@@ -434,7 +434,7 @@ async fn a_node_given_up_for_dead_starts_over(mut app: TestApp) {
     let (mut b, cookie_b) = user(&mut app, "bobby", "01033334444").await;
     let (ma, _) = pair(&app, &mut a, &mut b).await;
     let room = ma["roomId"].as_str().unwrap().to_owned();
-    let old = app.state.hub.instance();
+    let old = app.state.realtime.hub.instance();
     app.state
         .engine
         .leave(&old, app.state.shared_now_ms())
@@ -443,7 +443,7 @@ async fn a_node_given_up_for_dead_starts_over(mut app: TestApp) {
     let within = std::time::Duration::from_secs(10);
     assert_eq!(a.expect_close_within(within).await, Some(1013));
     assert_eq!(b.expect_close_within(within).await, Some(1013));
-    assert_ne!(app.state.hub.instance(), old);
+    assert_ne!(app.state.realtime.hub.instance(), old);
 
     let mut a = Client::connect(&app.addr, Some(&cookie_a), ORIGIN)
         .await
@@ -525,7 +525,7 @@ async fn unreadable_frames_count_toward_the_frame_limit(mut app: TestApp) {
 /// Once told to stop, a node says it is not ready and sends new sockets elsewhere.
 async fn a_draining_node_is_not_ready_and_refuses_sockets(mut app: TestApp) {
     let (mut a, cookie) = user(&mut app, "alice", "01011112222").await;
-    app.state.drain();
+    app.state.realtime.drain();
     assert_eq!(a.expect_close_within(SOON).await, Some(1012));
     let ready = app.get("/readyz").await;
     assert_eq!(ready.status, 503);

@@ -11,8 +11,8 @@ use super::comments::HideBody;
 use super::time;
 use crate::api::{Ack, Tag};
 use crate::error::{ApiResult, OrInternal};
-use crate::realtime::protocol::{frame, MegaphoneHidden};
 use crate::state::AppState;
+use crate::wire::{frame, MegaphoneHidden};
 
 pub struct AdminMegaphonesApi(pub AppState);
 

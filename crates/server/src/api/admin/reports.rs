@@ -15,9 +15,9 @@ use super::{millis, report_brief, report_item, sanction_item, time, ReportBrief,
 use super::{SanctionItem, HISTORY_REPORTS};
 use crate::api::Tag;
 use crate::error::{internal, ApiError, ApiResult, OrInternal};
-use crate::realtime::protocol::AccountRestricted;
 use crate::safety::restriction_of;
 use crate::state::AppState;
+use crate::wire::AccountRestricted;
 
 pub struct AdminReportsApi(pub AppState);
 

@@ -12,9 +12,9 @@ use telepathy_store::NewSanction;
 use super::{report_brief, sanction_item, time, ReportBrief, SanctionItem, HISTORY_REPORTS};
 use crate::api::{Ack, Tag};
 use crate::error::{ApiResult, OrInternal};
-use crate::realtime::protocol::AccountRestricted;
 use crate::safety::restriction_of;
 use crate::state::AppState;
+use crate::wire::AccountRestricted;
 
 pub struct AdminUsersApi(pub AppState);
 

@@ -1,4 +1,8 @@
-//! The WebSocket protocol at `/ws`: JSON text frames `{"event": NAME, "data": {...}}`.
+//! The wire format of the WebSocket at `/ws`, JSON text frames `{"event": NAME, "data":
+//! {...}}`, and of the HTTP answers that share its types (the round calls' `RoundState`,
+//! the `AccountRestricted` of a refused login and of the console's pages, the warnings'
+//! `AccountWarned`). It knows nothing of the real-time machinery (`realtime`), which reads
+//! and writes these frames.
 //!
 //! Event names and payload fields follow the product spec; identity fields a client sends
 //! (userId, username, nickname) are accepted for compatibility and ignored: the server
@@ -12,31 +16,118 @@
 //! `resumed`, `accountRestricted`, `accountWarned`, `megaphone`, `megaphoneSent`,
 //! `megaphoneCount`, `megaphoneHidden`, `error`.
 
-use poem_openapi::types::ParseFromJSON;
 use poem_openapi::{Enum, Object};
+use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use telepathy_domain::safety::warning_message;
 use telepathy_domain::ErrorCode;
 
 // ---- client → server ----
 
+/// A frame from a client, read once from its text (see [`ClientFrame::parse`]). Identity
+/// fields a client sends (`userId`, `username`, `nickname`) are never read, whatever their
+/// type: the payload types skip them or do not name them, and unknown fields are ignored.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "event", content = "data")]
+pub enum ClientFrame {
+    #[serde(rename = "join_match", deserialize_with = "object")]
+    JoinMatch(JoinMatch),
+    #[serde(rename = "chatMessage", deserialize_with = "object")]
+    ChatMessage(SendChatMessage),
+    #[serde(rename = "typing", deserialize_with = "object")]
+    Typing(RoomRef),
+    #[serde(rename = "stopTyping", deserialize_with = "object")]
+    StopTyping(RoomRef),
+    #[serde(rename = "leaveRoom", deserialize_with = "object")]
+    LeaveRoom(RoomRef),
+    /// Its data is not read: absent, `null`, `{}` or anything else.
+    #[serde(rename = "getOnlineCount")]
+    GetOnlineCount(Option<IgnoredAny>),
+    #[serde(rename = "megaphone:send", deserialize_with = "object")]
+    SendMegaphone(SendMegaphone),
+    #[serde(rename = "resume", deserialize_with = "object")]
+    Resume(Resume),
+}
+
+impl ClientFrame {
+    /// The frame in `text`; `None` when it is not JSON, names no event or an unknown one,
+    /// or its data does not fit (refuse it, naming [`event_name`]).
+    pub fn parse(text: &str) -> Option<Self> {
+        from_object(text)
+    }
+
+    /// The event's name on the wire.
+    pub fn event(&self) -> &'static str {
+        match self {
+            Self::JoinMatch(_) => "join_match",
+            Self::ChatMessage(_) => "chatMessage",
+            Self::Typing(_) => "typing",
+            Self::StopTyping(_) => "stopTyping",
+            Self::LeaveRoom(_) => "leaveRoom",
+            Self::GetOnlineCount(_) => "getOnlineCount",
+            Self::SendMegaphone(_) => "megaphone:send",
+            Self::Resume(_) => "resume",
+        }
+    }
+}
+
+/// The event a text frame names, for its refusal (`unknown` when it names none).
+pub fn event_name(text: &str) -> String {
+    #[derive(Deserialize)]
+    struct Named {
+        event: String,
+    }
+    from_object::<Named>(text).map_or_else(|| "unknown".to_owned(), |n| n.event)
+}
+
+/// Reads `text` as one JSON object of type `T`, and nothing after it.
+fn from_object<'de, T: Deserialize<'de>>(text: &'de str) -> Option<T> {
+    let mut json = serde_json::Deserializer::from_str(text);
+    let value = object(&mut json).ok()?;
+    json.end().ok()?;
+    Some(value)
+}
+
+/// Reads a `T` from a JSON object only. serde's derived structs also read arrays (`["r"]`
+/// as a `RoomRef`); a frame and its data are objects, as the OpenAPI document says.
+fn object<'de, D: Deserializer<'de>, T: Deserialize<'de>>(from: D) -> Result<T, D::Error> {
+    struct Only<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for Only<T> {
+        type Value = T;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    from.deserialize_map(Only(std::marker::PhantomData))
+}
+
 /// `join_match`: pick a word of the current round.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Deserialize)]
+#[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct JoinMatch {
     pub word: String,
     pub round: i64,
     /// Ignored, whatever its type (clients that keep ids in localStorage send strings):
     /// identity comes from the session.
+    #[serde(skip_deserializing)]
     pub user_id: Option<serde_json::Value>,
     /// Ignored.
+    #[serde(skip_deserializing)]
     pub username: Option<serde_json::Value>,
     /// Ignored.
+    #[serde(skip_deserializing)]
     pub nickname: Option<serde_json::Value>,
 }
 
 /// `chatMessage` from a client.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Deserialize)]
+#[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct SendChatMessage {
     pub room_id: String,
@@ -48,18 +139,20 @@ pub struct SendChatMessage {
 }
 
 /// `typing`, `stopTyping`, `leaveRoom` (both directions for typing).
-#[derive(Debug, Clone, Object, Serialize)]
+#[derive(Debug, Clone, Object, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct RoomRef {
     pub room_id: String,
     /// Ignored on the way in; on the way out, who is typing.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    // Never read from a client, whatever its type.
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<i64>,
 }
 
 /// `resume`: after a reconnect, ask for what was missed in a room.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Deserialize)]
+#[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct Resume {
     pub room_id: String,
@@ -68,10 +161,12 @@ pub struct Resume {
 }
 
 /// `megaphone:send`: spend one megaphone on a message to everyone online.
-#[derive(Debug, Clone, Object)]
+#[derive(Debug, Clone, Object, Deserialize)]
+#[serde(rename_all = "camelCase")]
 #[oai(rename_all = "camelCase")]
 pub struct SendMegaphone {
     /// 1 to 20 characters after trimming.
+    #[serde(default)]
     #[oai(default)]
     pub message: String,
 }
@@ -397,11 +492,6 @@ pub fn frame<T: Serialize>(event: &str, data: &T) -> String {
     serde_json::to_string(&Frame { event, data }).unwrap_or_default()
 }
 
-/// Reads the data of an incoming frame as `T`.
-pub fn parse<T: ParseFromJSON>(data: serde_json::Value) -> Option<T> {
-    T::parse_from_json(Some(data)).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use poem_openapi::types::ToJSON;
@@ -413,6 +503,190 @@ mod tests {
         let ours: serde_json::Value = serde_json::from_str(&frame("x", value)).unwrap_or_default();
         assert_eq!(ours["data"], value.to_json().unwrap_or_default());
         assert_eq!(ours["event"], "x");
+    }
+
+    /// The event `text` is read as, or the name its refusal gives.
+    fn check(text: &str, expected: Result<&str, &str>) {
+        let got = ClientFrame::parse(text).map(|f| f.event());
+        match expected {
+            Ok(event) => assert_eq!(got, Some(event), "{text}"),
+            Err(named) => {
+                assert_eq!(got, None, "{text}");
+                assert_eq!(event_name(text), named, "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn each_client_event_is_read() {
+        let r = r#""roomId":"0123456789abcdef0123456789abcdef""#;
+        check(
+            r#"{"event":"join_match","data":{"word":"봄","round":7}}"#,
+            Ok("join_match"),
+        );
+        check(
+            &format!(r#"{{"event":"chatMessage","data":{{{r},"message":"안녕"}}}}"#),
+            Ok("chatMessage"),
+        );
+        check(
+            &format!(r#"{{"event":"typing","data":{{{r}}}}}"#),
+            Ok("typing"),
+        );
+        check(
+            &format!(r#"{{"event":"stopTyping","data":{{{r}}}}}"#),
+            Ok("stopTyping"),
+        );
+        check(
+            &format!(r#"{{"event":"leaveRoom","data":{{{r}}}}}"#),
+            Ok("leaveRoom"),
+        );
+        check(
+            &format!(r#"{{"event":"resume","data":{{{r},"lastId":"1-0"}}}}"#),
+            Ok("resume"),
+        );
+        check(
+            r#"{"event":"megaphone:send","data":{"message":"모두 안녕"}}"#,
+            Ok("megaphone:send"),
+        );
+        // The data may come before the event, and the frame may carry more.
+        check(
+            &format!(r#"{{"data":{{{r}}},"event":"typing","extra":1}}"#),
+            Ok("typing"),
+        );
+
+        let Some(ClientFrame::JoinMatch(join)) =
+            ClientFrame::parse(r#"{"event":"join_match","data":{"word":"봄","round":7}}"#)
+        else {
+            panic!("a join");
+        };
+        assert_eq!((join.word.as_str(), join.round), ("봄", 7));
+        let Some(ClientFrame::ChatMessage(msg)) = ClientFrame::parse(
+            r#"{"event":"chatMessage","data":{"roomId":"r","message":"안녕","clientId":"c1"}}"#,
+        ) else {
+            panic!("a chat message");
+        };
+        assert_eq!(
+            (
+                msg.room_id.as_str(),
+                msg.message.as_str(),
+                msg.client_id.as_deref()
+            ),
+            ("r", "안녕", Some("c1"))
+        );
+        let Some(ClientFrame::Resume(resume)) =
+            ClientFrame::parse(r#"{"event":"resume","data":{"roomId":"r"}}"#)
+        else {
+            panic!("a resume");
+        };
+        assert_eq!((resume.room_id.as_str(), resume.last_id), ("r", None));
+        // A megaphone without a message is read as an empty one (refused as empty).
+        let Some(ClientFrame::SendMegaphone(m)) =
+            ClientFrame::parse(r#"{"event":"megaphone:send","data":{}}"#)
+        else {
+            panic!("a megaphone");
+        };
+        assert_eq!(m.message, "");
+    }
+
+    #[test]
+    fn get_online_count_reads_no_data() {
+        for data in [
+            "",
+            r#","data":null"#,
+            r#","data":{}"#,
+            r#","data":{"userId":"x"}"#,
+        ] {
+            check(
+                &format!(r#"{{"event":"getOnlineCount"{data}}}"#),
+                Ok("getOnlineCount"),
+            );
+        }
+    }
+
+    #[test]
+    fn identity_fields_of_any_type_are_ignored() {
+        for id in ["\"12\"", "12", "{}", "{\"id\":1}", "[]", "null", "true"] {
+            let identity = format!(r#""userId":{id},"username":{id},"nickname":{id}"#);
+            let join =
+                format!(r#"{{"event":"join_match","data":{{"word":"봄","round":7,{identity}}}}}"#);
+            let Some(ClientFrame::JoinMatch(join)) = ClientFrame::parse(&join) else {
+                panic!("{join}");
+            };
+            assert!(join.user_id.is_none() && join.username.is_none() && join.nickname.is_none());
+            for event in ["typing", "stopTyping", "leaveRoom"] {
+                let text = format!(r#"{{"event":"{event}","data":{{"roomId":"r",{identity}}}}}"#);
+                check(&text, Ok(event));
+                if let Some(
+                    ClientFrame::Typing(r) | ClientFrame::StopTyping(r) | ClientFrame::LeaveRoom(r),
+                ) = ClientFrame::parse(&text)
+                {
+                    assert_eq!(r.user_id, None, "{text}");
+                }
+            }
+            let chat = r#""roomId":"r","message":"안녕""#;
+            check(
+                &format!(r#"{{"event":"chatMessage","data":{{{chat},{identity}}}}}"#),
+                Ok("chatMessage"),
+            );
+            check(
+                &format!(r#"{{"event":"resume","data":{{"roomId":"r",{identity}}}}}"#),
+                Ok("resume"),
+            );
+            check(
+                &format!(r#"{{"event":"megaphone:send","data":{{"message":"안녕",{identity}}}}}"#),
+                Ok("megaphone:send"),
+            );
+        }
+    }
+
+    #[test]
+    fn an_unknown_event_is_refused_with_its_name() {
+        check(
+            r#"{"event":"no_such_event","data":{}}"#,
+            Err("no_such_event"),
+        );
+        check(
+            r#"{"event":"joinMatch","data":{"word":"봄","round":7}}"#,
+            Err("joinMatch"),
+        );
+    }
+
+    #[test]
+    fn what_does_not_fit_is_refused() {
+        // Not JSON, or no event: `unknown`.
+        check("{not json", Err("unknown"));
+        check(r#"{"data":{"roomId":"r"}}"#, Err("unknown"));
+        check(r#"{"event":5,"data":{}}"#, Err("unknown"));
+        check(r#"["typing",{"roomId":"r"}]"#, Err("unknown"));
+        check(
+            r#"{"event":"typing","data":{"roomId":"r"}} more"#,
+            Err("unknown"),
+        );
+        // Data that does not fit: the event is named.
+        check(
+            r#"{"event":"join_match","data":{"word":3}}"#,
+            Err("join_match"),
+        );
+        check(
+            r#"{"event":"join_match","data":{"word":"봄","round":"7"}}"#,
+            Err("join_match"),
+        );
+        check(r#"{"event":"typing"}"#, Err("typing"));
+        check(r#"{"event":"typing","data":null}"#, Err("typing"));
+        check(r#"{"event":"typing","data":["r"]}"#, Err("typing"));
+        check(r#"{"event":"leaveRoom","data":{}}"#, Err("leaveRoom"));
+        check(
+            r#"{"event":"chatMessage","data":{"roomId":"r"}}"#,
+            Err("chatMessage"),
+        );
+        check(
+            r#"{"event":"resume","data":{"roomId":"r","lastId":5}}"#,
+            Err("resume"),
+        );
+        check(
+            r#"{"event":"megaphone:send","data":"안녕"}"#,
+            Err("megaphone:send"),
+        );
     }
 
     #[test]
