@@ -297,7 +297,7 @@ struct SendJob {
 /// CPU per message fell by a third and the nodes' by a tenth, for a millisecond or two on
 /// each message's way (loadtest/RESULTS.md).
 const SEND_BATCH: usize = 256;
-const SEND_LINGER: Duration = Duration::from_millis(1);
+const SEND_LINGER: Duration = Duration::from_millis(2);
 
 struct Lanes {
     client: Client,

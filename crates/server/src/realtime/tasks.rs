@@ -28,13 +28,15 @@ const PRESENCE_BEAT: Duration = Duration::from_secs(2);
 /// beat.
 const ONLINE_PUSH_EVERY: Duration = Duration::from_secs(10);
 const ONLINE_PUSH_AT_ONCE_BELOW: u64 = 10;
-const ARCHIVE_EVERY: Duration = Duration::from_secs(3);
+/// Often, so that each turn is small: a turn's answer from Redis holds up the replies
+/// behind it on the same connection while it is read.
+const ARCHIVE_EVERY: Duration = Duration::from_secs(1);
 /// Messages of one room archived per turn, at most.
 const ARCHIVE_BATCH: usize = 500;
-/// Messages the archive takes in one turn, about (8,000 a second at most): each partition's
-/// share is one short step for Redis, and the rooms left over wait for a later turn, which
-/// starts elsewhere in the list.
-const ARCHIVE_TURN: usize = 60_000;
+/// Messages the archive takes in one turn, about (20,000 a second at most): each
+/// partition's share is one short step for Redis, and the rooms left over wait for a later
+/// turn, which starts elsewhere in the list.
+const ARCHIVE_TURN: usize = 20_000;
 /// Finished rooms checked against the database at once while archiving.
 const ARCHIVE_CONCURRENCY: usize = 4;
 /// An ended room's stream is kept this long for members who resume late.
@@ -366,10 +368,19 @@ pub async fn archive(state: &AppState) {
         Ok(backlog) => backlog,
         Err(e) => return tracing::warn!(error = %e, "reading the rooms to archive"),
     };
-    let messages: Vec<ArchivedMessage> = backlog
-        .iter()
-        .flat_map(|b| archived(&b.room_id, &b.entries))
-        .collect();
+    // Reading thousands of messages is work of milliseconds: off the threads that serve the
+    // sockets.
+    let decoded = tokio::task::spawn_blocking(move || {
+        let messages: Vec<ArchivedMessage> = backlog
+            .iter()
+            .flat_map(|b| archived(&b.room_id, &b.entries))
+            .collect();
+        (backlog, messages)
+    })
+    .await;
+    let Ok((backlog, messages)) = decoded else {
+        return tracing::error!("reading the archive's turn failed");
+    };
     if !messages.is_empty() {
         let room = |id: &str| {
             backlog
