@@ -302,26 +302,50 @@ const SEND_LINGER: Duration = Duration::from_millis(2);
 struct Lanes {
     client: Client,
     script: Script,
-    lanes: std::sync::Mutex<HashMap<Option<Server>, mpsc::Sender<SendJob>>>,
+    state: std::sync::Mutex<LaneState>,
+}
+
+/// How long a slot keeps the lane it was given before the cluster's routing is read again:
+/// reading it clones fred's whole routing table, too much for every message. Were a slot
+/// to move meanwhile, its messages still reach the right master (fred routes each call by
+/// its slot), only in another server's batches for that long.
+const LANE_REFRESH: Duration = Duration::from_secs(1);
+
+#[derive(Default)]
+struct LaneState {
+    /// The lane of each slot in use (one per partition), since `read_at`.
+    by_slot: HashMap<u16, mpsc::Sender<SendJob>>,
+    read_at: Option<std::time::Instant>,
+    by_server: HashMap<Option<Server>, mpsc::Sender<SendJob>>,
 }
 
 impl Lanes {
     /// The lane of the server that holds `slot` (one lane on a single server), started
     /// when first needed.
     fn lane(&self, slot: u16) -> mpsc::Sender<SendJob> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if state.read_at.is_none_or(|at| at.elapsed() > LANE_REFRESH) {
+            state.by_slot.clear();
+            state.read_at = Some(std::time::Instant::now());
+        }
+        if let Some(lane) = state.by_slot.get(&slot) {
+            return lane.clone();
+        }
         let server = self
             .client
             .cached_cluster_state()
-            .and_then(|state| state.get_server(slot).cloned());
-        let mut lanes = self.lanes.lock().unwrap_or_else(|e| e.into_inner());
-        lanes
+            .and_then(|routing| routing.get_server(slot).cloned());
+        let lane = state
+            .by_server
             .entry(server)
             .or_insert_with(|| {
                 let (lane, jobs) = mpsc::channel(COMMAND_QUEUE);
                 tokio::spawn(send_batches(self.client.clone(), self.script.clone(), jobs));
                 lane
             })
-            .clone()
+            .clone();
+        state.by_slot.insert(slot, lane.clone());
+        lane
     }
 }
 
@@ -534,7 +558,7 @@ impl RedisEngine {
         let sends = Lanes {
             client: client.clone(),
             script: scripts.send.clone(),
-            lanes: std::sync::Mutex::new(HashMap::new()),
+            state: std::sync::Mutex::new(LaneState::default()),
         };
         Ok(Self {
             client,
@@ -565,6 +589,37 @@ impl RedisEngine {
         Ok(script
             .evalsha_with_reload(&self.client, key.to_owned(), args)
             .await?)
+    }
+
+    /// Runs `script` in every partition at once, with the same arguments.
+    async fn in_every_partition<R: FromValue>(
+        &self,
+        script: &Script,
+        args: Vec<String>,
+    ) -> Result<Vec<R>, EngineError> {
+        try_join_all(
+            self.layout
+                .anchors
+                .iter()
+                .map(|anchor| self.run::<R>(script, anchor, args.clone())),
+        )
+        .await
+    }
+
+    /// Runs `script` at once in each partition given arguments (`args[p]` for partition
+    /// `p`; none when empty).
+    async fn in_partitions<R: FromValue>(
+        &self,
+        script: &Script,
+        args: Vec<Vec<String>>,
+    ) -> Result<Vec<R>, EngineError> {
+        try_join_all(
+            args.into_iter()
+                .enumerate()
+                .filter(|(_, args)| !args.is_empty())
+                .map(|(p, args)| self.run::<R>(script, self.layout.anchor(p), args)),
+        )
+        .await
     }
 
     fn counter(&self, key: &str) -> String {
@@ -605,13 +660,10 @@ impl RedisEngine {
     /// partition, then the instance is forgotten.
     async fn reap(&self, dead: &[(String, String)]) -> Result<(), EngineError> {
         for (instance, since) in dead {
-            try_join_all((0..PARTITIONS).map(|p| {
-                self.run::<i64>(
-                    &self.scripts.reap,
-                    self.layout.anchor(p),
-                    vec![instance.clone(), since.clone()],
-                )
-            }))
+            self.in_every_partition::<i64>(
+                &self.scripts.reap,
+                vec![instance.clone(), since.clone()],
+            )
             .await?;
             let _: i64 = self
                 .run(
@@ -968,14 +1020,9 @@ impl Engine for RedisEngine {
     }
 
     async fn expire_round(&self, round: i64, frame: &str) -> Result<Vec<i64>, EngineError> {
-        let entries: Vec<Vec<String>> = try_join_all((0..PARTITIONS).map(|p| {
-            self.run::<Vec<String>>(
-                &self.scripts.expire_queues,
-                self.layout.anchor(p),
-                vec![round.to_string()],
-            )
-        }))
-        .await?;
+        let entries: Vec<Vec<String>> = self
+            .in_every_partition(&self.scripts.expire_queues, vec![round.to_string()])
+            .await?;
         let mut by_partition: Vec<Vec<String>> = vec![Vec::new(); PARTITIONS];
         for entry in entries.iter().flatten() {
             let Some(e) = Entry::parse(entry) else {
@@ -991,16 +1038,9 @@ impl Engine for RedisEngine {
             args.push(e.user.to_owned());
             args.push(e.token.to_owned());
         }
-        let told: Vec<Vec<String>> = try_join_all(
-            by_partition
-                .into_iter()
-                .enumerate()
-                .filter(|(_, args)| !args.is_empty())
-                .map(|(p, args)| {
-                    self.run::<Vec<String>>(&self.scripts.release, self.layout.anchor(p), args)
-                }),
-        )
-        .await?;
+        let told: Vec<Vec<String>> = self
+            .in_partitions(&self.scripts.release, by_partition)
+            .await?;
         Ok(told
             .iter()
             .flatten()
@@ -1141,14 +1181,12 @@ impl Engine for RedisEngine {
     ) -> Result<Vec<Backlog>, EngineError> {
         let turn = self.archive_turns.fetch_add(1, Ordering::Relaxed);
         let share = (budget / PARTITIONS).max(1);
-        let parts: Vec<Vec<Value>> = try_join_all(self.layout.anchors.iter().map(|a| {
-            self.run::<Vec<Value>>(
+        let parts: Vec<Vec<Value>> = self
+            .in_every_partition(
                 &self.scripts.backlog,
-                a,
                 vec![per_room.to_string(), share.to_string(), turn.to_string()],
             )
-        }))
-        .await?;
+            .await?;
         parts.into_iter().flatten().map(backlog_from).collect()
     }
 
@@ -1169,16 +1207,8 @@ impl Engine for RedisEngine {
                 if mark.done { "1" } else { "0" }.to_owned(),
             ]);
         }
-        try_join_all(
-            by_partition
-                .into_iter()
-                .enumerate()
-                .filter(|(_, args)| !args.is_empty())
-                .map(|(p, args)| {
-                    self.run::<i64>(&self.scripts.mark_archived, self.layout.anchor(p), args)
-                }),
-        )
-        .await?;
+        self.in_partitions::<i64>(&self.scripts.mark_archived, by_partition)
+            .await?;
         Ok(())
     }
 
@@ -1314,14 +1344,9 @@ impl Engine for RedisEngine {
     }
 
     async fn gone_before(&self, cutoff_ms: i64) -> Result<Vec<Gone>, EngineError> {
-        let flats: Vec<Vec<String>> = try_join_all((0..PARTITIONS).map(|p| {
-            self.run::<Vec<String>>(
-                &self.scripts.gone_before,
-                self.layout.anchor(p),
-                vec![cutoff_ms.to_string()],
-            )
-        }))
-        .await?;
+        let flats: Vec<Vec<String>> = self
+            .in_every_partition(&self.scripts.gone_before, vec![cutoff_ms.to_string()])
+            .await?;
         Ok(flats
             .iter()
             .flat_map(|flat| flat.chunks_exact(2))
