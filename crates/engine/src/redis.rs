@@ -1359,3 +1359,46 @@ impl Engine for RedisEngine {
             .collect())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_hears_only_its_own_probes() {
+        let mine = Probes::new();
+        let theirs = Probes::new();
+        mine.heard(&mine.probe(3, 7));
+        mine.heard(&mine.probe(3, 5));
+        mine.heard(&theirs.probe(4, 9));
+        mine.heard("~garbage");
+        mine.heard(&format!("{PROBE}{}:99:1", mine.mine));
+        let heard: Vec<u64> = mine
+            .heard
+            .iter()
+            .map(|h| h.load(Ordering::Relaxed))
+            .collect();
+        let mut expected = vec![0; PARTITIONS];
+        expected[3] = 7;
+        assert_eq!(
+            heard, expected,
+            "the latest of its own, on their own channel"
+        );
+    }
+
+    #[test]
+    fn partitions_spread_evenly_over_masters() {
+        for masters in [2, 3, 4, 6, 8] {
+            let share = 16_384 / masters;
+            let mut owned = vec![0; masters];
+            for p in 0..PARTITIONS {
+                let slot = usize::from(fred::util::redis_keyslot(tag(p).as_bytes()));
+                owned[(slot / share).min(masters - 1)] += 1;
+            }
+            assert!(
+                owned.iter().all(|n| *n == PARTITIONS / masters),
+                "{masters} masters own {owned:?}"
+            );
+        }
+    }
+}
