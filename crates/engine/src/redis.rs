@@ -486,7 +486,13 @@ async fn probe(client: Client, bus: Bus) {
         for (p, sent) in sent.into_iter().enumerate() {
             // A probe that did not go out cannot be missed.
             if sent.is_ok() {
-                unheard[p].push(seq);
+                let probes = &mut unheard[p];
+                // Only the last few count (every channel deaf at once is not told apart
+                // from a listener that is behind, so nothing else bounds the list).
+                if probes.len() >= 4 * PROBE_MISSES {
+                    probes.remove(0);
+                }
+                probes.push(seq);
             }
         }
     }
