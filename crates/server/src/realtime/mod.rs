@@ -125,29 +125,49 @@ struct ChatEvent<'a> {
     client_id: Option<std::borrow::Cow<'a, str>>,
 }
 
+impl<'a> ChatEvent<'a> {
+    /// A stored message of `room`, as the members see it; `None` when its sender is not a
+    /// member.
+    fn of(room: &'a Room, stored: &'a StoredMessage) -> Option<Self> {
+        let sender = room.members.iter().find(|m| m.user_id == stored.from)?;
+        let receiver = room.partner_of(stored.from)?;
+        Some(Self {
+            room_id: room.id.as_str().into(),
+            word: room.word.as_str().into(),
+            from: (sender.user_id, sender.nickname.as_str().into()),
+            to: (receiver.user_id, receiver.nickname.as_str().into()),
+            text: stored.text.as_str().into(),
+            at: stored.at,
+            client_id: stored.client_id.as_deref().map(Into::into),
+        })
+    }
+
+    /// The `chatMessage` of the message whose stream id is `id`.
+    fn into_message(self, id: &str) -> ChatMessage {
+        let (sender, receiver) = (self.from.1.into_owned(), self.to.1.into_owned());
+        ChatMessage {
+            id: id.to_owned(),
+            room_id: self.room_id.into_owned(),
+            sender_id: self.from.0,
+            sender_username: sender.clone(),
+            sender_nickname: sender,
+            receiver_id: self.to.0,
+            receiver_username: receiver.clone(),
+            receiver_nickname: receiver,
+            word: self.word.into_owned(),
+            message: self.text.into_owned(),
+            timestamp: self.at,
+            client_id: self.client_id.map(std::borrow::Cow::into_owned),
+        }
+    }
+}
+
 /// The `chatMessage` frame of a chat event from the bus (what follows [`CHAT_EVENT`]);
 /// `None` when it is not one.
 pub(crate) fn chat_frame(event: &str) -> Option<String> {
     let (id, json) = event.split_once('\n')?;
     let e: ChatEvent<'_> = serde_json::from_str(json).ok()?;
-    let (sender, receiver) = (e.from.1.into_owned(), e.to.1.into_owned());
-    Some(frame(
-        "chatMessage",
-        &ChatMessage {
-            id: id.to_owned(),
-            room_id: e.room_id.into_owned(),
-            sender_id: e.from.0,
-            sender_username: sender.clone(),
-            sender_nickname: sender,
-            receiver_id: e.to.0,
-            receiver_username: receiver.clone(),
-            receiver_nickname: receiver,
-            word: e.word.into_owned(),
-            message: e.text.into_owned(),
-            timestamp: e.at,
-            client_id: e.client_id.map(std::borrow::Cow::into_owned),
-        },
-    ))
+    Some(frame("chatMessage", &e.into_message(id)))
 }
 
 /// What a chat message stores in its room stream.
@@ -681,38 +701,13 @@ fn side_of(member: &Member) -> MatchSide<'_> {
 }
 
 fn chat_message(room: &Room, id: &str, stored: &StoredMessage) -> Option<ChatMessage> {
-    let sender = room.members.iter().find(|m| m.user_id == stored.from)?;
-    let receiver = room.partner_of(stored.from)?;
-    Some(ChatMessage {
-        id: id.to_owned(),
-        room_id: room.id.clone(),
-        sender_id: sender.user_id,
-        sender_username: sender.nickname.clone(),
-        sender_nickname: sender.nickname.clone(),
-        receiver_id: receiver.user_id,
-        receiver_username: receiver.nickname.clone(),
-        receiver_nickname: receiver.nickname.clone(),
-        word: room.word.clone(),
-        message: stored.text.clone(),
-        timestamp: stored.at,
-        client_id: stored.client_id.clone(),
-    })
+    Some(ChatEvent::of(room, stored)?.into_message(id))
 }
 
 /// What follows the stream id in a chat message's bus event (see [`CHAT_EVENT`]); `None`
 /// when its sender is not a member.
 fn chat_event(room: &Room, stored: &StoredMessage) -> Option<String> {
-    let sender = room.members.iter().find(|m| m.user_id == stored.from)?;
-    let receiver = room.partner_of(stored.from)?;
-    let event = ChatEvent {
-        room_id: room.id.as_str().into(),
-        word: room.word.as_str().into(),
-        from: (sender.user_id, sender.nickname.as_str().into()),
-        to: (receiver.user_id, receiver.nickname.as_str().into()),
-        text: stored.text.as_str().into(),
-        at: stored.at,
-        client_id: stored.client_id.as_deref().map(Into::into),
-    };
+    let event = ChatEvent::of(room, stored)?;
     Some(format!("\n{}", serde_json::to_string(&event).ok()?))
 }
 
