@@ -3,6 +3,7 @@
 //! rotation, and the housekeeping of what is kept (retention, withdrawn accounts,
 //! suspensions).
 
+use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -401,35 +402,31 @@ pub async fn archive(state: &AppState) {
         .filter(|b| is_finished(b, now))
         .map(|b| (b.room_id.clone(), b.room.clone()))
         .collect();
-    let sure: Vec<(String, bool)> = stream::iter(finished)
+    let done: HashSet<String> = stream::iter(finished)
         .map(|(room_id, room)| async move {
-            let sure = make_sure(state, &room_id, room.as_ref()).await;
-            if let Err(e) = &sure {
-                tracing::warn!(error = %e, room = %room_id, "finishing an archived room");
+            match make_sure(state, &room_id, room.as_ref()).await {
+                Ok(()) => Some(room_id),
+                Err(e) => {
+                    tracing::warn!(error = %e, room = %room_id, "finishing an archived room");
+                    None
+                }
             }
-            (room_id, sure.is_ok())
         })
         .buffer_unordered(ARCHIVE_CONCURRENCY)
+        .filter_map(|done| async move { done })
         .collect()
         .await;
+    // A finished room leaves the list; another moves its mark when it had new messages.
     let marks: Vec<ArchiveMark<'_>> = backlog
         .iter()
         .filter_map(|b| {
-            let done = sure.iter().any(|(id, ok)| *ok && *id == b.room_id);
-            let upto = b.entries.last().map(|e| e.id.as_str());
-            match upto.or(b.archived.as_deref()) {
-                upto if done => Some(ArchiveMark {
-                    room_id: &b.room_id,
-                    upto: upto.unwrap_or("0-0"),
-                    done: true,
-                }),
-                Some(upto) if !b.entries.is_empty() => Some(ArchiveMark {
-                    room_id: &b.room_id,
-                    upto,
-                    done: false,
-                }),
-                _ => None,
-            }
+            let done = done.contains(&b.room_id);
+            let read = b.entries.last().map(|e| e.id.as_str());
+            (done || read.is_some()).then(|| ArchiveMark {
+                room_id: &b.room_id,
+                upto: read.or(b.archived.as_deref()).unwrap_or("0-0"),
+                done,
+            })
         })
         .collect();
     if let Err(e) = state.engine.mark_archived(&marks).await {
