@@ -410,17 +410,25 @@ async fn resubscribe(bus: Bus) {
         match reconnects.recv().await {
             Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
                 let _repairing = bus.repairing.lock().await;
-                bus.up.store(false, Ordering::SeqCst);
-                while let Err(e) = subscribe(&bus.subscriber, &bus.channels).await {
-                    tracing::warn!(error = %e, "subscribing to the bus again");
-                    tokio::time::sleep(Duration::from_millis(500)).await;
-                }
-                bus.up.store(true, Ordering::SeqCst);
-                // Nobody listening is not an error: no inbox yet.
-                let _ = bus.resubscribed.send(());
+                bus.subscribe_again(&bus.channels).await;
             }
             Err(broadcast::error::RecvError::Closed) => return,
         }
+    }
+}
+
+impl Bus {
+    /// Ends a hole: subscribes to `channels` again, trying until Redis takes them, while
+    /// the node says it is not ready; then tells the inboxes.
+    async fn subscribe_again(&self, channels: &[String]) {
+        self.up.store(false, Ordering::SeqCst);
+        while let Err(e) = subscribe(&self.subscriber, channels).await {
+            tracing::warn!(error = %e, "subscribing to the bus again");
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+        self.up.store(true, Ordering::SeqCst);
+        // Nobody listening is not an error: no inbox yet.
+        let _ = self.resubscribed.send(());
     }
 }
 
@@ -462,21 +470,16 @@ async fn probe(client: Client, bus: Bus) {
             .collect();
         if !deaf.is_empty() {
             let _repairing = bus.repairing.lock().await;
+            let channels: Vec<String> = deaf.iter().map(|p| bus.channels[*p].clone()).collect();
             tracing::error!(
-                channels = ?deaf.iter().map(|p| &bus.channels[*p]).collect::<Vec<_>>(),
+                ?channels,
                 "the bus went deaf on some channels (a failover or a slot that moved); subscribing again"
             );
+            // Not ready before the inboxes hear of the hole: no socket slips in meanwhile.
             bus.up.store(false, Ordering::SeqCst);
             let _ = bus.deafened.send(());
-            for p in &deaf {
-                while let Err(e) = bus.subscriber.ssubscribe(bus.channels[*p].clone()).await {
-                    tracing::warn!(error = %e, "subscribing to a deaf channel again");
-                    tokio::time::sleep(Duration::from_millis(500)).await;
-                }
-                unheard[*p].clear();
-            }
-            bus.up.store(true, Ordering::SeqCst);
-            let _ = bus.resubscribed.send(());
+            bus.subscribe_again(&channels).await;
+            deaf.iter().for_each(|p| unheard[*p].clear());
         }
         seq += 1;
         let sent = join_all((0..PARTITIONS).map(|p| {
