@@ -526,6 +526,36 @@ impl Talker {
     }
 }
 
+/// Two nodes on a Redis Cluster of the test's own (three masters, a replica each) and a
+/// fresh PostgreSQL database, with its users.
+struct OnOwnCluster {
+    cluster: nodes::OwnCluster,
+    a: nodes::Node,
+    b: nodes::Node,
+    bases: [String; 2],
+    users: Vec<(i64, String)>,
+}
+
+async fn on_own_cluster(name: &str, users: usize) -> OnOwnCluster {
+    let cluster = nodes::OwnCluster::start().await;
+    let redis = cluster.url();
+    let database_url = fresh_url(Backend::Postgres).await;
+    let prefix = format!("{name}:{}:", rand::random::<u64>());
+    let (pa, pb) = (free_port(), free_port());
+    let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
+    let a = start_node_with(pa, &origins, &database_url, &redis, &prefix, &[]).await;
+    let b = start_node_with(pb, &origins, &database_url, &redis, &prefix, &[]).await;
+    let bases = [a.base.clone(), b.base.clone()];
+    let users = seed(&database_url, users);
+    OnOwnCluster {
+        cluster,
+        a,
+        b,
+        bases,
+        users,
+    }
+}
+
 /// Pairs users across two nodes (user 2k on `a`, 2k+1 on `b`, each pair on one word) and
 /// answers each user as a `Talker` of their room.
 async fn pair_talkers(
@@ -664,16 +694,13 @@ async fn a_rolling_restart_under_chat_loses_no_acknowledged_message(redis: &str)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_master_killed_under_chat_loses_no_acknowledged_message_and_matching_resumes() {
     const PAIRS: usize = 8;
-    let mut cluster = nodes::OwnCluster::start().await;
-    let redis = cluster.url();
-    let database_url = fresh_url(Backend::Postgres).await;
-    let prefix = format!("failover:{}:", rand::random::<u64>());
-    let (pa, pb) = (free_port(), free_port());
-    let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
-    let a = start_node_with(pa, &origins, &database_url, &redis, &prefix, &[]).await;
-    let b = start_node_with(pb, &origins, &database_url, &redis, &prefix, &[]).await;
-    let bases = [a.base.clone(), b.base.clone()];
-    let users = seed(&database_url, 2 * PAIRS + 2);
+    let OnOwnCluster {
+        mut cluster,
+        a,
+        b,
+        bases,
+        users,
+    } = on_own_cluster("failover", 2 * PAIRS + 2).await;
 
     let talkers = pair_talkers(&a, &b, &users[..2 * PAIRS], 12).await;
     let talking = talk_all(talkers, &bases, 16);
@@ -756,16 +783,13 @@ async fn a_master_killed_under_chat_loses_no_acknowledged_message_and_matching_r
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slot_moved_under_chat_is_heard_again_and_its_rooms_go_on() {
     const PAIRS: usize = 4;
-    let cluster = nodes::OwnCluster::start().await;
-    let redis = cluster.url();
-    let database_url = fresh_url(Backend::Postgres).await;
-    let prefix = format!("reshard:{}:", rand::random::<u64>());
-    let (pa, pb) = (free_port(), free_port());
-    let origins = format!("http://127.0.0.1:{pa},http://127.0.0.1:{pb}");
-    let a = start_node_with(pa, &origins, &database_url, &redis, &prefix, &[]).await;
-    let b = start_node_with(pb, &origins, &database_url, &redis, &prefix, &[]).await;
-    let bases = [a.base.clone(), b.base.clone()];
-    let users = seed(&database_url, 2 * PAIRS);
+    let OnOwnCluster {
+        cluster,
+        a,
+        b,
+        bases,
+        users,
+    } = on_own_cluster("reshard", 2 * PAIRS).await;
     let talkers = pair_talkers(&a, &b, &users, 12).await;
 
     let mut slots: Vec<u16> = talkers
