@@ -333,6 +333,9 @@ async fn sign_up_steps(
             "phone": phone,
             "gender": "여성",
             "birthdate": "2000-01-01",
+            "service": true,
+            "privacy": true,
+            "youth": true,
         })),
     )
     .await

@@ -17,7 +17,7 @@ async function existingAccount(request: APIRequestContext): Promise<string> {
   const code = await latestCode(request, phone);
   expect((await request.post('/api/verify-mvp/check', { data: { phone, code } })).ok()).toBe(true);
   const registered = await request.post('/api/register', {
-    data: { username, password: 'abcdefg1', phone, gender: '남성', birthdate: '1999-01-01' },
+    data: { username, password: 'abcdefg1', phone, gender: '남성', birthdate: '1999-01-01', service: true, privacy: true, youth: true },
   });
   expect(registered.ok()).toBe(true);
   return username;

@@ -194,6 +194,9 @@ export async function signUpByApi(context: BrowserContext, account: Account & { 
     phone: account.phone,
     gender: '여성',
     birthdate: '2000-01-01',
+    service: true,
+    privacy: true,
+    youth: true,
   });
   await post('/api/nickname/set-nickname', { nickname: account.nickname });
 }

@@ -67,6 +67,10 @@ pub enum ErrorCode {
     ContentNotAllowed,
     /// The nickname was set less than a month ago.
     NicknameLocked,
+    /// Another active account has this nickname (case and spaces aside).
+    NicknameTaken,
+    /// A registration without the three required terms (service, privacy, youth).
+    TermsRequired,
     /// The current password given for a change is wrong.
     CurrentPasswordWrong,
     /// The identity verification id is missing or unknown.
@@ -240,6 +244,8 @@ impl ErrorCode {
         Self::ForbiddenOrigin,
         Self::ContentNotAllowed,
         Self::NicknameLocked,
+        Self::NicknameTaken,
+        Self::TermsRequired,
         Self::CurrentPasswordWrong,
         Self::IdentityIdInvalid,
         Self::IdentityNotVerified,
@@ -350,6 +356,8 @@ impl ErrorCode {
             Self::ForbiddenOrigin => "허용되지 않은 요청입니다.",
             Self::ContentNotAllowed => "부적절한 표현이 포함되어 있어요. 다른 표현을 사용해주세요.",
             Self::NicknameLocked => "닉네임은 설정 후 1개월 동안 바꿀 수 없습니다.",
+            Self::NicknameTaken => "이미 사용 중인 닉네임이에요. 다른 닉네임을 정해주세요.",
+            Self::TermsRequired => "필수 약관에 모두 동의해야 서비스를 이용할 수 있어요.",
             Self::CurrentPasswordWrong => "현재 비밀번호가 올바르지 않습니다.",
             Self::IdentityIdInvalid => "인증 ID가 유효하지 않습니다.",
             Self::IdentityNotVerified => "본인인증이 완료되지 않았습니다.",

@@ -14,6 +14,7 @@ pub mod moderation;
 mod notice;
 pub mod round;
 pub mod safety;
+pub mod terms;
 pub mod text;
 pub mod time;
 mod validate;

@@ -272,6 +272,18 @@ impl Nickname {
     }
 }
 
+impl Nickname {
+    /// What two nicknames must not share: the name with case and spaces aside, so that
+    /// "Moon Cat" cannot pass for "mooncat".
+    pub fn key(&self) -> String {
+        self.0
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| c.to_ascii_lowercase())
+            .collect()
+    }
+}
+
 impl AsRef<str> for Nickname {
     fn as_ref(&self) -> &str {
         &self.0
@@ -316,6 +328,14 @@ fn is_hangul(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nicknames_differing_in_case_alone_share_a_key() {
+        let key = |s: &str| Nickname::parse(s).unwrap().key();
+        assert_eq!(key("MoonCat"), key("mooncat"));
+        assert_eq!(key(" 달빛Cat7 "), "달빛cat7");
+        assert_ne!(key("달빛고양이"), key("달빛고양이2"));
+    }
 
     #[test]
     fn masks_the_middle_of_a_phone() {

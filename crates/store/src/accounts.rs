@@ -28,7 +28,19 @@ pub struct NewUser<'a> {
     pub birthdate: &'a str,
     /// The optional notification consent of the terms (알림 수신 동의).
     pub alarm_consent: bool,
+    /// Every terms answer given at sign-up, recorded with the account.
+    pub consents: &'a [Consent<'a>],
     pub now: i64,
+}
+
+/// One answer to one of the terms: given or withdrawn, to the version shown.
+#[derive(Debug, Clone, Copy)]
+pub struct Consent<'a> {
+    /// The document's short name (`service`, `privacy`, `youth`, `improve`, `alarm`).
+    pub terms: &'a str,
+    /// The effective date of the text agreed to.
+    pub version: &'a str,
+    pub agreed: bool,
 }
 
 /// A login session; only the hash of its token is stored.
@@ -87,6 +99,7 @@ impl Store {
         .await;
         match inserted {
             Ok(id) => {
+                record_consents(&mut tx, id, user.consents, user.now).await?;
                 tx.commit().await?;
                 Ok(Some(id))
             }
@@ -136,14 +149,53 @@ impl Store {
             .await?)
     }
 
-    pub async fn set_nickname(&self, id: i64, nickname: &str, now: i64) -> Result<(), StoreError> {
-        sqlx::query("UPDATE users SET nickname = $1, nickname_set_at = $2 WHERE id = $3")
-            .bind(nickname)
-            .bind(now)
-            .bind(id)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+    /// Sets the nickname and claims its key (`Nickname::key`); another active account
+    /// holding the key refuses it with `NicknameTaken`.
+    pub async fn set_nickname(
+        &self,
+        id: i64,
+        nickname: &str,
+        key: &str,
+        now: i64,
+    ) -> Result<(), StoreError> {
+        let set = sqlx::query(
+            "UPDATE users SET nickname = $1, nickname_key = $2, nickname_set_at = $3
+             WHERE id = $4",
+        )
+        .bind(nickname)
+        .bind(key)
+        .bind(now)
+        .bind(id)
+        .execute(&self.pool)
+        .await;
+        match set {
+            Ok(_) => Ok(()),
+            Err(e) if is_unique_violation(&e) => Err(StoreError::NicknameTaken),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Whether an active account other than `except` holds this nickname key.
+    pub async fn nickname_taken(&self, key: &str, except: i64) -> Result<bool, StoreError> {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM users
+             WHERE nickname_key = $1 AND status = 'active' AND id <> $2",
+        )
+        .bind(key)
+        .bind(except)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(n > 0)
+    }
+
+    /// Every terms answer of a user, oldest first.
+    pub async fn consents_of(&self, user_id: i64) -> Result<Vec<ConsentRow>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT terms, version, agreed, at FROM consents WHERE user_id = $1 ORDER BY id",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?)
     }
 
     pub async fn set_password_hash(&self, id: i64, hash: &str) -> Result<(), StoreError> {
@@ -253,4 +305,36 @@ impl Store {
         .await?;
         Ok(done.rows_affected())
     }
+}
+
+/// A terms answer as stored.
+#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
+pub struct ConsentRow {
+    pub terms: String,
+    pub version: String,
+    /// 1: given; 0: withdrawn.
+    pub agreed: i64,
+    pub at: i64,
+}
+
+/// Adds terms answers to the ledger, in the caller's transaction.
+pub(crate) async fn record_consents(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    user_id: i64,
+    consents: &[Consent<'_>],
+    now: i64,
+) -> Result<(), StoreError> {
+    for c in consents {
+        sqlx::query(
+            "INSERT INTO consents (user_id, terms, version, agreed, at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(user_id)
+        .bind(c.terms)
+        .bind(c.version)
+        .bind(i64::from(c.agreed))
+        .bind(now)
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
 }

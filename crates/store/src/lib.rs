@@ -24,7 +24,7 @@ use std::time::Duration;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::AnyPool;
 
-pub use accounts::{NewSession, NewUser, User};
+pub use accounts::{Consent, ConsentRow, NewSession, NewUser, User};
 pub use codes::{IdentityCheck, PhoneCode};
 pub use comments::{Comment, NewComment, ReviewedComment};
 pub use console::{AuditRow, ConsoleCounts, ReportRow, Resolution, SanctionRow};
@@ -68,6 +68,8 @@ pub enum StoreError {
     UsernameTaken,
     #[error("the phone belongs to an active account")]
     PhoneInUse,
+    #[error("the nickname belongs to another active account")]
+    NicknameTaken,
     #[error("an operator has this username")]
     OperatorExists,
     #[error("the report was resolved already")]

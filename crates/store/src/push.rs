@@ -9,6 +9,7 @@
 
 use sqlx::FromRow;
 
+use crate::accounts::{record_consents, Consent};
 use crate::{Store, StoreError};
 
 /// A device to push to.
@@ -79,30 +80,44 @@ impl Store {
         Ok(matches!(at, Some(Some(_))))
     }
 
-    /// Records the consent, or its withdrawal, which removes every subscription of the user
-    /// in the same transaction. Giving it again keeps the first time it was given.
+    /// Records the consent to `version` of the text, or its withdrawal, which removes every
+    /// subscription of the user in the same transaction; a change is added to the user's
+    /// ledger of terms answers. Giving it again keeps the first time it was given.
     pub async fn set_alarm_consent(
         &self,
         user_id: i64,
         agree: bool,
+        version: &str,
         now: i64,
     ) -> Result<(), StoreError> {
-        if agree {
+        let mut tx = self.pool.begin().await?;
+        let changed = if agree {
             sqlx::query(
                 "UPDATE users SET alarm_consent_at = $1 WHERE id = $2 AND alarm_consent_at IS NULL",
             )
             .bind(now)
             .bind(user_id)
-            .execute(&self.pool)
-            .await?;
-            return Ok(());
-        }
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("UPDATE users SET alarm_consent_at = NULL WHERE id = $1")
+            .execute(&mut *tx)
+            .await?
+        } else {
+            let changed = sqlx::query(
+                "UPDATE users SET alarm_consent_at = NULL
+                 WHERE id = $1 AND alarm_consent_at IS NOT NULL",
+            )
             .bind(user_id)
             .execute(&mut *tx)
             .await?;
-        forget_devices(&mut tx, user_id).await?;
+            forget_devices(&mut tx, user_id).await?;
+            changed
+        };
+        if changed.rows_affected() == 1 {
+            let answer = Consent {
+                terms: "alarm",
+                version,
+                agreed: agree,
+            };
+            record_consents(&mut tx, user_id, &[answer], now).await?;
+        }
         tx.commit().await?;
         Ok(())
     }

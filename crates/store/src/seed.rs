@@ -232,6 +232,7 @@ mod tests {
                 gender: "여성",
                 birthdate: "2000-01-01",
                 alarm_consent: false,
+                consents: &[],
                 now,
             })
             .await;

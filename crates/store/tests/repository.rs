@@ -65,6 +65,7 @@ fn user<'a>(username: &'a str, phone: &'a str, now: i64) -> NewUser<'a> {
         gender: "여성",
         birthdate: "2000-01-01",
         alarm_consent: false,
+        consents: &[],
         now,
     }
 }
@@ -336,7 +337,7 @@ async fn nickname_and_password_change(store: Store) {
         .await
         .unwrap()
         .unwrap();
-    store.set_nickname(id, "달빛", 3000).await.unwrap();
+    store.set_nickname(id, "달빛", "달빛", 3000).await.unwrap();
     store.set_password_hash(id, "new-hash").await.unwrap();
     store.set_real_name(id, "김하늘").await.unwrap();
     let got = store.user_by_id(id).await.unwrap().unwrap();
@@ -1194,8 +1195,8 @@ async fn a_report_resolves_once_with_its_sanction(store: Store) {
 
 async fn the_console_counts_lists_and_finds(store: Store) {
     let (a, b) = two_users(&store).await;
-    store.set_nickname(a, "달빛소녀", 1000).await.unwrap();
-    store.set_nickname(b, "달님", 1000).await.unwrap();
+    store.set_nickname(a, "달빛소녀", "달빛소녀", 1000).await.unwrap();
+    store.set_nickname(b, "달님", "달님", 1000).await.unwrap();
     let sides = || {
         [
             MatchSide {

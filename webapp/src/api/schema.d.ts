@@ -98,7 +98,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sends a sign-up code to a phone that no active account uses. */
+        /**
+         * Sends a sign-up code to a phone that no active account uses. With a birthdate,
+         *     someone under 14 is told so before any code is sent.
+         */
         post: operations["sendSignupCode"];
         delete?: never;
         options?: never;
@@ -168,7 +171,7 @@ export interface paths {
         put?: never;
         /**
          * Checks a nickname as the user types it, by the rules the save applies (the abuse
-         *     filter included), without saving it.
+         *     filter and uniqueness included), without saving it.
          */
         post: operations["checkNickname"];
         delete?: never;
@@ -186,7 +189,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sets the nickname; once set it is kept for a month. */
+        /**
+         * Sets the nickname, unless another active account has it (case and spaces aside);
+         *     once set it is kept for a month.
+         */
         post: operations["setNickname"];
         delete?: never;
         options?: never;
@@ -1960,7 +1966,7 @@ export interface components {
          *     The HTTP status of each code is decided in one place, in the server crate.
          * @enum {string}
          */
-        ErrorCode: "USERNAME_REQUIRED" | "USERNAME_INVALID" | "FIELDS_REQUIRED" | "PASSWORD_WEAK" | "PASSWORD_TOO_LONG" | "RESET_PASSWORD_MISMATCH" | "NEW_PASSWORD_MISMATCH" | "PHONE_REQUIRED" | "PHONE_INVALID" | "CODE_REQUIRED" | "BIRTHDATE_INVALID" | "GENDER_INVALID" | "NICKNAME_REQUIRED" | "NICKNAME_INVALID" | "USERNAME_TAKEN" | "LOGIN_FAILED" | "UNDER_AGE" | "PHONE_NOT_VERIFIED" | "PHONE_IN_USE" | "CODE_INVALID" | "CODE_EXPIRED" | "CODE_ATTEMPTS_EXCEEDED" | "SMS_COOLDOWN" | "SMS_DAILY_LIMIT" | "SMS_SEND_FAILED" | "RATE_LIMITED" | "UNAUTHORIZED" | "FORBIDDEN_ORIGIN" | "CONTENT_NOT_ALLOWED" | "NICKNAME_LOCKED" | "CURRENT_PASSWORD_WRONG" | "IDENTITY_ID_INVALID" | "IDENTITY_NOT_VERIFIED" | "IDENTITY_FAILED" | "IDENTITY_MISMATCH" | "SERVICE_CLOSED" | "ROUND_OVER" | "WORD_NOT_IN_ROUND" | "ALREADY_IN_ROOM" | "NOT_IN_ROOM" | "MESSAGE_EMPTY" | "MESSAGE_TOO_LONG" | "NICKNAME_NEEDED" | "EMOTION_REQUIRED" | "FEEDBACK_NO_ROOM" | "REPORT_EMPTY" | "REPORT_TOO_LONG" | "REPORT_REASON_INVALID" | "REPORT_NOT_PARTNER" | "ACCOUNT_RESTRICTED" | "COMMENT_EMPTY" | "COMMENT_TOO_LONG" | "OPERATOR_ONLY" | "SECOND_FACTOR_REQUIRED" | "TOTP_INVALID" | "TOTP_ENROLLED" | "TOTP_NOT_STARTED" | "OPERATOR_PASSWORD_WEAK" | "REPORT_CLOSED" | "MEGAPHONE_EMPTY" | "MEGAPHONE_TOO_LONG" | "NO_MEGAPHONES" | "MEGAPHONE_BUSY" | "MEGAPHONE_TOO_SOON" | "PACK_INVALID" | "PAYMENT_INVALID" | "CARD_NOT_PAID" | "PAYMENT_UNAVAILABLE" | "SANCTION_KIND_INVALID" | "SANCTION_DAYS_INVALID" | "SANCTION_REASON_REQUIRED" | "SANCTION_REASON_TOO_LONG" | "SANCTION_LIFTED" | "REAL_NAME_REQUIRED" | "REAL_NAME_INVALID" | "REAL_NAME_NEEDED" | "NOT_OWNER" | "PAYMENT_AMOUNT_INVALID" | "PAYMENT_NOT_PAID" | "PAYMENT_USED" | "PAYMENT_ALREADY_PAID" | "WORDSET_WORDS_REQUIRED" | "WORDSET_WORD_INVALID" | "WORDSET_WORDS_DUPLICATE" | "REFUND_BANK_INVALID" | "REFUND_ACCOUNT_INVALID" | "WORDSET_REVIEWED" | "REFUND_SETTLED" | "SIGNATURE_INVALID" | "PUSH_CONSENT_REQUIRED" | "PUSH_SUBSCRIPTION_INVALID" | "INVALID_REQUEST" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "NOT_FOUND" | "UNAVAILABLE" | "INTERNAL";
+        ErrorCode: "USERNAME_REQUIRED" | "USERNAME_INVALID" | "FIELDS_REQUIRED" | "PASSWORD_WEAK" | "PASSWORD_TOO_LONG" | "RESET_PASSWORD_MISMATCH" | "NEW_PASSWORD_MISMATCH" | "PHONE_REQUIRED" | "PHONE_INVALID" | "CODE_REQUIRED" | "BIRTHDATE_INVALID" | "GENDER_INVALID" | "NICKNAME_REQUIRED" | "NICKNAME_INVALID" | "USERNAME_TAKEN" | "LOGIN_FAILED" | "UNDER_AGE" | "PHONE_NOT_VERIFIED" | "PHONE_IN_USE" | "CODE_INVALID" | "CODE_EXPIRED" | "CODE_ATTEMPTS_EXCEEDED" | "SMS_COOLDOWN" | "SMS_DAILY_LIMIT" | "SMS_SEND_FAILED" | "RATE_LIMITED" | "UNAUTHORIZED" | "FORBIDDEN_ORIGIN" | "CONTENT_NOT_ALLOWED" | "NICKNAME_LOCKED" | "NICKNAME_TAKEN" | "TERMS_REQUIRED" | "CURRENT_PASSWORD_WRONG" | "IDENTITY_ID_INVALID" | "IDENTITY_NOT_VERIFIED" | "IDENTITY_FAILED" | "IDENTITY_MISMATCH" | "SERVICE_CLOSED" | "ROUND_OVER" | "WORD_NOT_IN_ROUND" | "ALREADY_IN_ROOM" | "NOT_IN_ROOM" | "MESSAGE_EMPTY" | "MESSAGE_TOO_LONG" | "NICKNAME_NEEDED" | "EMOTION_REQUIRED" | "FEEDBACK_NO_ROOM" | "REPORT_EMPTY" | "REPORT_TOO_LONG" | "REPORT_REASON_INVALID" | "REPORT_NOT_PARTNER" | "ACCOUNT_RESTRICTED" | "COMMENT_EMPTY" | "COMMENT_TOO_LONG" | "OPERATOR_ONLY" | "SECOND_FACTOR_REQUIRED" | "TOTP_INVALID" | "TOTP_ENROLLED" | "TOTP_NOT_STARTED" | "OPERATOR_PASSWORD_WEAK" | "REPORT_CLOSED" | "MEGAPHONE_EMPTY" | "MEGAPHONE_TOO_LONG" | "NO_MEGAPHONES" | "MEGAPHONE_BUSY" | "MEGAPHONE_TOO_SOON" | "PACK_INVALID" | "PAYMENT_INVALID" | "CARD_NOT_PAID" | "PAYMENT_UNAVAILABLE" | "SANCTION_KIND_INVALID" | "SANCTION_DAYS_INVALID" | "SANCTION_REASON_REQUIRED" | "SANCTION_REASON_TOO_LONG" | "SANCTION_LIFTED" | "REAL_NAME_REQUIRED" | "REAL_NAME_INVALID" | "REAL_NAME_NEEDED" | "NOT_OWNER" | "PAYMENT_AMOUNT_INVALID" | "PAYMENT_NOT_PAID" | "PAYMENT_USED" | "PAYMENT_ALREADY_PAID" | "WORDSET_WORDS_REQUIRED" | "WORDSET_WORD_INVALID" | "WORDSET_WORDS_DUPLICATE" | "REFUND_BANK_INVALID" | "REFUND_ACCOUNT_INVALID" | "WORDSET_REVIEWED" | "REFUND_SETTLED" | "SIGNATURE_INVALID" | "PUSH_CONSENT_REQUIRED" | "PUSH_SUBSCRIPTION_INVALID" | "INVALID_REQUEST" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "NOT_FOUND" | "UNAVAILABLE" | "INTERNAL";
         /**
          * FeedbackBody
          * @description The spec's feedback payload. Identity fields are ignored (the session says who), the
@@ -2287,11 +2293,6 @@ export interface components {
             /** @description RFC 3339. */
             sentAt: string;
         };
-        /** PhoneBody */
-        PhoneBody: {
-            /** @default  */
-            phone: string;
-        };
         /** PhoneCodeBody */
         PhoneCodeBody: {
             /** @default  */
@@ -2371,6 +2372,11 @@ export interface components {
             username: string;
             /** @description None until the user picks one. */
             nickname?: string;
+            /**
+             * @description When the nickname may be changed again (RFC 3339); absent when it may be now, or
+             *     none is set yet.
+             */
+            nickname_changeable_at?: string;
         };
         /**
          * ProtocolTypes
@@ -2539,7 +2545,28 @@ export interface components {
              */
             birthdate: string;
             /**
-             * @description The terms' optional notification consent (알림 수신 동의).
+             * @description The terms agreed to in the terms modal; the first three are required.
+             *     서비스 이용약관.
+             * @default false
+             */
+            service: boolean;
+            /**
+             * @description 개인정보 처리방침.
+             * @default false
+             */
+            privacy: boolean;
+            /**
+             * @description 청소년 보호정책.
+             * @default false
+             */
+            youth: boolean;
+            /**
+             * @description The optional 서비스 개선 목적 정보 활용 동의.
+             * @default false
+             */
+            improve: boolean;
+            /**
+             * @description The optional notification consent (알림 수신 동의).
              * @default false
              */
             alarm: boolean;
@@ -2919,6 +2946,17 @@ export interface components {
              * @default
              */
             message: string;
+        };
+        /** SignupPhoneBody */
+        SignupPhoneBody: {
+            /** @default  */
+            phone: string;
+            /**
+             * @description YYYY-MM-DD or YYYYMMDD. When given, someone under 14 is refused before a code is
+             *     sent.
+             * @default
+             */
+            birthdate: string;
         };
         /**
          * SocketError
@@ -3777,7 +3815,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json; charset=utf-8": components["schemas"]["PhoneBody"];
+                "application/json; charset=utf-8": components["schemas"]["SignupPhoneBody"];
             };
         };
         responses: {

@@ -2,6 +2,8 @@
 export const limits = {
   /** Seconds an SMS verification code stays valid on screen. */
   codeCountdownSeconds: 180,
+  /** Seconds before another code may be sent to the same phone (the server's SMS_COOLDOWN). */
+  smsCooldownSeconds: 60,
   birthdateDigits: 8,
   codeDigits: 6,
   nicknameMaxLength: 20,

@@ -5,6 +5,7 @@ use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use telepathy_domain::bell::PUSH_DEVICES_PER_USER;
 use telepathy_domain::limits::{PUSH_CHANGES_PER_USER, PUSH_ENDPOINT_MAX_CHARS, PUSH_WINDOW};
+use telepathy_domain::terms::Terms;
 use telepathy_domain::{ErrorCode, Notice};
 use telepathy_providers::PushDevice;
 use telepathy_store::{NewPushSubscription, Subscribed};
@@ -95,7 +96,12 @@ impl PushApi {
         let user = s.require_user(req).await?.user;
         limit(s, user.id).await?;
         s.store
-            .set_alarm_consent(user.id, body.agree, s.clock.now_ms())
+            .set_alarm_consent(
+                user.id,
+                body.agree,
+                Terms::Alarm.version(),
+                s.clock.now_ms(),
+            )
             .await
             .or_internal("recording a notification consent")?;
         let (consent, devices) = read_state(s, user.id).await?;

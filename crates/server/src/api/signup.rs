@@ -3,10 +3,11 @@ use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use telepathy_domain::limits::{MIN_AGE, VERIFIED_PHONE_TTL};
+use telepathy_domain::terms::{Agreement, Terms};
 use telepathy_domain::time::seoul_date;
 use telepathy_domain::{Birthdate, ErrorCode, Gender, Notice, Password, Phone, Username};
 use telepathy_providers::CodePurpose;
-use telepathy_store::{NewUser, StoreError};
+use telepathy_store::{Consent, NewUser, StoreError};
 
 use super::choice::{Choice, GenderChoices};
 use super::{Ack, Tag};
@@ -31,9 +32,13 @@ pub struct Availability {
 }
 
 #[derive(Debug, Object)]
-pub struct PhoneBody {
+pub struct SignupPhoneBody {
     #[oai(default)]
     pub phone: String,
+    /// YYYY-MM-DD or YYYYMMDD. When given, someone under 14 is refused before a code is
+    /// sent.
+    #[oai(default)]
+    pub birthdate: String,
 }
 
 #[derive(Debug, Object)]
@@ -57,9 +62,43 @@ pub struct RegisterBody {
     /// YYYY-MM-DD (YYYYMMDD is accepted too).
     #[oai(default)]
     pub birthdate: String,
-    /// The terms' optional notification consent (알림 수신 동의).
+    /// The terms agreed to in the terms modal; the first three are required.
+    /// 서비스 이용약관.
+    #[oai(default)]
+    pub service: bool,
+    /// 개인정보 처리방침.
+    #[oai(default)]
+    pub privacy: bool,
+    /// 청소년 보호정책.
+    #[oai(default)]
+    pub youth: bool,
+    /// The optional 서비스 개선 목적 정보 활용 동의.
+    #[oai(default)]
+    pub improve: bool,
+    /// The optional notification consent (알림 수신 동의).
     #[oai(default)]
     pub alarm: bool,
+}
+
+impl RegisterBody {
+    fn agreement(&self) -> Result<Agreement, ErrorCode> {
+        let ticked = [
+            (Terms::Service, self.service),
+            (Terms::Privacy, self.privacy),
+            (Terms::Youth, self.youth),
+            (Terms::Improve, self.improve),
+            (Terms::Alarm, self.alarm),
+        ];
+        Agreement::parse(ticked.into_iter().filter(|(_, on)| *on).map(|(t, _)| t))
+    }
+}
+
+/// Refuses someone younger than the service allows, by the birthdate they gave.
+fn check_age(birthdate: &Birthdate, now: chrono::DateTime<chrono::Utc>) -> Result<(), ErrorCode> {
+    if birthdate.age_on(seoul_date(now)) < MIN_AGE {
+        return Err(ErrorCode::UnderAge);
+    }
+    Ok(())
 }
 
 #[OpenApi(tag = "Tag::Signup")]
@@ -95,14 +134,18 @@ impl SignupApi {
         }))
     }
 
-    /// Sends a sign-up code to a phone that no active account uses.
+    /// Sends a sign-up code to a phone that no active account uses. With a birthdate,
+    /// someone under 14 is told so before any code is sent.
     #[oai(
         path = "/verify-mvp/send",
         method = "post",
         operation_id = "sendSignupCode"
     )]
-    async fn send(&self, req: &Request, body: Json<PhoneBody>) -> ApiResult<Ack> {
+    async fn send(&self, req: &Request, body: Json<SignupPhoneBody>) -> ApiResult<Ack> {
         let s = &self.0;
+        if !body.birthdate.trim().is_empty() {
+            check_age(&Birthdate::parse(&body.birthdate)?, s.clock.now())?;
+        }
         let phone = Phone::parse(&body.phone)?;
         // Whether a phone has an account is a look-up: limited, so numbers cannot be
         // enumerated.
@@ -156,9 +199,8 @@ impl SignupApi {
         let gender = Gender::parse(b.gender.as_str())?;
         let birthdate = Birthdate::parse(&b.birthdate)?;
         let now = s.clock.now();
-        if birthdate.age_on(seoul_date(now)) < MIN_AGE {
-            return Err(ErrorCode::UnderAge.into());
-        }
+        check_age(&birthdate, now)?;
+        let agreement = b.agreement()?;
         // The answers below tell whether a username or phone has an account: look-ups.
         s.limit_lookups(req).await?;
         if s.store
@@ -180,6 +222,14 @@ impl SignupApi {
             .or_internal("hashing")?;
         let now_ms = now.timestamp_millis();
         let since = now_ms - i64::try_from(VERIFIED_PHONE_TTL.as_millis()).unwrap_or(0);
+        let consents: Vec<Consent> = agreement
+            .terms()
+            .map(|t| Consent {
+                terms: t.as_str(),
+                version: t.version(),
+                agreed: true,
+            })
+            .collect();
         let registered = s
             .store
             .register_user(
@@ -189,7 +239,8 @@ impl SignupApi {
                     phone: phone.as_ref(),
                     gender: gender.as_korean(),
                     birthdate: &birthdate.iso(),
-                    alarm_consent: b.alarm,
+                    alarm_consent: agreement.agrees_to(Terms::Alarm),
+                    consents: &consents,
                     now: now_ms,
                 },
                 since,

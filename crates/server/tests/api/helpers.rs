@@ -359,6 +359,9 @@ pub fn register_body(username: &str, password: &str, phone: &str) -> Value {
         "phone": phone,
         "gender": "여성",
         "birthdate": "2000-01-01",
+        "service": true,
+        "privacy": true,
+        "youth": true,
     })
 }
 

@@ -458,7 +458,10 @@ async fn opening_run_figures() {
         .users;
     for (i, user) in users.iter().enumerate() {
         let id = user.as_ref().unwrap().id;
-        store.set_alarm_consent(id, true, now).await.unwrap();
+        store
+            .set_alarm_consent(id, true, "2026-12-01", now)
+            .await
+            .unwrap();
         for j in 0..10 {
             let n = i as u64 * 10 + j;
             if n >= devices {

@@ -7,13 +7,19 @@ use telepathy_domain::limits::{
     CODE_MAX_ATTEMPTS, LOOKUPS_PER_IP, SMS_DAILY_PER_IP, SMS_DAILY_PER_PHONE,
 };
 
-use crate::helpers::{register_body, TestApp, ORIGIN, UNREACHABLE_PROVIDERS};
+use telepathy_server::clock::Clock;
+
+use crate::helpers::{
+    register_body, user_id, TestApp, ORIGIN, OUTBOX_TOKEN, UNREACHABLE_PROVIDERS,
+};
 
 crate::both!(
     username_check_messages,
     sign_up_end_to_end,
     register_needs_a_verified_phone,
     register_validation_messages,
+    consents_are_recorded_with_their_version,
+    under_fourteen_is_refused_before_the_code,
     codes_expire_and_are_single_use,
     wrong_codes_are_limited,
     parallel_wrong_codes_are_limited,
@@ -179,8 +185,85 @@ async fn register_validation_messages(mut app: TestApp) {
         }
     }
     // Fourteen today is old enough, and the verification was not spent by the refusals.
-    let ok = json!({ "username": "alice", "password": "abcdefg1", "phone": "01011112222", "gender": "남성", "birthdate": "20121122" });
+    let mut ok = json!({ "username": "alice", "password": "abcdefg1", "phone": "01011112222", "gender": "남성", "birthdate": "20121122", "service": true, "privacy": true, "youth": true });
+    // Without any one of the three required terms: refused, and nothing is spent.
+    for required in ["service", "privacy", "youth"] {
+        let mut without = ok.clone();
+        without[required] = json!(false);
+        let a = app.post("/api/register", without).await;
+        a.assert_error(400, "TERMS_REQUIRED");
+        assert_eq!(
+            a.message(),
+            "필수 약관에 모두 동의해야 서비스를 이용할 수 있어요."
+        );
+    }
+    ok["improve"] = json!(true);
     app.post("/api/register", ok).await.assert_ok();
+}
+
+/// Each terms answer of a registration is kept with its time and the version of the text;
+/// the notification consent given and withdrawn later on My page adds to the same ledger.
+async fn consents_are_recorded_with_their_version(mut app: TestApp) {
+    app.verify_phone("01011112222").await;
+    let mut body = register_body("alice", "abcdefg1", "01011112222");
+    body["alarm"] = json!(true);
+    app.post("/api/register", body).await.assert_ok();
+    let id = user_id(&app, "alice").await;
+    let registered_at = app.clock.now_ms();
+    let ledger = |rows: Vec<telepathy_store::ConsentRow>| -> Vec<(String, String, i64, i64)> {
+        rows.into_iter()
+            .map(|r| (r.terms, r.version, r.agreed, r.at))
+            .collect()
+    };
+    let at_signup = ["service", "privacy", "youth", "alarm"]
+        .map(|t| (t.to_owned(), "2026-12-01".to_owned(), 1, registered_at));
+    assert_eq!(
+        ledger(app.state.store.consents_of(id).await.unwrap()),
+        at_signup.to_vec(),
+        "improve was not ticked"
+    );
+
+    app.clock.advance(Duration::from_secs(60));
+    app.post("/api/push/consent", json!({ "agree": false }))
+        .await
+        .assert_ok();
+    // Withdrawing twice is one withdrawal.
+    app.post("/api/push/consent", json!({ "agree": false }))
+        .await
+        .assert_ok();
+    let rows = ledger(app.state.store.consents_of(id).await.unwrap());
+    assert_eq!(rows.len(), 5);
+    assert_eq!(
+        rows[4],
+        (
+            "alarm".to_owned(),
+            "2026-12-01".to_owned(),
+            0,
+            registered_at + 60_000
+        )
+    );
+}
+
+/// Someone under 14 who gives their birthdate first is refused before any code is sent.
+async fn under_fourteen_is_refused_before_the_code(mut app: TestApp) {
+    // The app's clock stands at 2026-11-22 (Seoul): born 2012-11-23 is 13.
+    let a = app
+        .post(
+            "/api/verify-mvp/send",
+            json!({ "phone": "01011112222", "birthdate": "2012-11-23" }),
+        )
+        .await;
+    a.assert_error(400, "UNDER_AGE");
+    app.read_outbox("01011112222", Some(OUTBOX_TOKEN))
+        .await
+        .assert_error(404, "NOT_FOUND");
+    app.post(
+        "/api/verify-mvp/send",
+        json!({ "phone": "01011112222", "birthdate": "20121122" }),
+    )
+    .await
+    .assert_ok();
+    app.outbox_code("01011112222").await;
 }
 
 async fn codes_expire_and_are_single_use(mut app: TestApp) {

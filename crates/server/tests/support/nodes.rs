@@ -192,7 +192,7 @@ pub async fn sign_up(base: &str, username: &str, phone: &str) -> String {
         None,
     )
     .await;
-    let body = json!({ "username": username, "password": "abcdefg1", "phone": phone, "gender": "남성", "birthdate": "19990101" });
+    let body = json!({ "username": username, "password": "abcdefg1", "phone": phone, "gender": "남성", "birthdate": "19990101", "service": true, "privacy": true, "youth": true });
     let (_, cookie) = post(base, "/api/register", body, None).await;
     let cookie = cookie.unwrap();
     post(

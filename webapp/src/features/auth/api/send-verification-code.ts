@@ -2,7 +2,7 @@ import useSWRMutation from 'swr/mutation';
 import { api, type Schemas } from '@/api/client';
 import { settle } from '@/api/outcome';
 
-export type SendCodeBody = Schemas['PhoneBody'];
+export type SendCodeBody = Schemas['SignupPhoneBody'];
 
 export function sendVerificationCode(body: SendCodeBody) {
   return settle(api.POST('/verify-mvp/send', { body }));

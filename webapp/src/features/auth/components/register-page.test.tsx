@@ -3,15 +3,18 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { ko } from '@/i18n/ko';
 import { jsonResponse, renderRoute } from '@/test/render';
-import { clearRegistrationDraft, readRegistrationDraft } from '../hooks/registration-draft';
+import { clearRegistrationDraft, readRegistrationDraft, saveTermsAgreement } from '../hooks/registration-draft';
 import { RegisterPage } from './register-page';
 
 let fetchMock: Mock<(request: Request) => Promise<Response>>;
+
+const requiredOnly = { service: true, privacy: true, youth: true, improve: false, alarm: false };
 
 beforeEach(() => {
   fetchMock = vi.fn<(request: Request) => Promise<Response>>();
   vi.stubGlobal('fetch', fetchMock);
   clearRegistrationDraft();
+  saveTermsAgreement(requiredOnly);
 });
 
 afterEach(() => {
@@ -143,18 +146,16 @@ describe('RegisterPage availability', () => {
     await waitFor(() => {
       expect(router.state.location.pathname).toBe('/verify-mvp');
     });
-    expect(readRegistrationDraft()).toEqual({ username: 'alice_01', password: 'abcdefg1', alarm: false });
+    expect(readRegistrationDraft()).toEqual({ username: 'alice_01', password: 'abcdefg1', terms: requiredOnly });
     expect(storedText(localStorage)).not.toContain('abcdefg1');
     expect(storedText(sessionStorage)).not.toContain('abcdefg1');
   });
 
-  it.each([
-    ['ticked', { optionalConsents: { improve: false, alarm: true } }, true],
-    ['not ticked', { optionalConsents: { improve: true, alarm: false } }, false],
-    ['of another shape', { optionalConsents: { alarm: 'yes' } }, false],
-  ])('keeps the terms modal’s alarm consent (%s) for the registration', async (_case, state, alarm) => {
+  it('keeps every answer of the terms modal for the registration', async () => {
+    const answers = { service: true, privacy: true, youth: true, improve: false, alarm: true };
+    saveTermsAgreement(answers);
     answerAvailability(true);
-    const { user, username, password, check, submit, router } = setup(state);
+    const { user, username, password, check, submit, router } = setup();
     await user.type(username, 'alice_01');
     await user.click(check);
     await screen.findByText(ko.register.usernameAvailable);
@@ -163,6 +164,20 @@ describe('RegisterPage availability', () => {
     await waitFor(() => {
       expect(router.state.location.pathname).toBe('/verify-mvp');
     });
-    expect(readRegistrationDraft()?.alarm).toBe(alarm);
+    expect(readRegistrationDraft()?.terms).toEqual(answers);
+  });
+
+  it('asks for the terms first when they were not agreed to', async () => {
+    clearRegistrationDraft();
+    const { user } = setup();
+    const dialog = await screen.findByRole('dialog', { name: ko.terms.modalTitle });
+    expect(dialog).toBeVisible();
+    await user.click(screen.getByRole('button', { name: ko.terms.next }));
+    expect(screen.getByRole('alert')).toHaveTextContent(ko.terms.requiredWarning);
+    await user.click(screen.getByRole('button', { name: ko.terms.agreeAll }));
+    await user.click(screen.getByRole('button', { name: ko.terms.next }));
+    await waitFor(() => {
+      expect(screen.queryByRole('dialog', { name: ko.terms.modalTitle })).toBeNull();
+    });
   });
 });

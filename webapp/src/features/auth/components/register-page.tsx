@@ -1,5 +1,5 @@
 import { useRef, useState, type SubmitEvent } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { serverMessage } from '@/api/outcome';
 import { AlertDialog } from '@/components/alert-dialog';
 import { Button } from '@/components/button';
@@ -8,14 +8,16 @@ import { TextField } from '@/components/text-field';
 import { ko } from '@/i18n/ko';
 import { validateRegisterPassword, validateUsername } from '@/lib/validation';
 import { useCheckUsername } from '../api/check-username';
-import { alarmConsentOf, saveRegistrationDraft } from '../hooks/registration-draft';
+import { readTermsAgreement, saveRegistrationDraft } from '../hooks/registration-draft';
+import { TermsModal } from './terms-modal';
 
 export type Availability = 'unknown' | 'available' | 'taken';
 
 export function RegisterPage() {
   const navigate = useNavigate();
-  // The terms modal's optional consent; the registration on /verify-mvp sends it.
-  const alarm = alarmConsentOf(useLocation().state);
+  // The terms agreed to in the modal; without them (a link straight here, a reload) the
+  // modal asks first.
+  const [terms, setTerms] = useState(readTermsAgreement);
   const { trigger: checkUsername, isMutating: checking } = useCheckUsername();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -70,7 +72,8 @@ export function RegisterPage() {
       setModalMessage(ko.register.usernameCheckRequired);
       return;
     }
-    saveRegistrationDraft({ username, password, alarm });
+    if (!terms) return;
+    saveRegistrationDraft({ username, password, terms });
     void navigate('/verify-mvp');
   }
 
@@ -126,6 +129,13 @@ export function RegisterPage() {
           </Link>
         </p>
       </PageBody>
+      <TermsModal
+        open={terms === null}
+        onClose={() => void navigate('/login', { replace: true })}
+        onAgreed={() => {
+          setTerms(readTermsAgreement());
+        }}
+      />
       <AlertDialog
         open={modalMessage !== null}
         title={ko.register.errorTitle}

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { ko } from '@/i18n/ko';
 import { renderRoute } from '@/test/render';
+import { readTermsAgreement } from '../hooks/registration-draft';
 import { TermsModal } from './terms-modal';
 
 function renderModal(onClose = vi.fn()) {
@@ -35,7 +36,7 @@ describe('TermsModal', () => {
     for (const checkbox of screen.getAllByRole('checkbox')) expect(checkbox).toBeChecked();
     await user.click(screen.getByRole('button', { name: ko.terms.next }));
     expect(router.state.location.pathname).toBe('/register');
-    expect(router.state.location.state).toEqual({ optionalConsents: { improve: true, alarm: true } });
+    expect(readTermsAgreement()).toEqual({ service: true, privacy: true, youth: true, improve: true, alarm: true });
   });
 
   it('goes on with only the required terms ticked', async () => {
@@ -46,7 +47,7 @@ describe('TermsModal', () => {
     }
     await user.click(screen.getByRole('button', { name: ko.terms.next }));
     expect(router.state.location.pathname).toBe('/register');
-    expect(router.state.location.state).toEqual({ optionalConsents: { improve: false, alarm: false } });
+    expect(readTermsAgreement()).toEqual({ service: true, privacy: true, youth: true, improve: false, alarm: false });
   });
 
   it('agree all a second time unticks everything', async () => {

@@ -5,22 +5,25 @@ import { FormMessage } from '@/components/form-message';
 import { Modal } from '@/components/modal';
 import { termsItems, termsPath, type TermsType } from '@/config/terms';
 import { ko } from '@/i18n/ko';
-import type { OptionalConsents } from '../hooks/registration-draft';
+import { saveTermsAgreement, type TermsAgreement } from '../hooks/registration-draft';
 
-type Agreement = Record<TermsType, boolean>;
+type Agreement = TermsAgreement;
 
 const none: Agreement = { service: false, privacy: false, youth: false, improve: false, alarm: false };
 
 interface TermsModalProps {
   open: boolean;
   onClose: () => void;
+  /** Called once the required terms are agreed to; by default the modal goes on to /register. */
+  onAgreed?: () => void;
 }
 
 /**
  * Agreement to the terms before sign-up. The three required terms must be ticked to go on;
- * each label opens its document in a new tab so the ticks here are kept.
+ * each label opens its document in a new tab so the ticks here are kept. The answers are kept
+ * for the registration, which sends every one of them.
  */
-export function TermsModal({ open, onClose }: TermsModalProps) {
+export function TermsModal({ open, onClose, onAgreed }: TermsModalProps) {
   const navigate = useNavigate();
   const [agreement, setAgreement] = useState<Agreement>(none);
   const [warning, setWarning] = useState<string | null>(null);
@@ -43,8 +46,9 @@ export function TermsModal({ open, onClose }: TermsModalProps) {
       setWarning(ko.terms.requiredWarning);
       return;
     }
-    const optionalConsents: OptionalConsents = { improve: agreement.improve, alarm: agreement.alarm };
-    void navigate('/register', { state: { optionalConsents } });
+    saveTermsAgreement(agreement);
+    if (onAgreed) onAgreed();
+    else void navigate('/register');
   }
 
   return (

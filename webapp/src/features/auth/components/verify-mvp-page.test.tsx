@@ -6,6 +6,8 @@ import { jsonResponse, renderRoute } from '@/test/render';
 import { clearRegistrationDraft, saveRegistrationDraft } from '../hooks/registration-draft';
 import { VerifyMvpPage } from './verify-mvp-page';
 
+const requiredOnly = { service: true, privacy: true, youth: true, improve: false, alarm: false };
+
 let fetchMock: Mock<(request: Request) => Promise<Response>>;
 
 beforeEach(() => {
@@ -33,7 +35,7 @@ describe('VerifyMvpPage', () => {
   });
 
   it('asks for the phone number before sending', async () => {
-    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', alarm: false });
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', terms: requiredOnly });
     const { user } = setup();
     await user.type(screen.getByLabelText(ko.verify.birthdate), '20000101');
     await user.click(screen.getByRole('radio', { name: ko.verify.female }));
@@ -43,7 +45,7 @@ describe('VerifyMvpPage', () => {
   });
 
   it('keeps only digits in the birthdate, at most 8', async () => {
-    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', alarm: false });
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', terms: requiredOnly });
     const { user } = setup();
     const birthdate = screen.getByLabelText(ko.verify.birthdate);
     await user.type(birthdate, '2000-01-01x9');
@@ -51,7 +53,7 @@ describe('VerifyMvpPage', () => {
   });
 
   it('shows the code input only after a successful send, then registers with the alarm consent and goes to /main', async () => {
-    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', alarm: true });
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', terms: { ...requiredOnly, alarm: true } });
     const bodies: Record<string, unknown> = {};
     fetchMock.mockImplementation(async (request) => {
       const path = new URL(request.url).pathname;
@@ -76,13 +78,14 @@ describe('VerifyMvpPage', () => {
     await user.click(screen.getByRole('button', { name: ko.verify.sendCode }));
     const code = await screen.findByLabelText(ko.codeField.label);
     expect(screen.getByRole('timer')).toHaveTextContent('03:00');
-    expect(screen.getByRole('button', { name: ko.verify.resend })).toBeInTheDocument();
+    // Another code can be asked for only once the cooldown is over; the button says when.
+    expect(screen.getByRole('button', { name: ko.verify.resendIn(60) })).toBeDisabled();
     await user.type(code, '123456');
     await user.click(screen.getByRole('button', { name: ko.verify.submit }));
     await waitFor(() => {
       expect(router.state.location.pathname).toBe('/main');
     });
-    expect(bodies['/api/verify-mvp/send']).toEqual({ phone: '01012345678' });
+    expect(bodies['/api/verify-mvp/send']).toEqual({ phone: '01012345678', birthdate: '2000-01-01' });
     expect(bodies['/api/verify-mvp/check']).toEqual({ phone: '01012345678', code: '123456' });
     expect(bodies['/api/register']).toEqual({
       username: 'alice_01',
@@ -90,6 +93,10 @@ describe('VerifyMvpPage', () => {
       phone: '01012345678',
       gender: '남성',
       birthdate: '2000-01-01',
+      service: true,
+      privacy: true,
+      youth: true,
+      improve: false,
       alarm: true,
     });
     expect(localStorage.getItem('needNicknameSetup')).toBe('true');
@@ -97,7 +104,7 @@ describe('VerifyMvpPage', () => {
   });
 
   it("shows the server's message when sending fails, and no code input", async () => {
-    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', alarm: false });
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', terms: requiredOnly });
     fetchMock.mockResolvedValue(jsonResponse({ success: false, code: 'SMS_COOLDOWN', message: '잠시 후 다시 요청해주세요.' }, 429));
     const { user } = setup();
     await user.type(screen.getByLabelText(ko.verify.birthdate), '20000101');
@@ -109,7 +116,7 @@ describe('VerifyMvpPage', () => {
   });
 
   it('shows the network message when the server cannot be reached', async () => {
-    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', alarm: false });
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', terms: requiredOnly });
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
     const { user } = setup();
     await user.type(screen.getByLabelText(ko.verify.birthdate), '20000101');
@@ -117,5 +124,14 @@ describe('VerifyMvpPage', () => {
     await user.type(screen.getByLabelText(ko.verify.phone), '01012345678');
     await user.click(screen.getByRole('button', { name: ko.verify.sendCode }));
     expect(await screen.findByText(ko.verify.requestFailed)).toBeInTheDocument();
+  });
+
+  it('takes a birthdate pasted with dashes whole', async () => {
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', terms: requiredOnly });
+    const { user } = setup();
+    const birthdate = screen.getByLabelText(ko.verify.birthdate);
+    await user.click(birthdate);
+    await user.paste('2015-01-01');
+    expect(birthdate).toHaveValue('20150101');
   });
 });

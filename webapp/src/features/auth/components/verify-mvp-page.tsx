@@ -49,6 +49,8 @@ export function VerifyMvpPage() {
   const { trigger: register } = useRegister();
   const { markLoggedIn } = useSessionCache();
   const countdown = useCountdown(limits.codeCountdownSeconds);
+  const cooldown = useCountdown(limits.smsCooldownSeconds);
+  const coolingDown = cooldown.started && !cooldown.expired;
   const codeInput = useRef<HTMLInputElement>(null);
 
   const [birthdate, setBirthdate] = useState('');
@@ -77,7 +79,8 @@ export function VerifyMvpPage() {
     if (phoneError || birthdateError || genderError) return;
     const normalized = normalizePhone(phone);
     setMessage(null);
-    const outcome = await sendCode({ phone: normalized });
+    // With the birthdate, someone too young is told before a code is spent.
+    const outcome = await sendCode({ phone: normalized, birthdate: birthdateToIso(birthdate) ?? birthdate });
     if (!outcome.ok) {
       setMessage({ text: outcome.network ? ko.verify.requestFailed : (serverMessage(outcome) ?? ko.verify.sendFailed), tone: 'error' });
       return;
@@ -85,6 +88,7 @@ export function VerifyMvpPage() {
     setSentTo(normalized);
     setCode('');
     countdown.start();
+    cooldown.start();
     setMessage({ text: outcome.data.message || ko.verify.codeSentTo(normalized), tone: 'success' });
     window.setTimeout(() => codeInput.current?.focus(), 0);
   }
@@ -117,7 +121,7 @@ export function VerifyMvpPage() {
         phone: sentTo,
         gender,
         birthdate: isoBirthdate,
-        alarm: draft.alarm,
+        ...draft.terms,
       });
       if (!registered.ok) {
         setMessage({ text: registered.network ? ko.verify.serverFailed : (serverMessage(registered) ?? ko.verify.registerFailed), tone: 'error' });
@@ -152,7 +156,6 @@ export function VerifyMvpPage() {
               inputMode="numeric"
               autoComplete="bday"
               pattern="\d*"
-              maxLength={limits.birthdateDigits}
               placeholder={ko.verify.birthdatePlaceholder}
               hint={ko.verify.birthdateHint}
               value={birthdate}
@@ -189,12 +192,19 @@ export function VerifyMvpPage() {
                 if (sentTo !== null) {
                   setSentTo(null);
                   countdown.reset();
+                  cooldown.reset();
                   setMessage(null);
                 }
               }}
               trailing={
-                <Button variant="secondary" onClick={() => void onSend()} loading={sending}>
-                  {sending ? ko.verify.sending : sentTo === null ? ko.verify.sendCode : ko.verify.resend}
+                <Button variant="secondary" onClick={() => void onSend()} loading={sending} disabled={coolingDown}>
+                  {sending
+                    ? ko.verify.sending
+                    : sentTo === null
+                      ? ko.verify.sendCode
+                      : coolingDown
+                        ? ko.verify.resendIn(cooldown.remaining)
+                        : ko.verify.resend}
                 </Button>
               }
             />

@@ -1,19 +1,25 @@
+import { termsItems, type TermsType } from '@/config/terms';
+
+/** Each of the five terms, ticked or not in the terms modal. */
+export type TermsAgreement = Record<TermsType, boolean>;
+
 /**
- * The username and password chosen on /register, and the optional consent to notifications
- * given in the terms modal, held in memory until /verify-mvp registers the account. Never
- * written to storage: a reload forgets them and sends the user back.
+ * The username and password chosen on /register and the terms agreed to before, held in
+ * memory until /verify-mvp registers the account. Never written to storage: a reload forgets
+ * them and sends the user back.
  */
 export interface RegistrationDraft {
   username: string;
   password: string;
-  /** The terms modal's optional 알림 수신 동의, sent with the registration. */
-  alarm: boolean;
+  /** The terms modal's answers, every one sent with the registration (the server records them). */
+  terms: TermsAgreement;
 }
 
 let draft: RegistrationDraft | null = null;
+let agreed: TermsAgreement | null = null;
 
 export function saveRegistrationDraft(value: RegistrationDraft): void {
-  draft = { ...value };
+  draft = { ...value, terms: { ...value.terms } };
 }
 
 export function readRegistrationDraft(): RegistrationDraft | null {
@@ -22,20 +28,17 @@ export function readRegistrationDraft(): RegistrationDraft | null {
 
 export function clearRegistrationDraft(): void {
   draft = null;
+  agreed = null;
 }
 
-/** The optional consents the terms modal hands to /register in the navigation state. */
-export interface OptionalConsents {
-  improve: boolean;
-  alarm: boolean;
+/** Keeps the terms modal's answers for the sign-up pages, back and forth between them. */
+export function saveTermsAgreement(value: TermsAgreement): void {
+  agreed = { ...value };
 }
 
-/**
- * Whether the navigation state of /register carries the alarm consent. Anything else (a visit
- * without the terms modal, a state of another shape) is no consent.
- */
-export function alarmConsentOf(state: unknown): boolean {
-  if (typeof state !== 'object' || state === null || !('optionalConsents' in state)) return false;
-  const consents: unknown = state.optionalConsents;
-  return typeof consents === 'object' && consents !== null && 'alarm' in consents && consents.alarm === true;
+/** The answers of the terms modal, when every required term was agreed to; otherwise none. */
+export function readTermsAgreement(): TermsAgreement | null {
+  if (!agreed) return null;
+  const answers = agreed;
+  return termsItems.every((item) => !item.required || answers[item.type]) ? { ...answers } : null;
 }

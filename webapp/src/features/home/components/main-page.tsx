@@ -14,7 +14,7 @@ import { useRound } from '../hooks/use-round';
 import { ClosedOverlay } from './closed-overlay';
 import { FeedbackModal } from './feedback-modal';
 import { MegaphoneButton } from './megaphone-button';
-import { NicknameModal } from './nickname-modal';
+import { NicknameModal } from '@/components/nickname-modal';
 import { OnlineCounter } from './online-counter';
 import { RoundPanel, type Pick } from './round-panel';
 

@@ -7,10 +7,12 @@ import { useProfile } from '@/api/profile';
 import { useSessionCache } from '@/api/session';
 import { useWordHistory } from '@/api/word-history';
 import { ConfirmDialog } from '@/components/alert-dialog';
-import { ButtonLink } from '@/components/button';
+import { Button, ButtonLink } from '@/components/button';
+import { NicknameModal } from '@/components/nickname-modal';
 import { Card } from '@/components/page';
 import { Spinner } from '@/components/spinner';
 import { ko } from '@/i18n/ko';
+import { formatKoreanDayAndTime } from '@/lib/date';
 import { operatorLinks, type Destination } from '@/lib/links';
 import { useActiveChat } from '@/lib/socket';
 import { useLogout } from '../api/logout';
@@ -32,6 +34,7 @@ export function MyPage() {
   const { trigger: logout, isMutating: loggingOut } = useLogout();
   const { trigger: withdraw, isMutating: withdrawing } = useWithdraw();
   const [confirmWithdraw, setConfirmWithdraw] = useState(false);
+  const [changingNickname, setChangingNickname] = useState(false);
   const activeChat = useActiveChat();
 
   async function onLogout() {
@@ -74,6 +77,25 @@ export function MyPage() {
                 <div>
                   <dt>{ko.mypage.nickname}</dt>
                   <dd className="profile-card__nickname">{profile?.nickname ?? ko.mypage.nicknameMissing}</dd>
+                  {profile?.nickname ? (
+                    <dd className="profile-card__nickname-change">
+                      {profile.nickname_changeable_at ? (
+                        <span className="profile-card__note">
+                          {ko.mypage.nicknameChangeableFrom(formatKoreanDayAndTime(profile.nickname_changeable_at))}
+                        </span>
+                      ) : (
+                        <Button
+                          size="sm"
+                          variant="secondary"
+                          onClick={() => {
+                            setChangingNickname(true);
+                          }}
+                        >
+                          {ko.mypage.changeNickname}
+                        </Button>
+                      )}
+                    </dd>
+                  ) : null}
                 </div>
                 <div>
                   <dt>{ko.mypage.username}</dt>
@@ -156,6 +178,12 @@ export function MyPage() {
           setConfirmWithdraw(false);
         }}
         onConfirm={() => void onWithdraw()}
+      />
+      <NicknameModal
+        open={changingNickname}
+        onClose={() => {
+          setChangingNickname(false);
+        }}
       />
     </main>
   );

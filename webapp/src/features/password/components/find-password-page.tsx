@@ -136,6 +136,7 @@ export function FindPasswordPage() {
 function useResetCode() {
   const { trigger, isMutating: sending } = useSendResetCode();
   const countdown = useCountdown(limits.codeCountdownSeconds);
+  const cooldown = useCountdown(limits.smsCooldownSeconds);
   const [maskedPhone, setMaskedPhone] = useState<string | null>(null);
   const [sendError, setSendError] = useState<string | null>(null);
 
@@ -148,9 +149,10 @@ function useResetCode() {
     }
     setMaskedPhone(outcome.data.maskedPhone);
     countdown.start();
+    cooldown.start();
   }
 
-  return { send, sending, countdown, maskedPhone, sendError };
+  return { send, sending, countdown, cooldown, maskedPhone, sendError };
 }
 
 interface ResetStepProps {
@@ -160,7 +162,8 @@ interface ResetStepProps {
 }
 
 function ResetStep({ username, resetCode, onDone }: ResetStepProps) {
-  const { send, sending, countdown, maskedPhone, sendError } = resetCode;
+  const { send, sending, countdown, cooldown, maskedPhone, sendError } = resetCode;
+  const coolingDown = cooldown.started && !cooldown.expired;
   const { trigger: reset, isMutating: resetting } = useResetPassword();
   const [code, setCode] = useState('');
   const [newPassword, setNewPassword] = useState<NewPassword>({ password: '', confirmation: '' });
@@ -200,8 +203,8 @@ function ResetStep({ username, resetCode, onDone }: ResetStepProps) {
             setCodeError(null);
           }}
           trailing={
-            <Button variant="secondary" onClick={() => void send(username)} loading={sending}>
-              {ko.findPassword.resend}
+            <Button variant="secondary" onClick={() => void send(username)} loading={sending} disabled={coolingDown}>
+              {coolingDown ? ko.findPassword.resendIn(cooldown.remaining) : ko.findPassword.resend}
             </Button>
           }
         />

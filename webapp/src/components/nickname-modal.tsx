@@ -8,23 +8,35 @@ import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
 import { removeLocal, storageKeys, writeLocal } from '@/lib/storage';
 import { validateNickname } from '@/lib/validation';
-import { checkNickname } from '../api/check-nickname';
-import { useSetNickname } from '../api/set-nickname';
+import { checkNickname, useSetNickname } from '@/api/nickname';
 
 /** How long typing must pause before the nickname is checked with the server. */
 const CHECK_AFTER_MS = 400;
 
+interface NicknameModalProps {
+  open: boolean;
+  /**
+   * Given when the user changes a nickname they have (My page): the modal can then be closed,
+   * and closes itself once the new one is saved. Without it the modal asks a user without a
+   * nickname for one, and cannot be dismissed: the rest of the app needs the nickname.
+   */
+  onClose?: () => void;
+}
+
 /**
- * Asks a user without a nickname for one, in two steps: enter, then confirm (a nickname is kept
- * for a month). It cannot be dismissed: the rest of the app needs the nickname.
+ * A nickname in two steps: enter, then confirm (a nickname is kept for a month). As it is
+ * typed, the server's check says whether it can be had: the abuse filter, and whether another
+ * account has it.
  */
-export function NicknameModal({ open }: { open: boolean }) {
+export function NicknameModal({ open, onClose }: NicknameModalProps) {
   const { mutate: revalidateProfile } = useProfile();
   const { trigger, isMutating } = useSetNickname();
   const [step, setStep] = useState<'enter' | 'confirm'>('enter');
   const [nickname, setNickname] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [available, setAvailable] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
+  const changing = onClose !== undefined;
 
   // As the user types: once the local rules pass, the server's check (the abuse filter lives
   // there, in one place) tells at once whether the nickname would be refused.
@@ -34,7 +46,9 @@ export function NicknameModal({ open }: { open: boolean }) {
     let current = true;
     const timer = setTimeout(() => {
       void checkNickname(trimmed).then((outcome) => {
-        if (current && !outcome.ok && !outcome.network && outcome.message) setError(outcome.message);
+        if (!current) return;
+        if (outcome.ok) setAvailable(outcome.data.message);
+        else if (!outcome.network && outcome.message) setError(outcome.message);
       });
     }, CHECK_AFTER_MS);
     return () => {
@@ -74,11 +88,16 @@ export function NicknameModal({ open }: { open: boolean }) {
     writeLocal(storageKeys.nickname, nickname);
     toast.success(ko.nickname.saved);
     await revalidateProfile();
+    if (onClose) {
+      setStep('enter');
+      setNickname('');
+      onClose();
+    }
   }
 
   if (step === 'confirm') {
     return (
-      <Modal key="confirm" open={open} title={ko.nickname.confirmTitle} role="alertdialog" className="nickname-modal">
+      <Modal key="confirm" open={open} onClose={onClose} title={ko.nickname.confirmTitle} role="alertdialog" className="nickname-modal">
         <p className="nickname-modal__preview">{nickname}</p>
         <p className="modal__description">{ko.nickname.confirmQuestion(nickname)}</p>
         <p className="modal__note">{ko.nickname.confirmNote}</p>
@@ -102,7 +121,14 @@ export function NicknameModal({ open }: { open: boolean }) {
   }
 
   return (
-    <Modal key="enter" open={open} title={ko.nickname.title} description={ko.nickname.description} className="nickname-modal">
+    <Modal
+      key="enter"
+      open={open}
+      onClose={onClose}
+      title={changing ? ko.nickname.changeTitle : ko.nickname.title}
+      description={changing ? ko.nickname.changeDescription : ko.nickname.description}
+      className="nickname-modal"
+    >
       <form className="form" onSubmit={(event) => void onNext(event)} noValidate>
         <TextField
           label={ko.nickname.label}
@@ -112,10 +138,12 @@ export function NicknameModal({ open }: { open: boolean }) {
           placeholder={ko.nickname.placeholder}
           value={nickname}
           error={error}
+          success={error ? null : available}
           hint={`${Array.from(nickname).length}/${limits.nicknameMaxLength}`}
           onChange={(event) => {
             setNickname(event.target.value);
             setError(null);
+            setAvailable(null);
           }}
         />
         <Button type="submit" block loading={checking}>

@@ -6,6 +6,8 @@ import { jsonResponse, renderRoute } from '@/test/render';
 import { NicknameModal } from './nickname-modal';
 
 const refused = '부적절한 표현이 포함되어 있어요. 다른 표현을 사용해주세요.';
+const taken = '이미 사용 중인 닉네임이에요. 다른 닉네임을 정해주세요.';
+const available = '사용할 수 있는 닉네임이에요.';
 
 let fetchMock: Mock<(request: Request) => Promise<Response>>;
 let checked: string[];
@@ -17,9 +19,9 @@ beforeEach(() => {
     if (path === '/api/nickname/check') {
       const { nickname } = (await request.json()) as { nickname: string };
       checked.push(nickname);
-      return nickname.includes('시발')
-        ? jsonResponse({ success: false, code: 'CONTENT_NOT_ALLOWED', message: refused }, 400)
-        : jsonResponse({ success: true, message: '사용할 수 있는 닉네임이에요.' });
+      if (nickname.includes('시발')) return jsonResponse({ success: false, code: 'CONTENT_NOT_ALLOWED', message: refused }, 400);
+      if (nickname.toLowerCase() === 'mooncat') return jsonResponse({ success: false, code: 'NICKNAME_TAKEN', message: taken }, 409);
+      return jsonResponse({ success: true, message: available });
     }
     return jsonResponse({ success: true, userId: 1, id: 1, userID: 1, username: 'alice_01', nickname: null });
   });
@@ -71,5 +73,23 @@ describe('NicknameModal', () => {
     await user.type(input, '달빛');
     await user.click(screen.getByRole('button', { name: ko.nickname.next }));
     expect(await screen.findByText("'달빛'으로 할까요?")).toBeInTheDocument();
+  });
+
+  it('says while typing whether another account has the nickname', async () => {
+    const { user, input } = setup();
+    await user.type(input, 'MoonCat');
+    expect(await screen.findByText(taken)).toBeInTheDocument();
+    await user.type(input, '7');
+    expect(await screen.findByText(available)).toBeInTheDocument();
+    expect(screen.queryByText(taken)).not.toBeInTheDocument();
+  });
+
+  it('can be closed when a nickname is being changed', async () => {
+    const user = userEvent.setup();
+    const onClose = vi.fn();
+    renderRoute(<NicknameModal open onClose={onClose} />, { path: '/mypage' });
+    expect(screen.getByRole('dialog', { name: ko.nickname.changeTitle })).toBeVisible();
+    await user.keyboard('{Escape}');
+    expect(onClose).toHaveBeenCalled();
   });
 });

@@ -4,6 +4,14 @@ import { settle } from '@/api/outcome';
 
 export type SetNicknameBody = Schemas['NicknameBody'];
 
+/**
+ * Asks the server whether a nickname would be saved (its rules, the abuse filter, and whether
+ * another account has it), saving nothing.
+ */
+export function checkNickname(nickname: string) {
+  return settle(api.POST('/nickname/check', { body: { nickname } }));
+}
+
 export function setNickname(body: SetNicknameBody) {
   return settle(api.POST('/nickname/set-nickname', { body }));
 }
