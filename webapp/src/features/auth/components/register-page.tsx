@@ -9,6 +9,7 @@ import { ko } from '@/i18n/ko';
 import { validateRegisterPassword, validateUsername } from '@/lib/validation';
 import { useCheckUsername } from '../api/check-username';
 import { alarmConsentOf, saveRegistrationDraft } from '../hooks/registration-draft';
+import '../auth.css';
 
 export type Availability = 'unknown' | 'available' | 'taken';
 
