@@ -4,12 +4,15 @@ import 'pretendard/dist/web/variable/pretendardvariable-dynamic-subset.css';
 import './styles/tokens.css';
 import './styles/base.css';
 import './styles/components.css';
-import './styles/pages.css';
+import './styles/layout.css';
+import './styles/shared.css';
+// Each feature imports its own stylesheet; the app comes here so that they come after the shared
+// styles and before the desktop layout, which overrides them from 1024 px.
+import { App } from './app/app';
 import './styles/desktop.css';
 // After ours, where sonner would have injected it (see vite.config.ts).
 import 'sonner/dist/styles.css';
 import { registerSW } from 'virtual:pwa-register';
-import { App } from './app/app';
 import { listenForInstallOffer } from './lib/install';
 
 const root = document.getElementById('root');

@@ -9,6 +9,7 @@ import { ko } from '@/i18n/ko';
 import { removeLocal, storageKeys, writeLocal } from '@/lib/storage';
 import { validateNickname } from '@/lib/validation';
 import { checkNickname, useSetNickname } from '@/api/nickname';
+import './nickname-modal.css';
 
 /** How long typing must pause before the nickname is checked with the server. */
 const CHECK_AFTER_MS = 400;

@@ -14,6 +14,7 @@ import { storageKeys, writeLocal } from '@/lib/storage';
 import { useLogin } from '../api/login';
 import { ComingSoonModal } from './coming-soon-modal';
 import { TermsModal } from './terms-modal';
+import '../auth.css';
 
 export function LoginPage() {
   const navigate = useNavigate();

@@ -10,6 +10,7 @@ import { validateRegisterPassword, validateUsername } from '@/lib/validation';
 import { useCheckUsername } from '../api/check-username';
 import { readTermsAgreement, saveRegistrationDraft } from '../hooks/registration-draft';
 import { TermsModal } from './terms-modal';
+import '../auth.css';
 
 export type Availability = 'unknown' | 'available' | 'taken';
 

@@ -27,6 +27,7 @@ import { useCheckVerificationCode } from '../api/check-verification-code';
 import { useRegister } from '../api/register';
 import { useSendVerificationCode } from '../api/send-verification-code';
 import { clearRegistrationDraft, readRegistrationDraft } from '../hooks/registration-draft';
+import '../auth.css';
 
 /** The genders the server lists in its contract. */
 type Gender = Schemas['RegisterBody']['gender'];

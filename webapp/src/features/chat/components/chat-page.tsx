@@ -10,6 +10,7 @@ import { readChatInfo, type ChatInfo } from '@/lib/chat-session';
 import { useChatRoom } from '../hooks/use-chat-room';
 import { MessageList } from './message-list';
 import { ReportModal } from './report-modal';
+import '../chat.css';
 
 const MESSAGE_MAX_LENGTH = 1000;
 

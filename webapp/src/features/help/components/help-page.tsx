@@ -8,6 +8,7 @@ import { ko } from '@/i18n/ko';
 import { businessRows } from '@/lib/business';
 import { helpFaqAnchor } from '@/lib/links';
 import { DEFAULT_ROUND_SECONDS } from '@/lib/round-clock';
+import '../help.css';
 
 const sections = {
   how: 'help-how',

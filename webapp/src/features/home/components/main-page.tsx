@@ -17,6 +17,7 @@ import { MegaphoneButton } from './megaphone-button';
 import { NicknameModal } from '@/components/nickname-modal';
 import { OnlineCounter } from './online-counter';
 import { RoundPanel, type Pick } from './round-panel';
+import '../home.css';
 
 /** Refusals of chat frames belong to the chat screen; they are not news here. */
 const chatEvents = new Set(['chatMessage', 'typing', 'stopTyping', 'leaveRoom', 'resume']);

@@ -3,6 +3,7 @@ import type { Schemas } from '@/api/client';
 import { Icon } from '@/components/icons';
 import { ko } from '@/i18n/ko';
 import { useSocketEvent } from '@/lib/socket';
+import '../home.css';
 
 type Megaphone = Schemas['Megaphone'];
 

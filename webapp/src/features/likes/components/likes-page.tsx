@@ -19,6 +19,7 @@ import { PurchaseHistory } from './purchase-history';
 import { RealNameModal } from './real-name-modal';
 import { TransferDetails } from './transfer-details';
 import { TransferQr } from './transfer-qr';
+import '../likes.css';
 
 /** Where the purchase stands (spec section 4). */
 type Phase =

@@ -14,6 +14,7 @@ import { useMyTransfers } from '../api/my-transfers';
 import { useMyWordsets } from '../api/my-wordsets';
 import { useSubmitWordset } from '../api/submit-wordset';
 import { draftBank, draftErrors, draftValid, OTHER, type WordsetDraft } from '../lib/wordset-draft';
+import '../likes.css';
 
 function LoginPrompt() {
   const t = ko.likes;

@@ -22,6 +22,7 @@ import { useWithdraw } from '../api/withdraw';
 import { BellCard } from './bell-card';
 import { InstallCard } from './install-card';
 import { Icon, type IconName } from '@/components/icons';
+import '../mypage.css';
 
 export function MyPage() {
   const navigate = useNavigate();

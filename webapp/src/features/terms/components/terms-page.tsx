@@ -7,6 +7,7 @@ import { termsItems, termsPath } from '@/config/terms';
 import { ko } from '@/i18n/ko';
 import { termsDocuments, type TermsSlug } from '../content';
 import { Icon } from '@/components/icons';
+import '../terms.css';
 
 function isSlug(value: string): value is TermsSlug {
   return Object.hasOwn(termsDocuments, value);

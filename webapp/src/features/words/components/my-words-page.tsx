@@ -5,6 +5,7 @@ import { Card, PageBody, PageHeader } from '@/components/page';
 import { Spinner } from '@/components/spinner';
 import { ko } from '@/i18n/ko';
 import { formatShortKoreanDate } from '@/lib/date';
+import '../words.css';
 
 /** The words the user shared with partners, as cards; an empty message when there are none. */
 export function MyWordsPage() {
