@@ -1,7 +1,6 @@
 //! The routes of a node: `/api` (the OpenAPI service), health, and the web app with SPA
-//! fallback.
+//! fallback (`web`).
 
-use poem::endpoint::StaticFilesEndpoint;
 use poem::http::{header, StatusCode};
 use poem::middleware::{CookieJarManager, SetHeader};
 use poem::web::Json;
@@ -34,11 +33,7 @@ pub fn build(state: AppState) -> impl Endpoint {
         .fold(SetHeader::new(), |set, (name, value)| {
             set.overriding(name, value)
         });
-    let web = StaticFilesEndpoint::new(&static_dir)
-        .index_file("index.html")
-        .fallback_to_index()
-        .no_cache_index()
-        .around(head_as_get);
+    let web = crate::web::endpoint(static_dir);
     Route::new()
         .nest("/api", api)
         .at("/ws", get(realtime::ws))
@@ -83,15 +78,6 @@ fn json_error(err: poem::Error) -> Response {
 
 /// The longest `/readyz` takes to answer.
 const READY_WITHIN: std::time::Duration = std::time::Duration::from_secs(3);
-
-/// Uptime monitors and link checkers ask pages with HEAD: the web app answers it as GET
-/// (the static files endpoint knows only GET), and the server sends the head alone.
-async fn head_as_get<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
-    if req.method() == poem::http::Method::HEAD {
-        req.set_method(poem::http::Method::GET);
-    }
-    next.call(req).await.map(IntoResponse::into_response)
-}
 
 #[handler]
 fn healthz() -> &'static str {

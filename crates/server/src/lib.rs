@@ -20,6 +20,7 @@ pub mod seed;
 pub mod session;
 pub mod state;
 pub mod totp;
+pub mod web;
 pub mod wire;
 pub mod wordset_cli;
 pub mod wordsets;

@@ -1195,7 +1195,10 @@ async fn a_report_resolves_once_with_its_sanction(store: Store) {
 
 async fn the_console_counts_lists_and_finds(store: Store) {
     let (a, b) = two_users(&store).await;
-    store.set_nickname(a, "달빛소녀", "달빛소녀", 1000).await.unwrap();
+    store
+        .set_nickname(a, "달빛소녀", "달빛소녀", 1000)
+        .await
+        .unwrap();
     store.set_nickname(b, "달님", "달님", 1000).await.unwrap();
     let sides = || {
         [

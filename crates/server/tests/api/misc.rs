@@ -10,6 +10,7 @@ crate::both!(
     unreadable_requests_get_the_error_shape,
     health_and_readiness,
     web_app_routes_fall_back_to_index,
+    built_assets_are_compressed_and_cached_for_a_year,
     app_config_tells_demo,
     app_config_tells_the_configured_business,
     a_locked_database_answers_503_and_recovers,
@@ -95,6 +96,79 @@ async fn web_app_routes_fall_back_to_index(mut app: TestApp) {
         );
         let head = app.client.head(path).send().await;
         assert_eq!(head.0.status(), 200, "HEAD {path}");
+    }
+}
+
+/// The build's hashed files come in the encoding the browser takes, from the files the build
+/// compressed, and are kept for a year; the page is asked again on every visit; a file of
+/// another build is a 404, never the page.
+async fn built_assets_are_compressed_and_cached_for_a_year(app: TestApp) {
+    let assets = app.state.config.static_dir.join("assets");
+    std::fs::create_dir_all(&assets).unwrap();
+    let script = "console.log('텔레파시');".repeat(100);
+    std::fs::write(assets.join("index-AbC123.js"), &script).unwrap();
+    std::fs::write(assets.join("index-AbC123.js.br"), b"brotli bytes").unwrap();
+    std::fs::write(assets.join("index-AbC123.js.gz"), b"gzip bytes").unwrap();
+    std::fs::write(assets.join("logo-Zz9.png"), b"\x89PNG").unwrap();
+
+    let get = |encoding: &'static str| {
+        let mut req = app.client.get("/assets/index-AbC123.js");
+        if !encoding.is_empty() {
+            req = req.header("accept-encoding", encoding);
+        }
+        req.send()
+    };
+    for (accepted, encoding, body) in [
+        (
+            "gzip, deflate, br, zstd",
+            Some("br"),
+            "brotli bytes".to_owned(),
+        ),
+        ("gzip, deflate", Some("gzip"), "gzip bytes".to_owned()),
+        ("gzip;q=0, identity", None, script.clone()),
+        ("", None, script.clone()),
+    ] {
+        let answer = get(accepted).await;
+        answer.assert_status_is_ok();
+        let headers = answer.0.headers().clone();
+        assert_eq!(
+            headers.get("content-encoding").map(|v| v.to_str().unwrap()),
+            encoding,
+            "{accepted}"
+        );
+        assert_eq!(
+            headers["content-type"].to_str().unwrap(),
+            "text/javascript; charset=utf-8",
+            "{accepted}"
+        );
+        assert_eq!(
+            headers["cache-control"],
+            "public, max-age=31536000, immutable"
+        );
+        assert_eq!(headers["vary"], "accept-encoding");
+        assert_eq!(answer.0.into_body().into_string().await.unwrap(), body);
+    }
+    let image = app
+        .client
+        .get("/assets/logo-Zz9.png")
+        .header("accept-encoding", "br")
+        .send()
+        .await;
+    image.assert_status_is_ok();
+    assert!(image.0.headers().get("content-encoding").is_none());
+
+    for missing in [
+        "/assets/index-Old000.js",
+        "/assets/../index.html",
+        "/assets/",
+    ] {
+        let answer = app.client.get(missing).send().await;
+        assert_eq!(answer.0.status(), 404, "{missing}");
+    }
+    for page in ["/", "/main"] {
+        let answer = app.client.get(page).send().await;
+        answer.assert_status_is_ok();
+        assert_eq!(answer.0.headers()["cache-control"], "no-cache", "{page}");
     }
 }
 
