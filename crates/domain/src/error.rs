@@ -69,6 +69,8 @@ pub enum ErrorCode {
     NicknameLocked,
     /// Another active account has this nickname (case and spaces aside).
     NicknameTaken,
+    /// The user has the same four words waiting for review or approved.
+    WordsetRepeated,
     /// A registration without the three required terms (service, privacy, youth).
     TermsRequired,
     /// The current password given for a change is wrong.
@@ -245,6 +247,7 @@ impl ErrorCode {
         Self::ContentNotAllowed,
         Self::NicknameLocked,
         Self::NicknameTaken,
+        Self::WordsetRepeated,
         Self::TermsRequired,
         Self::CurrentPasswordWrong,
         Self::IdentityIdInvalid,
@@ -357,6 +360,7 @@ impl ErrorCode {
             Self::ContentNotAllowed => "부적절한 표현이 포함되어 있어요. 다른 표현을 사용해주세요.",
             Self::NicknameLocked => "닉네임은 설정 후 1개월 동안 바꿀 수 없습니다.",
             Self::NicknameTaken => "이미 사용 중인 닉네임이에요. 다른 닉네임을 정해주세요.",
+            Self::WordsetRepeated => "이미 신청한 단어 세트예요. 다른 단어로 만들어주세요.",
             Self::TermsRequired => "필수 약관에 모두 동의해야 서비스를 이용할 수 있어요.",
             Self::CurrentPasswordWrong => "현재 비밀번호가 올바르지 않습니다.",
             Self::IdentityIdInvalid => "인증 ID가 유효하지 않습니다.",

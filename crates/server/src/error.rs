@@ -106,6 +106,7 @@ impl From<ErrorCode> for ApiError {
             | E::AccountRestricted => Self::Forbidden(body),
             E::NotFound => Self::NotFound(body),
             E::UsernameTaken
+            | E::WordsetRepeated
             | E::NicknameTaken
             | E::PhoneInUse
             | E::AlreadyInRoom

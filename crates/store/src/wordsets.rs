@@ -205,6 +205,8 @@ pub enum SubmitOutcome {
     NotPaid,
     /// The named transfer, or every paid one, bought a set already.
     Used,
+    /// The user has the same four words waiting or approved: nothing is spent.
+    Repeated,
 }
 
 /// An operator's decision on a word set.
@@ -484,6 +486,23 @@ impl Store {
             Some((_, _, _, Some(_))) => return Ok(SubmitOutcome::Used),
             Some((id, _, _, None)) => id,
         };
+        let theirs: Vec<String> = sqlx::query_scalar(
+            "SELECT words FROM wordsets WHERE user_id = $1 AND status IN ('pending', 'approved')",
+        )
+        .bind(w.user_id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let key = |words: &mut Vec<&str>| {
+            words.sort_unstable();
+            words.join(" ")
+        };
+        let wanted = key(&mut w.words.to_vec());
+        if theirs
+            .iter()
+            .any(|set| key(&mut set.split(' ').collect()) == wanted)
+        {
+            return Ok(SubmitOutcome::Repeated);
+        }
         let taken = sqlx::query(
             "UPDATE transfers SET used_at = $1 WHERE id = $2 AND status = 'paid' AND used_at IS NULL",
         )

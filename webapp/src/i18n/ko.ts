@@ -173,6 +173,7 @@ export const ko = {
     error: '본인인증 중 오류가 발생했습니다.',
     verifiedName: (name: string) => `인증된 이름: ${name}`,
     toMain: '메인으로',
+    goBack: '하던 일로 돌아가기',
   },
 
   findPassword: {
@@ -615,6 +616,9 @@ export const ko = {
       '부적절한 단어는 검토 후 반려될 수 있고, 반려되면 입력한 환불 계좌로 전액 돌려드려요.',
     ],
     buy: '1,000원 입금하고 단어 세트 만들기',
+    buyAnother: '1,000원으로 한 세트 더 만들기',
+    unusedTitle: '입금이 확인된 결제가 있어요',
+    unusedText: (id: number) => `결제 #${id}로 단어 4개를 입력할 수 있어요. 다시 입금하지 않아도 돼요.`,
     opening: '입금 정보를 만드는 중…',
     openFailed: '입금 정보를 만들지 못했어요. 잠시 후 다시 시도해주세요.',
     loginTitle: '로그인이 필요해요',
@@ -630,6 +634,7 @@ export const ko = {
     realNameSave: '저장하고 계속하기',
     realNameSaving: '저장 중…',
     realNameFailed: '이름을 저장하지 못했어요. 잠시 후 다시 시도해주세요.',
+    realNameByIdentity: '본인인증으로 이름 확인하기',
 
     pendingTitle: '아래 계좌로 1,000원을 보내주세요',
     pendingLead: '받는 분 통장 표시(메모)에 입금자명을 꼭 그대로 적어주세요. 입금자명으로 입금을 확인해요.',
@@ -646,8 +651,10 @@ export const ko = {
     copied: (what: string) => `${what}${objectParticle(what)} 복사했어요.`,
     copyFailed: '복사하지 못했어요. 직접 입력해주세요.',
     sent: '입금했어요',
-    openBankApp: '송금 앱 열기',
+    openBankApp: '토스 앱으로 보내기',
     openingBankApp: '송금 앱을 여는 중이에요. 잠시 후 입금 확인을 시작해요.',
+    memoFirst: '송금 앱을 열기 전에 입금자명을 복사해 두세요. 받는 분 통장 표시(메모)에 붙여 넣어야 입금이 확인돼요.',
+    otherBankApp: '다른 은행 앱으로 보내도 돼요. 위 계좌로 보내고 ‘입금했어요’를 눌러주세요.',
     cancel: '처음으로',
 
     checkingTitle: '입금을 확인하고 있어요',

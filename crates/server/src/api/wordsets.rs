@@ -513,6 +513,7 @@ impl WordsetApi {
             SubmitOutcome::NotOwner => return Err(ErrorCode::NotOwner.into()),
             SubmitOutcome::NotPaid => return Err(ErrorCode::PaymentNotPaid.into()),
             SubmitOutcome::Used => return Err(ErrorCode::PaymentUsed.into()),
+            SubmitOutcome::Repeated => return Err(ErrorCode::WordsetRepeated.into()),
         };
         tracing::info!(user_id = user.id, wordset_id = id, "word set submitted");
         Ok(Json(RefundSaved {

@@ -544,6 +544,36 @@ async fn the_word_set_needs_a_paid_unused_transfer_and_valid_input(app: TestApp)
     assert_eq!(sets[0]["status"], json!("pending"));
     let status = app.get(&format!("/api/sp_payments/status/{id}")).await;
     assert_eq!(status.assert_ok()["used"], json!(true));
+
+    // A second payment does not buy the same four words again, in any order; it stays
+    // unspent for other words.
+    let second = open_transfer(&mut app).await;
+    deposit(
+        &mut app,
+        json!({ "amount": 1000, "depositor": second["depositor"], "depositedAt": "now" }),
+        None,
+    )
+    .await
+    .assert_ok();
+    let mut reordered: Vec<&str> = WORDS.to_vec();
+    reordered.reverse();
+    let again = app
+        .post("/api/sp_payments/update-refund", refund_body(&reordered))
+        .await;
+    again.assert_error(409, "WORDSET_REPEATED");
+    assert_eq!(
+        again.message(),
+        "이미 신청한 단어 세트예요. 다른 단어로 만들어주세요."
+    );
+    let second = second["id"].as_i64().unwrap();
+    let status = app.get(&format!("/api/sp_payments/status/{second}")).await;
+    assert_eq!(status.assert_ok()["used"], json!(false));
+    app.post(
+        "/api/sp_payments/update-refund",
+        refund_body(&["바다", "노을", "한강", "별빛"]),
+    )
+    .await
+    .assert_ok();
 }
 
 async fn the_refund_account_is_sealed_at_rest(app: TestApp) {

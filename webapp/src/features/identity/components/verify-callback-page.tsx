@@ -5,6 +5,7 @@ import { ButtonLink } from '@/components/button';
 import { Card, PageBody, PageHeader } from '@/components/page';
 import { Spinner } from '@/components/spinner';
 import { ko } from '@/i18n/ko';
+import { verifyReturn } from '@/lib/verify-return';
 import { useConfirmIdentityVerification } from '../api/confirm-identity-verification';
 import { Icon } from '@/components/icons';
 
@@ -17,6 +18,8 @@ export function VerifyCallbackPage() {
   const [params] = useSearchParams();
   const identityVerificationId = params.get('identityVerificationId');
   const { trigger: confirm } = useConfirmIdentityVerification();
+  // The page that sent the user here for a real name, if one did.
+  const [back] = useState(verifyReturn);
   const [result, setResult] = useState<Result>(() =>
     identityVerificationId ? { state: 'checking' } : { state: 'done', success: false, message: ko.identity.invalidId },
   );
@@ -58,7 +61,12 @@ export function VerifyCallbackPage() {
                 {result.message}
               </p>
               {result.success && result.name ? <p className="result-name">{ko.identity.verifiedName(result.name)}</p> : null}
-              <ButtonLink to="/main" block>
+              {back ? (
+                <ButtonLink to={back} block>
+                  {ko.identity.goBack}
+                </ButtonLink>
+              ) : null}
+              <ButtonLink to="/main" block variant={back ? 'secondary' : 'primary'}>
                 {ko.identity.toMain}
               </ButtonLink>
             </>

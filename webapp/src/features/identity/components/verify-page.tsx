@@ -1,10 +1,11 @@
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import { serverMessage } from '@/api/outcome';
 import { Button } from '@/components/button';
 import { FormMessage } from '@/components/form-message';
 import { Card, PageBody, PageHeader } from '@/components/page';
 import { ko } from '@/i18n/ko';
+import { rememberVerifyReturn } from '@/lib/verify-return';
 import { usePrepareIdentityVerification } from '../api/prepare-identity-verification';
 import { Icon } from '@/components/icons';
 
@@ -18,6 +19,12 @@ export function VerifyPage() {
   const { trigger: prepare } = usePrepareIdentityVerification();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [params] = useSearchParams();
+  const next = params.get('next');
+
+  useEffect(() => {
+    rememberVerifyReturn(next);
+  }, [next]);
 
   async function start() {
     setBusy(true);

@@ -16,6 +16,7 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 const t = ko.likes;
@@ -94,4 +95,28 @@ describe('LikesPage', () => {
     expect(within(sets).getByText(t.rejectReason('이미 있는 단어예요'))).toBeInTheDocument();
     expect(within(sets).getByText(/환불을 준비하고/)).toBeInTheDocument();
   });
+
+  it('on a phone shows the account and the memo first, and opens a banking app only when asked', async () => {
+    vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue('Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Mobile/15E148');
+    const { user } = setup();
+    await user.click(await screen.findByRole('button', { name: t.buy }));
+    expect(await screen.findByRole('heading', { name: t.pendingTitle })).toBeInTheDocument();
+    expect(screen.getByText(t.memoFirst)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: `${t.depositorShort} ${t.copy}` })).toBeInTheDocument();
+    // Long past the moment an app used to open by itself: still here, nothing checked yet.
+    await act(() => vi.advanceTimersByTimeAsync(5000));
+    expect(screen.getByRole('heading', { name: t.pendingTitle })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: t.checkingTitle })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: t.openBankApp })).toBeInTheDocument();
+  });
+
+  it('offers to write the words of a confirmed payment before paying again', async () => {
+    state.payments = [{ id: 9, depositor: '김민준0427', amount: 1000, status: 'paid', used: false, createdAt: '2026-11-25T12:00:00Z', expiresAt: '2026-11-26T12:00:00Z' }];
+    setup();
+    expect(await screen.findByText(t.unusedTitle)).toBeInTheDocument();
+    expect(screen.getAllByRole('link', { name: t.toWordset })[0]).toHaveAttribute('href', '/wordset?payment=9');
+    expect(screen.getByRole('button', { name: t.buyAnother })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: t.buy })).not.toBeInTheDocument();
+  });
 });
+

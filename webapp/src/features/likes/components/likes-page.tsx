@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { useProfile } from '@/api/profile';
-import { Button } from '@/components/button';
+import { Button, ButtonLink } from '@/components/button';
 import { Icon } from '@/components/icons';
 import { Modal } from '@/components/modal';
 import { Card } from '@/components/page';
@@ -83,6 +83,7 @@ export function LikesPage() {
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [askName, setAskName] = useState(false);
   const [mobile] = useState(isMobileDevice);
+  const [openingApp, setOpeningApp] = useState(false);
   const bankAppTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   const checking = phase.kind === 'checking' ? phase : null;
@@ -105,6 +106,7 @@ export function LikesPage() {
 
   /** On a phone: the banking app opens, and checking starts 2 seconds later. */
   function openBankApp(transfer: TransferView) {
+    setOpeningApp(true);
     window.location.href = tossLink(transfer);
     if (bankAppTimer.current) clearTimeout(bankAppTimer.current);
     bankAppTimer.current = setTimeout(() => {
@@ -112,9 +114,13 @@ export function LikesPage() {
     }, BANK_APP_DELAY_MS);
   }
 
+  /**
+   * The account, amount and memo first, with copy buttons; a banking app opens only when the
+   * user asks (it cannot carry the memo, which the deposit is matched by).
+   */
   function showPending(transfer: TransferView) {
+    setOpeningApp(false);
     setPhase({ kind: 'pending', transfer });
-    if (mobile) openBankApp(transfer);
   }
 
   async function buy(realName: string) {
@@ -170,6 +176,8 @@ export function LikesPage() {
   }
 
   const destination = transfers.data?.destination;
+  // A payment confirmed but not yet spent on words: the way on is to write them, not to pay again.
+  const unused = transfers.data?.payments.find((payment) => payment.status === 'paid' && !payment.used);
 
   return (
     <main className="page-body likes-page">
@@ -197,8 +205,17 @@ export function LikesPage() {
                   </li>
                 ))}
               </ul>
-              <Button block loading={creating} onClick={onBuy}>
-                {creating ? t.opening : t.buy}
+              {unused ? (
+                <div className="likes-offer__unused" role="status">
+                  <p className="likes-offer__unused-title">{t.unusedTitle}</p>
+                  <p className="likes-offer__unused-text">{t.unusedText(unused.id)}</p>
+                  <ButtonLink block to={`/wordset?payment=${unused.id}`}>
+                    {t.toWordset}
+                  </ButtonLink>
+                </div>
+              ) : null}
+              <Button block variant={unused ? 'secondary' : 'primary'} loading={creating} onClick={onBuy}>
+                {creating ? t.opening : unused ? t.buyAnother : t.buy}
               </Button>
             </Card>
           ) : null}
@@ -211,12 +228,19 @@ export function LikesPage() {
                 {mobile ? null : <TransferQr transfer={phase.transfer} />}
                 <TransferDetails transfer={phase.transfer} />
               </div>
-              {mobile ? <p className="transfer-card__note" role="status">{t.openingBankApp}</p> : null}
+              {mobile ? (
+                <p className="transfer-card__note" role="status">
+                  {openingApp ? t.openingBankApp : t.memoFirst}
+                </p>
+              ) : null}
               <div className="transfer-card__actions">
                 {mobile ? (
-                  <Button variant="secondary" block onClick={() => openBankApp(phase.transfer)}>
-                    {t.openBankApp}
-                  </Button>
+                  <>
+                    <Button variant="secondary" block onClick={() => openBankApp(phase.transfer)}>
+                      {t.openBankApp}
+                    </Button>
+                    <p className="transfer-card__hint">{t.otherBankApp}</p>
+                  </>
                 ) : null}
                 <Button block onClick={() => startChecking(phase.transfer)}>
                   {t.sent}

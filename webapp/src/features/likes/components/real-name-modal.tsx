@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import { Button } from '@/components/button';
+import { Button, ButtonLink } from '@/components/button';
 import { Modal } from '@/components/modal';
 import { TextField } from '@/components/text-field';
 import { ko } from '@/i18n/ko';
@@ -62,6 +62,9 @@ export function RealNameModal({ open, userId, onSaved, onClose }: RealNameModalP
           </Button>
         </div>
       </form>
+      <ButtonLink to="/verify?next=/likes" variant="ghost" block className="real-name-modal__identity">
+        {t.realNameByIdentity}
+      </ButtonLink>
     </Modal>
   );
 }
