@@ -174,12 +174,12 @@ export function addOperator(username: string, password: string): void {
 }
 
 /**
- * A member made through the API in `context` (which keeps their session cookie): sign-up, phone
- * code, nickname. Each comes from an address of its own, as members do (the suite's server
+ * A member made through the API in `context` (which keeps their session cookie): sign-up with
+ * the required terms, phone code, and the nickname when one is given. Each comes from an address of its own, as members do (the suite's server
  * trusts one proxy's `X-Forwarded-For`), so that the many sign-ups of the suite from this one
  * machine do not add up to the per-address limits.
  */
-export async function signUpByApi(context: BrowserContext, account: Account & { nickname: string }): Promise<void> {
+export async function signUpByApi(context: BrowserContext, account: Account & { nickname?: string }): Promise<void> {
   const { request } = context;
   const address = `10.${String(crypto.randomInt(256))}.${String(crypto.randomInt(256))}.${String(1 + crypto.randomInt(254))}`;
   const post = async (url: string, data: unknown) => {
@@ -198,7 +198,7 @@ export async function signUpByApi(context: BrowserContext, account: Account & { 
     privacy: true,
     youth: true,
   });
-  await post('/api/nickname/set-nickname', { nickname: account.nickname });
+  if (account.nickname) await post('/api/nickname/set-nickname', { nickname: account.nickname });
 }
 
 interface Frame {
