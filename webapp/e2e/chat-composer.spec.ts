@@ -16,6 +16,16 @@ async function box(locator: Locator) {
   return found;
 }
 
+type Box = Awaited<ReturnType<typeof box>>;
+
+function overlaps(one: Box, other: Box): boolean {
+  return one.x < other.x + other.width && other.x < one.x + one.width && one.y < other.y + other.height && other.y < one.y + one.height;
+}
+
+function inside(inner: Box, outer: Box): boolean {
+  return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+}
+
 function bubble(page: Page, text: string) {
   return page.getByRole('log').locator('.bubble', { hasText: text });
 }
@@ -53,6 +63,31 @@ test('Shift+Enter breaks the line, Enter sends, and an IME composition keeps its
   expect((await box(received)).height - padding).toBeGreaterThanOrEqual(2 * lineHeight - 1);
   // The sender's field is one line again.
   expect((await box(input)).height).toBeLessThan(56);
+  await close();
+});
+
+test('a toast leaves the chat header usable and keeps its close button inside', async ({ browser, baseURL, viewport, locale, timezoneId }) => {
+  test.setTimeout(90_000);
+  const { a, close } = await twoInChat(browser, { baseURL, viewport, locale, timezoneId }, 'tt');
+  const input = a.getByRole('textbox', { name: '메시지' });
+  // Contact details in a chat's first minutes are masked, and the sender is told so in a toast.
+  await input.fill('제 번호는 010-1234-5678 이에요');
+  await input.press('Enter');
+  const toast = a.locator('[data-sonner-toast]').filter({ hasText: '가려졌어요' });
+  await expect(toast).toBeVisible();
+  // Past its entrance animation.
+  await a.waitForTimeout(450);
+  const toastBox = await box(toast);
+  for (const button of [a.getByRole('button', { name: '신고하기' }), a.getByRole('button', { name: '나가기' })]) {
+    expect(overlaps(toastBox, await box(button)), 'the toast covers a header button').toBe(false);
+  }
+  const closeButton = toast.getByRole('button', { name: '닫기' });
+  const closeBox = await box(closeButton);
+  expect(inside(closeBox, toastBox), 'the close button sits inside the toast').toBe(true);
+  expect(closeBox.width).toBeGreaterThanOrEqual(24);
+  await a.screenshot({ path: test.info().outputPath('toast.png') });
+  await closeButton.click();
+  await expect(toast).toHaveCount(0);
   await close();
 });
 

@@ -20,6 +20,8 @@ export const ko = {
     confirm: '확인',
     cancel: '취소',
     close: '닫기',
+    /** The toasts' region, named for screen readers. */
+    notifications: '알림',
     opensInNewTab: '(새 창)',
   },
 
