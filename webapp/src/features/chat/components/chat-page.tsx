@@ -82,7 +82,7 @@ function ChatRoom({ info }: { info: ChatInfo }) {
   }
 
   return (
-    <div className="chat-page">
+    <main className="chat-page">
       <header className="chat-header">
         <button
           type="button"
@@ -230,7 +230,7 @@ function ChatRoom({ info }: { info: ChatInfo }) {
           ) : null}
         </div>
       </Modal>
-    </div>
+    </main>
   );
 }
 
