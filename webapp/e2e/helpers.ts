@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 import { serverBinary, serverDatabaseUrl } from './server-env';
 import { serverLogPath } from './server-log';
 
@@ -397,4 +397,22 @@ export async function workerPushes(context: BrowserContext, page: Page) {
     return notifications();
   };
   return { pushUntilShown };
+}
+
+/**
+ * Two members signed up in browser contexts of their own (with `options`, the test's viewport
+ * among them), matched on one word and both on /chatpage. `close` ends both contexts.
+ */
+export async function twoInChat(browser: Browser, options: BrowserContextOptions, prefix: string) {
+  const [contextA, contextB] = await Promise.all([browser.newContext(options), browser.newContext(options)]);
+  const suffix = Math.floor(Math.random() * 1000);
+  const alice = { username: uniqueUsername(`${prefix}a`), phone: uniquePhone(), password: 'abcdefg1', nickname: `새벽${suffix}` };
+  const bob = { username: uniqueUsername(`${prefix}b`), phone: uniquePhone(), password: 'abcdefg1', nickname: `노을${suffix}` };
+  await Promise.all([signUpByApi(contextA, alice), signUpByApi(contextB, bob)]);
+  const [a, b] = await Promise.all([contextA.newPage(), contextB.newPage()]);
+  await Promise.all([a.goto('/main'), b.goto('/main')]);
+  await pickTogether(a, b);
+  await expect(a.getByRole('textbox', { name: '메시지' })).toBeEnabled();
+  await expect(b.getByRole('textbox', { name: '메시지' })).toBeEnabled();
+  return { a, b, close: () => Promise.all([contextA.close(), contextB.close()]) };
 }

@@ -2,11 +2,14 @@ import { useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { Toaster } from 'sonner';
 import { SWRConfig } from 'swr';
+import { ko } from '@/i18n/ko';
 import { OfflineNotice } from './offline-notice';
 import { createAppRouter } from './router';
 import { useDateTheme } from './use-theme';
 
 const TOAST_MS = 2000;
+/** On a phone, toasts open below the header bar (styles/components.css), clear of its buttons. */
+const TOAST_PHONE_OFFSET = { top: 'var(--toast-top)' };
 
 export function App() {
   const [router] = useState(createAppRouter);
@@ -15,7 +18,15 @@ export function App() {
     <SWRConfig value={{ errorRetryCount: 2 }}>
       <RouterProvider router={router} />
       <OfflineNotice />
-      <Toaster position="top-center" richColors closeButton duration={TOAST_MS} toastOptions={{ className: 'toast' }} />
+      <Toaster
+        position="top-center"
+        mobileOffset={TOAST_PHONE_OFFSET}
+        richColors
+        closeButton
+        duration={TOAST_MS}
+        containerAriaLabel={ko.app.notifications}
+        toastOptions={{ className: 'toast', closeButtonAriaLabel: ko.app.close }}
+      />
     </SWRConfig>
   );
 }

@@ -27,7 +27,7 @@ export const koAdmin = {
     submitting: '로그인 중…',
     required: '아이디와 비밀번호를 입력해주세요.',
     failed: '로그인에 실패했어요.',
-    note: '운영자 계정은 서버에서 telepathy operator add 명령으로 만들어요.',
+    note: '운영자 계정은 서비스 관리자가 만들어요.',
   },
 
   totp: {

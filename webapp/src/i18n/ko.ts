@@ -15,11 +15,14 @@ export const ko = {
     name: '텔레파시',
     demoBadge: 'DEMO',
     demoBadgeText: '문자·본인인증·결제가 실제로 이루어지지 않아요',
+    demoBadgeLabel: '데모 안내',
     loading: '불러오는 중…',
     back: '뒤로',
     confirm: '확인',
     cancel: '취소',
     close: '닫기',
+    /** The toasts' region, named for screen readers. */
+    notifications: '알림',
     opensInNewTab: '(새 창)',
   },
 

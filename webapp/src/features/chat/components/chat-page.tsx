@@ -1,4 +1,4 @@
-import { useEffect, useState, type SubmitEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { Schemas } from '@/api/client';
 import { AlertDialog, ConfirmDialog } from '@/components/alert-dialog';
@@ -8,11 +8,14 @@ import { Modal } from '@/components/modal';
 import { ko } from '@/i18n/ko';
 import { readChatInfo, type ChatInfo } from '@/lib/chat-session';
 import { useChatRoom } from '../hooks/use-chat-room';
+import { sendsOnEnter } from '../lib/enter-key';
 import { MessageList } from './message-list';
 import { ReportModal } from './report-modal';
 import '../chat.css';
 
 const MESSAGE_MAX_LENGTH = 1000;
+/** The composer grows with its text up to about five lines, then scrolls. */
+const COMPOSER_MAX_HEIGHT = 136;
 
 /** The chat room of the stored session; without one (no room or no partner), a notice and back to /main. */
 export function ChatPage() {
@@ -37,6 +40,8 @@ function ChatRoom({ info }: { info: ChatInfo }) {
   const { myId, partnerNickname, word } = info;
   const room = useChatRoom(info);
   const [draft, setDraft] = useState('');
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
   const [askLeave, setAskLeave] = useState(false);
   const [reportOpen, setReportOpen] = useState(false);
   const { entries, active, ended, leaving, reported, canReport, partnerTyping } = room;
@@ -44,13 +49,31 @@ function ChatRoom({ info }: { info: ChatInfo }) {
   // A chat ended by a report, or reported, cannot be reported (again): its form closes.
   const reportShown = reportOpen && canReport;
 
+  // The newest message in view: on a phone the page scrolls; on a desktop only the message list does.
   useEffect(() => {
     window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'smooth' });
+    // (Smoothly there: desktop.css asks for it.)
+    const body = bodyRef.current;
+    if (body) body.scrollTop = body.scrollHeight;
   }, [entries.length, partnerTyping]);
+
+  // The composer is as tall as its lines, up to COMPOSER_MAX_HEIGHT.
+  useLayoutEffect(() => {
+    const input = inputRef.current;
+    if (!input) return;
+    input.style.height = 'auto';
+    input.style.height = `${Math.min(input.scrollHeight + input.offsetHeight - input.clientHeight, COMPOSER_MAX_HEIGHT)}px`;
+  }, [draft]);
 
   function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (room.send(draft)) setDraft('');
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (!sendsOnEnter(event)) return;
+    event.preventDefault();
+    event.currentTarget.form?.requestSubmit();
   }
 
   function cancelLeave() {
@@ -59,7 +82,7 @@ function ChatRoom({ info }: { info: ChatInfo }) {
   }
 
   return (
-    <div className="chat-page">
+    <main className="chat-page">
       <header className="chat-header">
         <button
           type="button"
@@ -112,7 +135,7 @@ function ChatRoom({ info }: { info: ChatInfo }) {
         </p>
       ) : null}
 
-      <div className="chat-body">
+      <div className="chat-body" ref={bodyRef}>
         {entries.length === 0 ? <p className="chat-empty">{ko.chat.emptyHint}</p> : null}
         <MessageList entries={entries} myId={myId} partnerNickname={partnerNickname} onRetry={active ? room.retry : undefined} />
         <div className="typing-indicator" role="status" aria-live="polite">
@@ -133,10 +156,11 @@ function ChatRoom({ info }: { info: ChatInfo }) {
         <label className="visually-hidden" htmlFor="chat-input">
           {ko.chat.inputLabel}
         </label>
-        <input
+        <textarea
+          ref={inputRef}
           id="chat-input"
           className="chat-composer__input"
-          type="text"
+          rows={1}
           autoComplete="off"
           enterKeyHint="send"
           maxLength={MESSAGE_MAX_LENGTH}
@@ -147,6 +171,7 @@ function ChatRoom({ info }: { info: ChatInfo }) {
             setDraft(event.target.value);
             room.onInput(event.target.value);
           }}
+          onKeyDown={onKeyDown}
         />
         <button type="submit" className="chat-composer__send" disabled={!active || draft.trim() === ''} aria-label={ko.chat.send}>
           <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
@@ -205,7 +230,7 @@ function ChatRoom({ info }: { info: ChatInfo }) {
           ) : null}
         </div>
       </Modal>
-    </div>
+    </main>
   );
 }
 

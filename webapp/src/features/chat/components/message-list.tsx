@@ -15,56 +15,59 @@ const MINUTE_MS = 60_000;
 /** The conversation: the user's bubbles on the right, the partner's on the left, with times. */
 export function MessageList({ entries, myId, partnerNickname, onRetry }: MessageListProps) {
   return (
-    <ol className="chat-log" role="log" aria-label={ko.chat.log}>
-      {entries.map((entry, index) => {
-        const mine = entry.senderId === myId;
-        const previous = entries[index - 1];
-        const next = entries[index + 1];
-        const startsGroup = previous?.senderId !== entry.senderId;
-        // Like most messengers, a run of messages in the same minute shows its time once, at the end.
-        const showMeta =
-          entry.status !== 'sent' ||
-          next?.senderId !== entry.senderId ||
-          next.status !== 'sent' ||
-          Math.floor(next.timestamp / MINUTE_MS) !== Math.floor(entry.timestamp / MINUTE_MS);
-        const classes = ['bubble-row', mine ? 'bubble-row--mine' : 'bubble-row--theirs', startsGroup ? 'bubble-row--first' : '']
-          .filter(Boolean)
-          .join(' ');
-        return (
-          <li key={entry.key} className={classes} data-status={entry.status}>
-            {!mine && startsGroup ? (
-              <span className="bubble-row__avatar" aria-hidden="true">
-                {Array.from(partnerNickname)[0] ?? '?'}
-              </span>
-            ) : null}
-            <div className="bubble-row__body">
-              {!mine && startsGroup ? <span className="bubble-row__name">{partnerNickname}</span> : null}
-              <div className="bubble-row__line">
-                <p className="bubble">
-                  <span className="visually-hidden">{mine ? ko.chat.me : partnerNickname}: </span>
-                  {entry.message}
-                </p>
-                {showMeta ? (
-                  <span className="bubble-row__meta">
-                    {entry.status === 'pending' ? ko.chat.pending : entry.status === 'failed' ? ko.chat.failed : formatChatTime(entry.timestamp)}
-                    {entry.status === 'failed' && mine && entry.clientId && onRetry ? (
-                      <button
-                        type="button"
-                        className="bubble-row__retry"
-                        onClick={() => {
-                          if (entry.clientId) onRetry(entry.clientId);
-                        }}
-                      >
-                        {ko.chat.retry}
-                      </button>
-                    ) : null}
-                  </span>
-                ) : null}
+    // The log is a wrapper: a list given the role would stop being a list for its items.
+    <div role="log" aria-label={ko.chat.log}>
+      <ol className="chat-log">
+        {entries.map((entry, index) => {
+          const mine = entry.senderId === myId;
+          const previous = entries[index - 1];
+          const next = entries[index + 1];
+          const startsGroup = previous?.senderId !== entry.senderId;
+          // Like most messengers, a run of messages in the same minute shows its time once, at the end.
+          const showMeta =
+            entry.status !== 'sent' ||
+            next?.senderId !== entry.senderId ||
+            next.status !== 'sent' ||
+            Math.floor(next.timestamp / MINUTE_MS) !== Math.floor(entry.timestamp / MINUTE_MS);
+          const classes = ['bubble-row', mine ? 'bubble-row--mine' : 'bubble-row--theirs', startsGroup ? 'bubble-row--first' : '']
+            .filter(Boolean)
+            .join(' ');
+          return (
+            <li key={entry.key} className={classes} data-status={entry.status}>
+              {!mine && startsGroup ? (
+                <span className="bubble-row__avatar" aria-hidden="true">
+                  {Array.from(partnerNickname)[0] ?? '?'}
+                </span>
+              ) : null}
+              <div className="bubble-row__body">
+                {!mine && startsGroup ? <span className="bubble-row__name">{partnerNickname}</span> : null}
+                <div className="bubble-row__line">
+                  <p className="bubble">
+                    <span className="visually-hidden">{mine ? ko.chat.me : partnerNickname}: </span>
+                    {entry.message}
+                  </p>
+                  {showMeta ? (
+                    <span className="bubble-row__meta">
+                      {entry.status === 'pending' ? ko.chat.pending : entry.status === 'failed' ? ko.chat.failed : formatChatTime(entry.timestamp)}
+                      {entry.status === 'failed' && mine && entry.clientId && onRetry ? (
+                        <button
+                          type="button"
+                          className="bubble-row__retry"
+                          onClick={() => {
+                            if (entry.clientId) onRetry(entry.clientId);
+                          }}
+                        >
+                          {ko.chat.retry}
+                        </button>
+                      ) : null}
+                    </span>
+                  ) : null}
+                </div>
               </div>
-            </div>
-          </li>
-        );
-      })}
-    </ol>
+            </li>
+          );
+        })}
+      </ol>
+    </div>
   );
 }
