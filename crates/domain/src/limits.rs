@@ -36,6 +36,10 @@ pub const PASSWORD_CHANGE_WINDOW: Duration = Duration::from_secs(10 * 60);
 pub const LOOKUPS_PER_IP: u32 = 60;
 /// Window of the look-up limits.
 pub const LOOKUP_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// Nickname checks (is it free?) per user in `LOOKUP_WINDOW`: the sign-up modal asks as
+/// the name is typed. Per account, not per address, so people behind one address do not
+/// share it.
+pub const NICKNAME_CHECKS_PER_USER: u32 = 60;
 /// Reads of one phone's code from the demo SMS outbox in `OUTBOX_WINDOW`: a code is read
 /// once or a few times.
 pub const OUTBOX_READS_PER_PHONE: u32 = 10;

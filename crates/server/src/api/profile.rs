@@ -1,7 +1,7 @@
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
-use telepathy_domain::limits::NICKNAME_KEEP_DAYS;
+use telepathy_domain::limits::{LOOKUP_WINDOW, NICKNAME_CHECKS_PER_USER, NICKNAME_KEEP_DAYS};
 use telepathy_domain::{ErrorCode, Nickname, Notice};
 
 use telepathy_store::{StoreError, User};
@@ -72,7 +72,13 @@ impl ProfileApi {
         let s = &self.0;
         let user = s.require_user(req).await?.user;
         let nickname = Nickname::parse(&body.nickname)?;
-        s.limit_lookups(req).await?;
+        s.limit(
+            &format!("nickname-check:{}", user.id),
+            NICKNAME_CHECKS_PER_USER,
+            LOOKUP_WINDOW,
+            ErrorCode::RateLimited,
+        )
+        .await?;
         if s.store
             .nickname_taken(&nickname.key(), user.id)
             .await
