@@ -26,7 +26,7 @@ export const ko = {
   /** Codes and texts shared with the server (testdata/validation-cases.json). */
   validation: {
     USERNAME_REQUIRED: '아이디를 입력해주세요.',
-    USERNAME_INVALID: '아이디는 영문 소문자, 숫자, 밑줄(_)로 4~20자여야 합니다.',
+    USERNAME_INVALID: '아이디는 영문 소문자, 숫자, 밑줄(_)로 4~20자여야 해요.',
     FIELDS_REQUIRED: '모든 정보를 입력해주세요.',
     PASSWORD_WEAK: '비밀번호는 8자 이상이며, 영문/숫자/특수문자 중 2가지 이상을 포함해야 합니다.',
     PASSWORD_TOO_LONG: '비밀번호는 64자 이하로 입력해주세요.',
@@ -38,7 +38,7 @@ export const ko = {
     BIRTHDATE_INVALID: '생년월일 8자리를 올바르게 입력해주세요.',
     GENDER_INVALID: '성별을 선택해주세요.',
     NICKNAME_REQUIRED: '닉네임을 입력해주세요.',
-    NICKNAME_INVALID: '닉네임은 한글, 영문, 숫자로 20자 이내여야 합니다.',
+    NICKNAME_INVALID: '닉네임은 한글, 영문, 숫자로 20자 이내여야 해요.',
     REPORT_EMPTY: '신고 사유를 선택하거나 내용을 입력해주세요.',
     REPORT_TOO_LONG: '신고 내용은 200자 이내로 입력해주세요.',
     REAL_NAME_REQUIRED: '이름을 입력해주세요.',
