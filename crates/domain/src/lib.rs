@@ -17,6 +17,8 @@ pub mod safety;
 pub mod text;
 pub mod time;
 mod validate;
+#[cfg(test)]
+mod voice;
 pub mod words;
 pub mod wordset;
 
