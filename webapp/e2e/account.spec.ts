@@ -88,7 +88,7 @@ test('sign up, pick a nickname, log out and in, reset and change the password, w
   await page.getByLabel('아이디').fill(username);
   await page.waitForTimeout(Math.max(0, firstCodeSentAt + smsCooldownMs - Date.now()));
   await page.getByRole('button', { name: '다음' }).click();
-  await expect(page.getByText(/가입한 휴대폰\(.+\)으로 인증번호를 보냈습니다\./)).toBeVisible();
+  await expect(page.getByText(/가입한 휴대폰\(.+\)으로 인증번호를 보냈어요\./)).toBeVisible();
   await page.getByLabel('인증번호').fill(await latestResetCode(phone));
   await page.getByLabel('새 비밀번호', { exact: true }).fill('reset123');
   await page.getByLabel('새 비밀번호 확인').fill('reset123');
