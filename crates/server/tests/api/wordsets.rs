@@ -437,7 +437,7 @@ async fn an_operator_confirms_a_late_transfer_on_the_command_line(app: TestApp) 
     let out = cli(&app, false, &["confirm", &id.to_string()])
         .await
         .unwrap();
-    assert!(out.contains("확인했습니다"), "{out}");
+    assert!(out.contains("확인했어요"), "{out}");
     assert_eq!(status(&mut app, id).await, "paid");
     let err = cli(&app, false, &["confirm", &id.to_string()])
         .await
