@@ -71,7 +71,7 @@ test('a taken username, a wrong code and the nickname rules, then the logged-in 
   await expect(page.getByText('닉네임을 입력해주세요.')).toBeVisible();
   await nicknameInput.fill('달 빛!');
   await page.getByRole('button', { name: '다음' }).click();
-  await expect(page.getByText('닉네임은 한글, 영문, 숫자로 20자 이내여야 합니다.')).toBeVisible();
+  await expect(page.getByText('닉네임은 한글, 영문, 숫자로 20자 이내여야 해요.')).toBeVisible();
   // The abuse filter's nickname cases, as a user types them (the server checks; one table).
   for (const { input, nickname_error: error } of nicknameCases) {
     await nicknameInput.fill(input);
@@ -86,7 +86,7 @@ test('a taken username, a wrong code and the nickname rules, then the logged-in 
   await nicknameInput.fill('달빛Moon7');
   await page.getByRole('button', { name: '다음' }).click();
   await page.getByRole('button', { name: '이 닉네임으로 할게요' }).click();
-  await expect(page.getByText('닉네임이 저장되었습니다.')).toBeVisible();
+  await expect(page.getByText('닉네임이 저장되었어요.')).toBeVisible();
 
   // Logged in: the login and sign-up pages lead home.
   for (const path of ['/login', '/register']) {

@@ -41,7 +41,7 @@ test('sign up, pick a nickname, log out and in, reset and change the password, w
   await page.getByRole('textbox', { name: '닉네임' }).fill(nickname);
   await page.getByRole('button', { name: '다음' }).click();
   await page.getByRole('button', { name: '이 닉네임으로 할게요' }).click();
-  await expect(page.getByText('닉네임이 저장되었습니다.')).toBeVisible();
+  await expect(page.getByText('닉네임이 저장되었어요.')).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   expect(await page.evaluate(() => localStorage.getItem('needNicknameSetup'))).toBeNull();
 
@@ -54,7 +54,7 @@ test('sign up, pick a nickname, log out and in, reset and change the password, w
 
   // A wrong password fails in a modal; the right one logs in.
   await login(page, username, 'wrongpass1');
-  await expect(page.getByRole('alertdialog')).toContainText('아이디 또는 비밀번호가 올바르지 않습니다.');
+  await expect(page.getByRole('alertdialog')).toContainText('아이디 또는 비밀번호가 올바르지 않아요.');
   await page.getByRole('button', { name: '확인' }).click();
   await login(page, username, password);
   await expect(page).toHaveURL(/\/main$/);
@@ -88,7 +88,7 @@ test('sign up, pick a nickname, log out and in, reset and change the password, w
   await page.getByLabel('아이디').fill(username);
   await page.waitForTimeout(Math.max(0, firstCodeSentAt + smsCooldownMs - Date.now()));
   await page.getByRole('button', { name: '다음' }).click();
-  await expect(page.getByText(/가입한 휴대폰\(.+\)으로 인증번호를 보냈습니다\./)).toBeVisible();
+  await expect(page.getByText(/가입한 휴대폰\(.+\)으로 인증번호를 보냈어요\./)).toBeVisible();
   await page.getByLabel('인증번호').fill(await latestResetCode(phone));
   await page.getByLabel('새 비밀번호', { exact: true }).fill('reset123');
   await page.getByLabel('새 비밀번호 확인').fill('reset123');
@@ -103,7 +103,7 @@ test('sign up, pick a nickname, log out and in, reset and change the password, w
   await page.getByRole('button', { name: '회원 탈퇴' }).click();
   await page.getByRole('button', { name: '탈퇴하기' }).click();
   await expect(page).toHaveURL(/\/register$/);
-  await expect(page.getByText('회원 탈퇴가 완료되었습니다.')).toBeVisible();
+  await expect(page.getByText('회원 탈퇴가 완료되었어요.')).toBeVisible();
   await login(page, username, 'reset123');
   await expect(page.getByRole('alertdialog')).toBeVisible();
 });

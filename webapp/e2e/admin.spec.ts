@@ -226,7 +226,7 @@ test('a wrong password and a wrong code keep the operator out', async ({ page })
   const wrong = String((Number(right) + 500_000) % 1_000_000).padStart(6, '0');
   await page.getByLabel('인증 코드').fill(wrong);
   await page.getByRole('button', { name: '확인', exact: true }).click();
-  await expect(page.getByRole('alert')).toContainText('인증 코드가 올바르지 않습니다.');
+  await expect(page.getByRole('alert')).toContainText('인증 코드가 올바르지 않아요.');
   // The console stays shut until the second factor passes.
   await page.goto('/admin/dashboard');
   await expect(page).toHaveURL(/\/admin\/totp$/);

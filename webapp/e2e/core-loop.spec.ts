@@ -33,8 +33,8 @@ test('two users pick the same word, chat, one leaves and rates the chat, both ke
 
   // The room: the word, the partner, the banner.
   await expect(a.getByRole('heading', { level: 1, name: word })).toBeVisible();
-  await expect(a.getByText(`${bob.nickname}님과 같은 단어 "${word}"`)).toBeVisible();
-  await expect(b.getByText(`${alice.nickname}님과 같은 단어 "${word}"`)).toBeVisible();
+  await expect(a.getByText(`${bob.nickname}님과 같은 단어 ‘${word}’`)).toBeVisible();
+  await expect(b.getByText(`${alice.nickname}님과 같은 단어 ‘${word}’`)).toBeVisible();
 
   // Alice types (Bob sees it), then sends with Enter.
   const inputA = a.getByRole('textbox', { name: '메시지' });

@@ -83,7 +83,7 @@ export async function setNickname(page: Page, nickname: string) {
   await page.getByRole('textbox', { name: '닉네임' }).fill(nickname);
   await page.getByRole('button', { name: '다음' }).click();
   await page.getByRole('button', { name: '이 닉네임으로 할게요' }).click();
-  await expect(page.getByText('닉네임이 저장되었습니다.')).toBeVisible();
+  await expect(page.getByText('닉네임이 저장되었어요.')).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
 }
 

@@ -64,7 +64,7 @@ test('a word set from the transfer to the review: pending, checking, confirmed b
   await expect(page.getByRole('heading', { name: '입금을 확인하고 있어요' })).toBeVisible();
   await expect(page.getByRole('timer')).toHaveAttribute('aria-label', /남은 시간 (60|59|58|57)초/);
   expect(operator(['transfer', 'list'])).toContain(transfer.depositor);
-  expect(operator(['transfer', 'confirm', String(transfer.id)])).toContain('확인했습니다');
+  expect(operator(['transfer', 'confirm', String(transfer.id)])).toContain('확인했어요');
 
   // Paid: the modal leads to the form.
   const paid = page.getByRole('alertdialog', { name: '입금이 확인되었어요!' });

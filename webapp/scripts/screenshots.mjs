@@ -151,7 +151,7 @@ function mockApi(page, { session, nickname = '달빛Moon', history = false, roun
       case '/api/nickname/profile':
         return session.loggedIn
           ? json({ success: true, user_id: 7, id: 7, userId: 7, username: 'alice_01', nickname })
-          : json({ success: false, code: 'UNAUTHORIZED', message: '로그인이 필요합니다.' }, 401);
+          : json({ success: false, code: 'UNAUTHORIZED', message: '로그인이 필요해요.' }, 401);
       case '/api/nickname/check':
         return json({ success: true, message: '사용할 수 있는 닉네임이에요.' });
       case '/api/warnings':
@@ -181,28 +181,28 @@ function mockApi(page, { session, nickname = '달빛Moon', history = false, roun
       case '/api/feedback/add':
         return json({ success: true, message: '소중한 기분을 남겨주셔서 고마워요.' });
       case '/api/match/end':
-        return json({ success: true, message: '대화가 종료되었습니다.' });
+        return json({ success: true, message: '대화가 종료되었어요.' });
       case '/api/auth/check-username':
         return json({ success: true, isAvailable: true, message: '사용 가능한 아이디입니다.' });
       case '/api/verify-mvp/send':
-        return json({ success: true, message: '인증번호가 전송되었습니다.' });
+        return json({ success: true, message: '인증번호가 전송되었어요.' });
       case '/api/password/check-user':
         return json({ exists: true });
       case '/api/password/send-code':
-        return json({ success: true, message: '인증번호가 전송되었습니다.', maskedPhone: '010-****-5678' });
+        return json({ success: true, message: '인증번호가 전송되었어요.', maskedPhone: '010-****-5678' });
       case '/api/verify/confirm':
-        return json({ success: true, message: '본인인증이 완료되었습니다.', user: { name: '홍길동' } });
+        return json({ success: true, message: '본인인증이 완료되었어요.', user: { name: '홍길동' } });
       case '/api/auth/login':
         return login === 'restricted'
           ? json({ success: false, code: 'ACCOUNT_RESTRICTED', message: restriction.message, restriction }, 403)
-          : json({ success: false, code: 'LOGIN_FAILED', message: '아이디 또는 비밀번호가 올바르지 않습니다.' }, 401);
+          : json({ success: false, code: 'LOGIN_FAILED', message: '아이디 또는 비밀번호가 올바르지 않아요.' }, 401);
       case '/api/report':
         return json({ success: true, message: '신고가 접수되었어요. 운영팀이 24시간 이내에 확인할게요.' });
       case '/api/user/7':
         return json({ success: true, user_id: 7, real_name: likes.realName });
       case '/api/user/update-realname':
         likes.realName = '김민준';
-        return json({ success: true, message: '이름이 저장되었습니다.' });
+        return json({ success: true, message: '이름이 저장되었어요.' });
       case '/api/sp_payments/create':
         return json({
           success: true,
@@ -224,7 +224,7 @@ function mockApi(page, { session, nickname = '달빛Moon', history = false, roun
       case '/api/sp_payments/update-refund':
         return json({ ok: true, success: true, message: '소중한 단어를 보내주셔서 고마워요! 검토를 거쳐 24시간 이내에 반영될 거예요.', wordset_id: 5 });
       default:
-        return json({ success: false, code: 'NOT_FOUND', message: '없는 주소입니다.' }, 404);
+        return json({ success: false, code: 'NOT_FOUND', message: '없는 주소예요.' }, 404);
     }
   });
 }

@@ -322,7 +322,7 @@ impl ErrorCode {
     pub fn message(self) -> &'static str {
         match self {
             Self::UsernameRequired => "아이디를 입력해주세요.",
-            Self::UsernameInvalid => "아이디는 영문 소문자, 숫자, 밑줄(_)로 4~20자여야 합니다.",
+            Self::UsernameInvalid => "아이디는 영문 소문자, 숫자, 밑줄(_)로 4~20자여야 해요.",
             Self::FieldsRequired => "모든 정보를 입력해주세요.",
             Self::PasswordWeak => {
                 "비밀번호는 8자 이상이며, 영문/숫자/특수문자 중 2가지 이상을 포함해야 합니다."
@@ -336,44 +336,44 @@ impl ErrorCode {
             Self::BirthdateInvalid => "생년월일 8자리를 올바르게 입력해주세요.",
             Self::GenderInvalid => "성별을 선택해주세요.",
             Self::NicknameRequired => "닉네임을 입력해주세요.",
-            Self::NicknameInvalid => "닉네임은 한글, 영문, 숫자로 20자 이내여야 합니다.",
+            Self::NicknameInvalid => "닉네임은 한글, 영문, 숫자로 20자 이내여야 해요.",
             Self::UsernameTaken => "이미 사용 중인 아이디입니다.",
-            Self::LoginFailed => "아이디 또는 비밀번호가 올바르지 않습니다.",
-            Self::UnderAge => "만 14세 미만은 가입할 수 없습니다.",
+            Self::LoginFailed => "아이디 또는 비밀번호가 올바르지 않아요.",
+            Self::UnderAge => "만 14세 미만은 가입할 수 없어요.",
             Self::PhoneNotVerified => "휴대폰 인증을 먼저 완료해주세요.",
-            Self::PhoneInUse => "이미 가입된 전화번호입니다.",
+            Self::PhoneInUse => "이미 가입된 전화번호예요.",
             Self::CodeInvalid => "인증번호가 올바르지 않습니다.",
-            Self::CodeExpired => "인증번호가 만료되었습니다. 인증번호를 다시 요청해주세요.",
+            Self::CodeExpired => "인증번호가 만료되었어요. 인증번호를 다시 요청해주세요.",
             Self::CodeAttemptsExceeded => {
-                "인증번호를 5회 잘못 입력했습니다. 인증번호를 다시 요청해주세요."
+                "인증번호를 5회 잘못 입력했어요. 인증번호를 다시 요청해주세요."
             }
             Self::SmsCooldown => {
-                "인증번호는 1분에 한 번만 요청할 수 있습니다. 잠시 후 다시 시도해주세요."
+                "인증번호는 1분에 한 번만 요청할 수 있어요. 잠시 후 다시 시도해주세요."
             }
             Self::SmsDailyLimit => {
-                "오늘 요청할 수 있는 인증번호 횟수를 모두 사용했습니다. 내일 다시 시도해주세요."
+                "오늘 요청할 수 있는 인증번호 횟수를 모두 사용했어요. 내일 다시 시도해주세요."
             }
             Self::SmsSendFailed => "인증번호 전송에 실패했습니다.",
-            Self::RateLimited => "요청이 너무 많습니다. 잠시 후 다시 시도해주세요.",
-            Self::Unauthorized => "로그인이 필요합니다.",
-            Self::ForbiddenOrigin => "허용되지 않은 요청입니다.",
+            Self::RateLimited => "요청이 너무 많아요. 잠시 후 다시 시도해주세요.",
+            Self::Unauthorized => "로그인이 필요해요.",
+            Self::ForbiddenOrigin => "허용되지 않은 요청이에요.",
             Self::ContentNotAllowed => "부적절한 표현이 포함되어 있어요. 다른 표현을 사용해주세요.",
-            Self::NicknameLocked => "닉네임은 설정 후 1개월 동안 바꿀 수 없습니다.",
+            Self::NicknameLocked => "닉네임은 설정 후 1개월 동안 바꿀 수 없어요.",
             Self::NicknameTaken => "이미 사용 중인 닉네임이에요. 다른 닉네임을 정해주세요.",
             Self::WordsetRepeated => "이미 신청한 단어 세트예요. 다른 단어로 만들어주세요.",
             Self::TermsRequired => "필수 약관에 모두 동의해야 서비스를 이용할 수 있어요.",
-            Self::CurrentPasswordWrong => "현재 비밀번호가 올바르지 않습니다.",
+            Self::CurrentPasswordWrong => "현재 비밀번호가 올바르지 않아요.",
             Self::IdentityIdInvalid => "인증 ID가 유효하지 않습니다.",
-            Self::IdentityNotVerified => "본인인증이 완료되지 않았습니다.",
+            Self::IdentityNotVerified => "본인인증이 완료되지 않았어요.",
             Self::IdentityFailed => "본인인증 중 오류가 발생했습니다.",
-            Self::IdentityMismatch => "본인인증 정보가 가입 정보와 일치하지 않습니다.",
+            Self::IdentityMismatch => "본인인증 정보가 가입 정보와 일치하지 않아요.",
             Self::ServiceClosed => {
                 "지금은 운영 시간이 아니에요. 매일 오후 8시부터 새벽 2시까지 만날 수 있어요."
             }
             Self::RoundOver => "이번 라운드가 끝났어요. 새 단어를 골라주세요.",
             Self::WordNotInRound => "이번 라운드의 단어가 아니에요.",
             Self::AlreadyInRoom => "이미 대화 중인 상대가 있어요.",
-            Self::NotInRoom => "대화방 정보가 없습니다.",
+            Self::NotInRoom => "대화방 정보가 없어요.",
             Self::MessageEmpty => "메시지를 입력해주세요.",
             Self::MessageTooLong => "메시지는 1000자 이하로 보내주세요.",
             Self::NicknameNeeded => "닉네임을 먼저 설정해주세요.",
@@ -383,20 +383,20 @@ impl ErrorCode {
             Self::ReportTooLong => "신고 내용은 200자 이내로 입력해주세요.",
             Self::ReportReasonInvalid => "신고 사유를 다시 선택해주세요.",
             Self::ReportNotPartner => "함께 대화한 상대만 신고할 수 있어요.",
-            Self::AccountRestricted => "이용이 제한된 계정입니다.",
+            Self::AccountRestricted => "이용이 제한된 계정이에요.",
             Self::CommentEmpty => "댓글 내용을 입력해주세요.",
             Self::CommentTooLong => "댓글은 100자 이내로 입력해주세요.",
-            Self::OperatorOnly => "운영자 로그인이 필요합니다.",
+            Self::OperatorOnly => "운영자 로그인이 필요해요.",
             Self::SecondFactorRequired => "2단계 인증을 완료해주세요.",
             Self::TotpInvalid => {
-                "인증 코드가 올바르지 않습니다. 인증 앱의 6자리 코드를 입력해주세요."
+                "인증 코드가 올바르지 않아요. 인증 앱의 6자리 코드를 입력해주세요."
             }
-            Self::TotpEnrolled => "이미 인증 앱이 등록되어 있습니다. 인증 앱의 6자리 코드를 입력해주세요.",
+            Self::TotpEnrolled => "이미 인증 앱이 등록되어 있어요. 인증 앱의 6자리 코드를 입력해주세요.",
             Self::TotpNotStarted => "인증 앱 등록을 먼저 시작해주세요.",
             Self::OperatorPasswordWeak => {
-                "운영자 비밀번호는 12자 이상이며, 영문 소문자, 영문 대문자, 숫자, 특수문자 중 3가지 이상을 포함해야 합니다."
+                "운영자 비밀번호는 12자 이상이며, 영문 소문자, 영문 대문자, 숫자, 특수문자 중 3가지 이상을 포함해야 해요."
             }
-            Self::ReportClosed => "이미 처리된 신고입니다.",
+            Self::ReportClosed => "이미 처리된 신고예요.",
             Self::MegaphoneEmpty => "확성기로 보낼 메시지를 입력해주세요.",
             Self::MegaphoneTooLong => "확성기 메시지는 20자 이내로 입력해주세요.",
             Self::NoMegaphones => "확성기가 없어요. 확성기를 구매한 뒤 보내주세요.",
@@ -412,35 +412,35 @@ impl ErrorCode {
             Self::SanctionDaysInvalid => "정지 기간은 1일부터 365일까지 입력해주세요.",
             Self::SanctionReasonRequired => "사유를 입력해주세요.",
             Self::SanctionReasonTooLong => "사유는 200자 이내로 입력해주세요.",
-            Self::SanctionLifted => "이미 해제되었거나 기간이 끝난 제재입니다.",
+            Self::SanctionLifted => "이미 해제되었거나 기간이 끝난 제재예요.",
             Self::RealNameRequired => "이름을 입력해주세요.",
             Self::RealNameInvalid => "이름은 한글 또는 영문으로 20자 이내로 입력해주세요.",
             Self::RealNameNeeded => "입금 확인을 위해 이름을 먼저 입력해주세요.",
             Self::NotOwner => "본인의 정보만 보거나 바꿀 수 있어요.",
-            Self::PaymentAmountInvalid => "단어 세트는 1,000원입니다.",
+            Self::PaymentAmountInvalid => "단어 세트는 1,000원이에요.",
             Self::PaymentNotPaid => {
                 "입금이 확인된 결제가 없어요. 입금이 확인된 뒤 단어를 등록해주세요."
             }
             Self::PaymentUsed => "이 결제로 이미 단어 세트를 등록했어요.",
-            Self::PaymentAlreadyPaid => "이미 입금이 확인된 결제입니다.",
+            Self::PaymentAlreadyPaid => "이미 입금이 확인된 결제예요.",
             Self::WordsetWordsRequired => "단어 4개를 모두 입력해주세요.",
             Self::WordsetWordInvalid => "단어는 한글 1~6자로 입력해주세요.",
             Self::WordsetWordsDuplicate => "서로 다른 단어 4개를 입력해주세요.",
             Self::RefundBankInvalid => "은행 이름은 한글 또는 영문 2~20자로 입력해주세요.",
             Self::RefundAccountInvalid => "계좌번호는 숫자 4~20자리로 입력해주세요.",
-            Self::WordsetReviewed => "이미 심사한 단어 세트입니다.",
-            Self::RefundSettled => "환불할 금액이 없거나 이미 환불을 기록했습니다.",
-            Self::SignatureInvalid => "서명이 올바르지 않습니다.",
+            Self::WordsetReviewed => "이미 심사한 단어 세트예요.",
+            Self::RefundSettled => "환불할 금액이 없거나 이미 환불을 기록했어요.",
+            Self::SignatureInvalid => "서명이 올바르지 않아요.",
             Self::PushConsentRequired => "알림을 받으려면 알림 수신 동의가 필요해요.",
             Self::PushSubscriptionInvalid => {
                 "이 브라우저의 알림 정보를 확인할 수 없어요. 다른 브라우저에서 시도해주세요."
             }
-            Self::InvalidRequest => "요청 형식이 올바르지 않습니다.",
-            Self::PayloadTooLarge => "요청 내용이 너무 큽니다.",
-            Self::UriTooLong => "요청 주소가 너무 깁니다.",
-            Self::NotFound => "요청한 정보를 찾을 수 없습니다.",
+            Self::InvalidRequest => "요청 형식이 올바르지 않아요.",
+            Self::PayloadTooLarge => "요청 내용이 너무 커요.",
+            Self::UriTooLong => "요청 주소가 너무 길어요.",
+            Self::NotFound => "요청한 정보를 찾을 수 없어요.",
             Self::Unavailable => "지금은 서비스 연결이 원활하지 않아요. 잠시 후 다시 시도해주세요.",
-            Self::Internal => "서버 오류가 발생했습니다. 잠시 후 다시 시도해주세요.",
+            Self::Internal => "서버 오류가 발생했어요. 잠시 후 다시 시도해주세요.",
         }
     }
 }

@@ -18,6 +18,8 @@ pub mod terms;
 pub mod text;
 pub mod time;
 mod validate;
+#[cfg(test)]
+mod voice;
 pub mod words;
 pub mod wordset;
 

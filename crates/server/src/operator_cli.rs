@@ -13,13 +13,13 @@ use crate::config::Config;
 use crate::passwords;
 
 pub const USAGE: &str = "사용법: telepathy operator <명령>
-  add <아이디>         운영자를 만듭니다. 비밀번호는 TELEPATHY_OPERATOR_PASSWORD 또는 표준
-                       입력의 첫 줄에서 읽습니다(12자 이상, 영문 소문자/대문자/숫자/특수문자
+  add <아이디>         운영자를 만들어요. 비밀번호는 TELEPATHY_OPERATOR_PASSWORD 또는 표준
+                       입력의 첫 줄에서 읽어요(12자 이상, 영문 소문자/대문자/숫자/특수문자
                        중 3가지 이상).
-  list                 운영자 목록을 보여줍니다.
-  disable <아이디>     운영자를 사용 중지하고 로그인된 세션을 모두 끝냅니다.
-  reset-totp <아이디>  인증 앱 등록을 지우고 세션을 끝냅니다. 다음 로그인에서 새로 등록합니다.
-설정(DATABASE_URL 등)은 serve와 같이 환경 변수와 .env에서 읽습니다.";
+  list                 운영자 목록을 보여줘요.
+  disable <아이디>     운영자를 사용 중지하고 로그인된 세션을 모두 끝내요.
+  reset-totp <아이디>  인증 앱 등록을 지우고 세션을 끝내요. 다음 로그인에서 새로 등록해요.
+설정(DATABASE_URL 등)은 serve와 같이 환경 변수와 .env에서 읽어요.";
 
 /// The environment variable `add` reads the password from.
 pub const PASSWORD_VAR: &str = "TELEPATHY_OPERATOR_PASSWORD";
@@ -49,8 +49,8 @@ pub fn parse_args(args: &[String]) -> anyhow::Result<Command> {
         ["list"] => Ok(Command::List),
         ["disable", name] => Ok(Command::Disable(username(name)?)),
         ["reset-totp", name] => Ok(Command::ResetTotp(username(name)?)),
-        [] => bail!("명령이 없습니다.\n{USAGE}"),
-        [command, ..] => bail!("알 수 없는 명령이거나 인자가 맞지 않습니다: {command}\n{USAGE}"),
+        [] => bail!("명령이 없어요.\n{USAGE}"),
+        [command, ..] => bail!("알 수 없는 명령이거나 인자가 맞지 않아요: {command}\n{USAGE}"),
     }
 }
 
@@ -66,12 +66,12 @@ pub fn read_password(
             let mut line = String::new();
             input
                 .read_line(&mut line)
-                .context("표준 입력에서 비밀번호를 읽지 못했습니다")?;
+                .context("표준 입력에서 비밀번호를 읽지 못했어요")?;
             line.trim_end_matches(['\r', '\n']).to_owned()
         }
     };
     if password.is_empty() {
-        bail!("비밀번호가 없습니다. {PASSWORD_VAR}에 넣거나 표준 입력으로 한 줄을 보내주세요.");
+        bail!("비밀번호가 없어요. {PASSWORD_VAR}에 넣거나 표준 입력으로 한 줄을 보내주세요.");
     }
     Password::parse_operator(&password).map_err(|e| anyhow!("{}", e.message()))
 }
@@ -95,7 +95,7 @@ pub async fn run(args: &[String]) -> anyhow::Result<()> {
         Command::Add(_) => {
             let stdin = std::io::stdin();
             if stdin.is_terminal() {
-                eprint!("새 운영자 비밀번호(화면에 보입니다): ");
+                eprint!("새 운영자 비밀번호(화면에 보여요): ");
                 let _ = std::io::stderr().flush();
             }
             Some(read_password(
@@ -134,7 +134,7 @@ pub async fn execute(
     };
     match command {
         Command::Add(name) => {
-            let password = password.ok_or_else(|| anyhow!("비밀번호가 없습니다."))?;
+            let password = password.ok_or_else(|| anyhow!("비밀번호가 없어요."))?;
             let hash = passwords::hash(password.expose().to_owned()).await?;
             let detail = format!("운영자 {name} 추가");
             match store
@@ -142,9 +142,9 @@ pub async fn execute(
                 .await
             {
                 Ok(_) => Ok(format!(
-                    "운영자 {name}을(를) 만들었습니다. 첫 로그인에서 인증 앱을 등록합니다."
+                    "운영자 {name}을(를) 만들었어요. 첫 로그인에서 인증 앱을 등록해요."
                 )),
-                Err(StoreError::OperatorExists) => bail!("이미 있는 운영자 아이디입니다: {name}"),
+                Err(StoreError::OperatorExists) => bail!("이미 있는 운영자 아이디예요: {name}"),
                 Err(e) => Err(e).context("adding an operator"),
             }
         }
@@ -154,7 +154,7 @@ pub async fn execute(
             store.audit(&audit("operator.list", &detail)).await?;
             if operators.is_empty() {
                 return Ok(
-                    "운영자가 없습니다. telepathy operator add <아이디>로 만들어주세요.".to_owned(),
+                    "운영자가 없어요. telepathy operator add <아이디>로 만들어주세요.".to_owned(),
                 );
             }
             let mut out = String::from("아이디\t인증 앱\t만든 때\t상태");
@@ -183,10 +183,10 @@ pub async fn execute(
                 .disable_operator(operator.id, now, &audit("operator.disable", &detail))
                 .await?
             {
-                bail!("이미 사용 중지된 운영자입니다: {name}");
+                bail!("이미 사용 중지된 운영자예요: {name}");
             }
             Ok(format!(
-                "운영자 {name}을(를) 사용 중지하고 세션을 모두 끝냈습니다."
+                "운영자 {name}을(를) 사용 중지하고 세션을 모두 끝냈어요."
             ))
         }
         Command::ResetTotp(name) => {
@@ -196,7 +196,7 @@ pub async fn execute(
                 .reset_operator_totp(operator.id, now, &audit("operator.reset_totp", &detail))
                 .await?;
             Ok(format!(
-                "운영자 {name}의 인증 앱 등록을 지우고 세션을 끝냈습니다. 다음 로그인에서 새로 등록합니다."
+                "운영자 {name}의 인증 앱 등록을 지우고 세션을 끝냈어요. 다음 로그인에서 새로 등록해요."
             ))
         }
     }
@@ -206,7 +206,7 @@ async fn find(store: &Store, name: &str) -> anyhow::Result<telepathy_store::Oper
     store
         .operator_by_username(name)
         .await?
-        .ok_or_else(|| anyhow!("운영자를 찾을 수 없습니다: {name}"))
+        .ok_or_else(|| anyhow!("운영자를 찾을 수 없어요: {name}"))
 }
 
 #[cfg(test)]

@@ -12,16 +12,16 @@ use crate::sealing::DataKey;
 use crate::wordsets::{confirm_transfer, record_refund, review_wordset, Actor, Refusal};
 
 pub const TRANSFER_USAGE: &str = "사용법: telepathy transfer <명령>
-  list                 입금을 기다리는 결제와 어느 결제에도 맞지 않은 입금 알림을 보여줍니다.
-  confirm <결제 번호>  입금을 확인해 결제를 완료합니다(24시간이 지난 결제도).
-설정(DATABASE_URL 등)은 serve와 같이 환경 변수와 .env에서 읽습니다.";
+  list                 입금을 기다리는 결제와 어느 결제에도 맞지 않은 입금 알림을 보여줘요.
+  confirm <결제 번호>  입금을 확인해 결제를 완료해요(24시간이 지난 결제도).
+설정(DATABASE_URL 등)은 serve와 같이 환경 변수와 .env에서 읽어요.";
 
 pub const WORDSET_USAGE: &str = "사용법: telepathy wordset <명령>
-  list                      심사를 기다리는 단어 세트와 환불할 세트를 보여줍니다.
-  approve <번호>            단어 세트를 승인합니다. 약 1분 뒤부터 라운드에 나옵니다.
-  reject <번호> <사유>      단어 세트를 반려합니다. 사유는 사용자에게 보입니다.
-  refunded <번호>           반려한 세트의 환불을 마쳤다고 기록하고 환불 계좌를 지웁니다.
-설정(DATABASE_URL, TELEPATHY_DATA_KEY 등)은 serve와 같이 환경 변수와 .env에서 읽습니다.";
+  list                      심사를 기다리는 단어 세트와 환불할 세트를 보여줘요.
+  approve <번호>            단어 세트를 승인해요. 약 1분 뒤부터 라운드에 나와요.
+  reject <번호> <사유>      단어 세트를 반려해요. 사유는 사용자에게 보여요.
+  refunded <번호>           반려한 세트의 환불을 마쳤다고 기록하고 환불 계좌를 지워요.
+설정(DATABASE_URL, TELEPATHY_DATA_KEY 등)은 serve와 같이 환경 변수와 .env에서 읽어요.";
 
 /// The address audit lines of the command line carry.
 const CLI_IP: &str = "cli";
@@ -42,7 +42,7 @@ fn id(word: &str) -> anyhow::Result<i64> {
     word.parse::<i64>()
         .ok()
         .filter(|n| *n > 0)
-        .ok_or_else(|| anyhow!("번호가 올바르지 않습니다: {word}"))
+        .ok_or_else(|| anyhow!("번호가 올바르지 않아요: {word}"))
 }
 
 /// Reads the words after `transfer` (`wordset: false`) or `wordset`.
@@ -63,9 +63,9 @@ pub fn parse_args(wordset: bool, args: &[String]) -> anyhow::Result<Command> {
             parse_reason(&reason.join(" ")).map_err(|e| anyhow!("{}", e.message()))?,
         ),
         (true, ["refunded", n]) => Command::Refunded(id(n)?),
-        (_, []) => bail!("명령이 없습니다.\n{usage}"),
+        (_, []) => bail!("명령이 없어요.\n{usage}"),
         (_, [command, ..]) => {
-            bail!("알 수 없는 명령이거나 인자가 맞지 않습니다: {command}\n{usage}")
+            bail!("알 수 없는 명령이거나 인자가 맞지 않아요: {command}\n{usage}")
         }
     };
     Ok(command)
@@ -168,7 +168,7 @@ pub async fn execute(
                 .await
                 .map_err(refused)?;
             Ok(format!(
-                "결제 {}의 입금({} {}원)을 확인했습니다.",
+                "결제 {}의 입금({} {}원)을 확인했어요.",
                 paid.id, paid.depositor, paid.amount
             ))
         }
@@ -231,7 +231,7 @@ pub async fn execute(
                 .await
                 .map_err(refused)?;
             Ok(format!(
-                "단어 세트 {n}을(를) 승인했습니다. 약 1분 뒤부터 라운드에 나옵니다."
+                "단어 세트 {n}을(를) 승인했어요. 약 1분 뒤부터 라운드에 나와요."
             ))
         }
         Command::Reject(n, reason) => {
@@ -239,7 +239,7 @@ pub async fn execute(
                 .await
                 .map_err(refused)?;
             Ok(format!(
-                "단어 세트 {n}을(를) 반려했습니다. telepathy wordset list에서 환불할 계좌를 확인해주세요."
+                "단어 세트 {n}을(를) 반려했어요. telepathy wordset list에서 환불할 계좌를 확인해주세요."
             ))
         }
         Command::Refunded(n) => {
@@ -252,7 +252,7 @@ pub async fn execute(
                 .await
                 .map_err(refused)?;
             Ok(format!(
-                "단어 세트 {n}의 환불을 기록하고 환불 계좌를 지웠습니다."
+                "단어 세트 {n}의 환불을 기록하고 환불 계좌를 지웠어요."
             ))
         }
     }

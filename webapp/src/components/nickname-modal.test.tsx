@@ -65,14 +65,14 @@ describe('NicknameModal', () => {
       expect(screen.getByRole('button', { name: ko.nickname.submit })).toBeInTheDocument();
     });
     expect(checked).toContain('달빛7');
-    expect(screen.getByText("'달빛7'로 할까요?")).toBeInTheDocument();
+    expect(screen.getByText('‘달빛7’로 할까요?')).toBeInTheDocument();
   });
 
   it('asks with the particle the nickname takes', async () => {
     const { user, input } = setup();
     await user.type(input, '달빛');
     await user.click(screen.getByRole('button', { name: ko.nickname.next }));
-    expect(await screen.findByText("'달빛'으로 할까요?")).toBeInTheDocument();
+    expect(await screen.findByText('‘달빛’으로 할까요?')).toBeInTheDocument();
   });
 
   it('says while typing whether another account has the nickname', async () => {

@@ -156,7 +156,7 @@ async fn the_verified_person_must_be_the_account_holder(app: TestApp) {
         a.assert_error(403, "IDENTITY_MISMATCH");
         assert_eq!(
             a.message(),
-            "본인인증 정보가 가입 정보와 일치하지 않습니다.",
+            "본인인증 정보가 가입 정보와 일치하지 않아요.",
             "{who}"
         );
         assert_eq!(real_name(&app).await, None, "{who}");

@@ -30,7 +30,7 @@ async fn login_failures_say_little(mut app: TestApp) {
         unknown.message(),
         "no hint which part was wrong"
     );
-    assert_eq!(wrong.message(), "아이디 또는 비밀번호가 올바르지 않습니다.");
+    assert_eq!(wrong.message(), "아이디 또는 비밀번호가 올바르지 않아요.");
     app.login("", "").await.assert_error(400, "FIELDS_REQUIRED");
     app.login("x", "abcdefg1")
         .await
@@ -75,7 +75,7 @@ async fn login_attempts_are_limited(mut app: TestApp) {
     a.assert_error(429, "RATE_LIMITED");
     assert_eq!(
         a.message(),
-        "요청이 너무 많습니다. 잠시 후 다시 시도해주세요."
+        "요청이 너무 많아요. 잠시 후 다시 시도해주세요."
     );
     assert!(app.cookie.is_none());
 }
@@ -143,10 +143,7 @@ async fn withdrawal_ends_every_session(mut app: TestApp) {
     let first = app.cookie.clone().unwrap();
     app.login("alice", "abcdefg1").await.assert_ok();
     let a = app.post("/api/auth/withdraw", json!({})).await;
-    assert_eq!(
-        a.assert_ok()["message"],
-        json!("회원 탈퇴가 완료되었습니다.")
-    );
+    assert_eq!(a.assert_ok()["message"], json!("회원 탈퇴가 완료되었어요."));
     assert!(!app.logged_in().await);
     app.cookie = Some(first);
     assert!(!app.logged_in().await, "the other session ended too");
@@ -170,7 +167,7 @@ async fn requests_need_a_session(mut app: TestApp) {
     ] {
         let a = app.post(path, json!({ "nickname": "달빛", "currentPassword": "abcdefg1", "newPassword": "abcdefg2" })).await;
         a.assert_error(401, "UNAUTHORIZED");
-        assert_eq!(a.message(), "로그인이 필요합니다.");
+        assert_eq!(a.message(), "로그인이 필요해요.");
     }
     app.cookie = Some("tp_session=forged".into());
     app.get("/api/nickname/profile")

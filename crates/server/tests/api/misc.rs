@@ -53,7 +53,7 @@ async fn unreadable_requests_get_the_error_shape(mut app: TestApp) {
     let body: serde_json::Value =
         serde_json::from_str(&resp.0.into_body().into_string().await.unwrap()).unwrap();
     assert_eq!(body["code"], json!("INVALID_REQUEST"));
-    assert_eq!(body["message"], json!("요청 형식이 올바르지 않습니다."));
+    assert_eq!(body["message"], json!("요청 형식이 올바르지 않아요."));
     app.get("/api/no-such-thing")
         .await
         .assert_error(404, "NOT_FOUND");
@@ -579,7 +579,7 @@ async fn oversized_bodies_are_refused_in_the_error_shape(mut app: TestApp) {
     assert_eq!(status, 413, "{body}");
     assert_eq!(body["code"], json!("PAYLOAD_TOO_LARGE"));
     assert_eq!(body["success"], json!(false));
-    assert_eq!(body["message"], json!("요청 내용이 너무 큽니다."));
+    assert_eq!(body["message"], json!("요청 내용이 너무 커요."));
     // Streamed without a declared length: counted as it is read.
     let a = app
         .post("/api/auth/login", serde_json::from_str(&huge).unwrap())

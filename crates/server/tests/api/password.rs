@@ -44,7 +44,7 @@ async fn find_password_with_the_phone_code(mut app: TestApp) {
         .await;
     assert_eq!(
         a.assert_ok()["message"],
-        json!("비밀번호가 재설정되었습니다.")
+        json!("비밀번호가 재설정되었어요.")
     );
     app.login("alice", "abcdefg1")
         .await

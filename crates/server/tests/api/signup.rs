@@ -174,7 +174,7 @@ async fn register_validation_messages(mut app: TestApp) {
         (
             json!({ "username": "alice", "password": "abcdefg1", "phone": "01011112222", "gender": "남성", "birthdate": "2012-11-23" }),
             "UNDER_AGE",
-            "만 14세 미만은 가입할 수 없습니다.",
+            "만 14세 미만은 가입할 수 없어요.",
         ),
     ];
     for (body, code, message) in cases {
@@ -525,7 +525,7 @@ async fn one_active_account_per_phone(mut app: TestApp) {
         .post("/api/verify-mvp/send", json!({ "phone": "010-1111-2222" }))
         .await;
     a.assert_error(409, "PHONE_IN_USE");
-    assert_eq!(a.message(), "이미 가입된 전화번호입니다.");
+    assert_eq!(a.message(), "이미 가입된 전화번호예요.");
 }
 
 async fn phone_validation_messages(mut app: TestApp) {

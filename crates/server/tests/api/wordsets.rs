@@ -229,10 +229,7 @@ async fn the_real_name_is_checked_and_saved(mut app: TestApp) {
             json!({ "user_id": id, "real_name": "  남궁  민수 " }),
         )
         .await;
-    assert_eq!(
-        saved.assert_ok()["message"],
-        json!("이름이 저장되었습니다.")
-    );
+    assert_eq!(saved.assert_ok()["message"], json!("이름이 저장되었어요."));
     let record = app.get(&format!("/api/user/{id}")).await;
     assert_eq!(record.assert_ok()["real_name"], json!("남궁 민수"));
     // A foreign page cannot change it.
@@ -440,12 +437,12 @@ async fn an_operator_confirms_a_late_transfer_on_the_command_line(app: TestApp) 
     let out = cli(&app, false, &["confirm", &id.to_string()])
         .await
         .unwrap();
-    assert!(out.contains("확인했습니다"), "{out}");
+    assert!(out.contains("확인했어요"), "{out}");
     assert_eq!(status(&mut app, id).await, "paid");
     let err = cli(&app, false, &["confirm", &id.to_string()])
         .await
         .unwrap_err();
-    assert_eq!(err.to_string(), "이미 입금이 확인된 결제입니다.");
+    assert_eq!(err.to_string(), "이미 입금이 확인된 결제예요.");
     let lines = app.state.store.audit_page(None, 100).await.unwrap();
     let confirm: Vec<_> = lines
         .iter()

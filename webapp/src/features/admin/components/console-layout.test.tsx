@@ -35,11 +35,11 @@ function answer(routes: Record<string, () => Response>) {
   fetchMock.mockImplementation((request) => {
     const path = new URL(request.url).pathname;
     const route = routes[path];
-    return Promise.resolve(route ? route() : jsonResponse({ success: false, code: 'NOT_FOUND', message: '없는 주소입니다.' }, 404));
+    return Promise.resolve(route ? route() : jsonResponse({ success: false, code: 'NOT_FOUND', message: '없는 주소예요.' }, 404));
   });
 }
 
-const operatorOnly = () => jsonResponse({ success: false, code: 'OPERATOR_ONLY', message: '운영자만 이용할 수 있습니다.' }, 401);
+const operatorOnly = () => jsonResponse({ success: false, code: 'OPERATOR_ONLY', message: '운영자만 이용할 수 있어요.' }, 401);
 const secondFactorRequired = () =>
   jsonResponse({ success: false, code: 'SECOND_FACTOR_REQUIRED', message: '2단계 인증을 완료해주세요.' }, 401);
 

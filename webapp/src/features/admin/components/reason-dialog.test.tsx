@@ -44,11 +44,11 @@ describe('ReasonDialog', () => {
   });
 
   it('shows the server refusal and stays open', async () => {
-    const refusal = { ok: false, network: false, status: 409, code: 'SANCTION_LIFTED', message: '이미 해제된 제재입니다.' } as const;
+    const refusal = { ok: false, network: false, status: 409, code: 'SANCTION_LIFTED', message: '이미 해제된 제재예요.' } as const;
     const { user, onDone, onClose } = setup(refusal);
     await user.type(screen.getByLabelText('해제 사유'), '오해였음');
     await user.click(screen.getByRole('button', { name: '해제하기' }));
-    expect(await screen.findByText('이미 해제된 제재입니다.')).toBeInTheDocument();
+    expect(await screen.findByText('이미 해제된 제재예요.')).toBeInTheDocument();
     expect(onDone).toHaveBeenCalledWith(refusal);
     expect(onClose).not.toHaveBeenCalled();
   });

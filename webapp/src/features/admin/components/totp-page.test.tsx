@@ -19,7 +19,7 @@ afterEach(() => {
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const QR = '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200"><rect width="200" height="200"/></svg>';
 
-function serve(me: { secondFactor: boolean; totpEnrolled: boolean }, totp: () => Response = () => jsonResponse({ success: true, message: '인증 앱을 등록했습니다.' })) {
+function serve(me: { secondFactor: boolean; totpEnrolled: boolean }, totp: () => Response = () => jsonResponse({ success: true, message: '인증 앱을 등록했어요.' })) {
   const state = { ...me };
   const paths: string[] = [];
   const bodies: unknown[] = [];
@@ -38,7 +38,7 @@ function serve(me: { secondFactor: boolean; totpEnrolled: boolean }, totp: () =>
         return answer;
       }
       default:
-        return jsonResponse({ success: false, code: 'NOT_FOUND', message: '없는 주소입니다.' }, 404);
+        return jsonResponse({ success: false, code: 'NOT_FOUND', message: '없는 주소예요.' }, 404);
     }
   });
   return { paths, bodies };
@@ -80,7 +80,7 @@ describe('TotpPage', () => {
 
   it('refuses fewer than six digits, and shows a wrong code’s message', async () => {
     const { bodies } = serve({ secondFactor: false, totpEnrolled: true }, () =>
-      jsonResponse({ success: false, code: 'TOTP_INVALID', message: '인증 코드가 올바르지 않습니다. 인증 앱의 6자리 코드를 입력해주세요.' }, 401),
+      jsonResponse({ success: false, code: 'TOTP_INVALID', message: '인증 코드가 올바르지 않아요. 인증 앱의 6자리 코드를 입력해주세요.' }, 401),
     );
     const { user, router } = setup();
     const code = await screen.findByLabelText(koAdmin.totp.code);
@@ -90,13 +90,13 @@ describe('TotpPage', () => {
     expect(bodies).toHaveLength(0);
     await user.type(code, '6');
     await user.click(screen.getByRole('button', { name: koAdmin.totp.submit }));
-    expect(await screen.findByText('인증 코드가 올바르지 않습니다. 인증 앱의 6자리 코드를 입력해주세요.')).toBeInTheDocument();
+    expect(await screen.findByText('인증 코드가 올바르지 않아요. 인증 앱의 6자리 코드를 입력해주세요.')).toBeInTheDocument();
     expect(code).toHaveValue('');
     expect(router.state.location.pathname).toBe('/admin/totp');
   });
 
   it('sends a visitor without a password session to /admin', async () => {
-    fetchMock.mockResolvedValue(jsonResponse({ success: false, code: 'OPERATOR_ONLY', message: '운영자 로그인이 필요합니다.' }, 401));
+    fetchMock.mockResolvedValue(jsonResponse({ success: false, code: 'OPERATOR_ONLY', message: '운영자 로그인이 필요해요.' }, 401));
     const { router } = setup();
     await waitFor(() => {
       expect(router.state.location.pathname).toBe('/admin');

@@ -65,10 +65,10 @@ describe('LoginPage', () => {
   });
 
   it('keeps the dialog for a wrong password', async () => {
-    serve(() => jsonResponse({ success: false, code: 'LOGIN_FAILED', message: '아이디 또는 비밀번호가 올바르지 않습니다.' }, 401));
+    serve(() => jsonResponse({ success: false, code: 'LOGIN_FAILED', message: '아이디 또는 비밀번호가 올바르지 않아요.' }, 401));
     await logIn();
     const dialog = await screen.findByRole('alertdialog', { name: ko.login.failedTitle });
-    expect(dialog).toHaveTextContent('아이디 또는 비밀번호가 올바르지 않습니다.');
+    expect(dialog).toHaveTextContent('아이디 또는 비밀번호가 올바르지 않아요.');
     expect(screen.queryByText(ko.restricted.loginTitle)).not.toBeInTheDocument();
   });
 });

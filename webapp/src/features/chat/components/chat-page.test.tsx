@@ -28,7 +28,7 @@ function serve(reportAnswer: () => Promise<Response> = () => Promise.resolve(jso
       reports.push(await request.json());
       return reportAnswer();
     }
-    return jsonResponse({ success: true, message: '대화가 종료되었습니다.' });
+    return jsonResponse({ success: true, message: '대화가 종료되었어요.' });
   });
 }
 

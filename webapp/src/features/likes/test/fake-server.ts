@@ -48,7 +48,7 @@ export function serve(state: FakeState): Sent {
       if (path === '/user/update-realname') {
         const body = sent[path]?.at(-1) as { real_name: string };
         state.realName = body.real_name;
-        return jsonResponse({ success: true, message: '이름이 저장되었습니다.' });
+        return jsonResponse({ success: true, message: '이름이 저장되었어요.' });
       }
       if (path === '/sp_payments/create') {
         return jsonResponse({
