@@ -65,7 +65,7 @@ test('the guest pages and the console login meet WCAG 2.2 AA', async ({ page, re
 
 test('the member pages meet WCAG 2.2 AA', async ({ page, context }) => {
   test.setTimeout(60_000);
-  const suffix = String(Math.floor(Math.random() * 1000));
+  const suffix = String(Math.floor(Math.random() * 1_000_000));
   await signUpByApi(context, { username: uniqueUsername('ax'), phone: uniquePhone(), password: 'abcdefg1', nickname: `접근${suffix}` });
   for (const path of ['/main', '/mypage', '/mywords', '/likes', '/wordset', '/helppage']) {
     await page.goto(path);

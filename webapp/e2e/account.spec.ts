@@ -37,7 +37,7 @@ test('sign up, pick a nickname, log out and in, reset and change the password, w
   expect(await page.evaluate(() => localStorage.getItem('username'))).toBe(username);
 
   // No nickname yet: the two-step modal.
-  const nickname = `달빛${Math.floor(Math.random() * 1000)}`;
+  const nickname = `달빛${Math.floor(Math.random() * 1_000_000)}`;
   await page.getByRole('textbox', { name: '닉네임' }).fill(nickname);
   await page.getByRole('button', { name: '다음' }).click();
   await page.getByRole('button', { name: '이 닉네임으로 할게요' }).click();

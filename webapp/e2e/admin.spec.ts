@@ -15,7 +15,7 @@ import {
 
 /** Two members who chatted, the second reporting the first. Returns the reported member's username and their last line. */
 async function reportedChat(browser: Browser, baseURL: string | undefined) {
-  const suffix = Math.floor(Math.random() * 1000);
+  const suffix = Math.floor(Math.random() * 1_000_000);
   const rude = { username: uniqueUsername('rude'), phone: uniquePhone(), password: 'abcdefg1', nickname: `먹구름${suffix}` };
   const kind = { username: uniqueUsername('kind'), phone: uniquePhone(), password: 'abcdefg1', nickname: `햇살${suffix}` };
   const [rudeContext, kindContext] = await Promise.all([browser.newContext({ baseURL }), browser.newContext({ baseURL })]);
@@ -196,7 +196,7 @@ test('a member warned while away is told at their next visit, until they confirm
 });
 
 test('a logged-in member visiting the console is sent to its login', async ({ page }) => {
-  const member = { username: uniqueUsername('mem'), phone: uniquePhone(), password: 'abcdefg1', nickname: `별${Math.floor(Math.random() * 1000)}` };
+  const member = { username: uniqueUsername('mem'), phone: uniquePhone(), password: 'abcdefg1', nickname: `별${Math.floor(Math.random() * 1_000_000)}` };
   await signUpByApi(page.context(), member);
   const check = await page.request.get('/api/auth/check');
   expect(await check.json()).toMatchObject({ loggedIn: true });

@@ -17,7 +17,7 @@ for (const community of [null, 'https://gall.example.kr/telepathy']) {
   const count = community ? 4 : 3;
   test(`the phone's bottom bar shares its width evenly among its ${String(count)} items`, async ({ page, context }, testInfo) => {
     test.skip(testInfo.project.name !== 'mobile', 'from 1024 px the bar is a rail of one item a line');
-    await signUpByApi(context, { username: uniqueUsername('nav'), phone: uniquePhone(), password: 'abcdefg1', nickname: `바닥${String(count)}${String(Math.floor(Math.random() * 1000))}` });
+    await signUpByApi(context, { username: uniqueUsername('nav'), phone: uniquePhone(), password: 'abcdefg1', nickname: `바닥${String(count)}${String(Math.floor(Math.random() * 1_000_000))}` });
     await withCommunity(page, community);
     await page.goto('/main');
     const nav = page.getByRole('navigation', { name: '주요 메뉴' });

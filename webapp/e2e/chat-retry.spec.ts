@@ -8,7 +8,7 @@ test('a message refused for now is retried, then offered again, and arrives once
   test.setTimeout(90_000);
   const options = { baseURL, viewport, locale, timezoneId };
   const [contextA, contextB] = await Promise.all([browser.newContext(options), browser.newContext(options)]);
-  const suffix = Math.floor(Math.random() * 1000);
+  const suffix = Math.floor(Math.random() * 1_000_000);
   const alice = { username: uniqueUsername('ra'), phone: uniquePhone(), password: 'abcdefg1', nickname: `새벽${suffix}` };
   const bob = { username: uniqueUsername('rb'), phone: uniquePhone(), password: 'abcdefg1', nickname: `노을${suffix}` };
   await Promise.all([signUpByApi(contextA, alice), signUpByApi(contextB, bob)]);

@@ -14,7 +14,7 @@ test('two users pick the same word, chat, one leaves and rates the chat, both ke
   const options = { baseURL, viewport, locale, timezoneId, hasTouch: true };
   const [contextA, contextB] = await Promise.all([browser.newContext(options), browser.newContext(options)]);
   const [a, b] = await Promise.all([contextA.newPage(), contextB.newPage()]);
-  const suffix = Math.floor(Math.random() * 1000);
+  const suffix = Math.floor(Math.random() * 1_000_000);
   const alice = { username: uniqueUsername('ea'), phone: uniquePhone(), password: 'abcdefg1', nickname: `별빛${suffix}` };
   const bob = { username: uniqueUsername('eb'), phone: uniquePhone(), password: 'abcdefg1', nickname: `달빛${suffix}` };
 

@@ -405,7 +405,7 @@ export async function workerPushes(context: BrowserContext, page: Page) {
  */
 export async function twoInChat(browser: Browser, options: BrowserContextOptions, prefix: string) {
   const [contextA, contextB] = await Promise.all([browser.newContext(options), browser.newContext(options)]);
-  const suffix = Math.floor(Math.random() * 1000);
+  const suffix = Math.floor(Math.random() * 1_000_000);
   const alice = { username: uniqueUsername(`${prefix}a`), phone: uniquePhone(), password: 'abcdefg1', nickname: `새벽${suffix}` };
   const bob = { username: uniqueUsername(`${prefix}b`), phone: uniquePhone(), password: 'abcdefg1', nickname: `노을${suffix}` };
   await Promise.all([signUpByApi(contextA, alice), signUpByApi(contextB, bob)]);

@@ -37,7 +37,7 @@ test('the app is installable: a manifest with its icons and start URL, and a ser
 
 test('offline, the installed app still opens and says so in Korean; API calls are never served from the cache', async ({ page, context }) => {
   test.skip(test.info().project.name !== 'mobile', 'runs once, on the mobile project');
-  const member = { username: uniqueUsername('pwa'), phone: uniquePhone(), password: 'abcdefg1', nickname: `설치${String(Math.floor(Math.random() * 1000))}` };
+  const member = { username: uniqueUsername('pwa'), phone: uniquePhone(), password: 'abcdefg1', nickname: `설치${String(Math.floor(Math.random() * 1_000_000))}` };
   await signUpByApi(context, member);
   await page.goto('/main');
   await page.evaluate(async () => navigator.serviceWorker.ready);

@@ -26,7 +26,7 @@ test('one user reports the other: both chats end, the reporter is back on /main 
   const options = { baseURL, viewport, locale, timezoneId, hasTouch: true };
   const [contextA, contextB] = await Promise.all([browser.newContext(options), browser.newContext(options)]);
   const [a, b] = await Promise.all([contextA.newPage(), contextB.newPage()]);
-  const suffix = Math.floor(Math.random() * 1000);
+  const suffix = Math.floor(Math.random() * 1_000_000);
   const alice = { username: uniqueUsername('ra'), phone: uniquePhone(), password: 'abcdefg1', nickname: `해님${suffix}` };
   const bob = { username: uniqueUsername('rb'), phone: uniquePhone(), password: 'abcdefg1', nickname: `구름${suffix}` };
 

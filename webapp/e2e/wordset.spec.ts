@@ -13,7 +13,7 @@ function operator(args: string[]): string {
 }
 
 async function member(page: Page) {
-  const suffix = Math.floor(Math.random() * 1000);
+  const suffix = Math.floor(Math.random() * 1_000_000);
   await signUpByApi(page.context(), {
     username: uniqueUsername('ew'),
     phone: uniquePhone(),
@@ -147,4 +147,32 @@ test('no deposit within 60 seconds shows the expired screen; a later confirmatio
   await payments.getByRole('link', { name: '단어 입력하기' }).click();
   await expect(page).toHaveURL(new RegExp(`/wordset\\?payment=${transfer.id}$`));
   await expect(page.getByLabel('단어 1', { exact: true })).toBeVisible();
+});
+
+test('on a phone the transfer shows the account and the memo first; no banking app opens by itself', async ({ browser, baseURL, viewport, locale, timezoneId }) => {
+  const context = await browser.newContext({
+    baseURL,
+    viewport,
+    locale,
+    timezoneId,
+    userAgent: 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148',
+  });
+  const page = await context.newPage();
+  const opened: string[] = [];
+  page.on('framenavigated', (frame) => {
+    if (frame === page.mainFrame()) opened.push(frame.url());
+  });
+  await member(page);
+  await openTransfer(page, true);
+  const { depositor } = await newestTransfer(page);
+  await expect(page.getByText(depositor, { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: '입금자명 복사' })).toBeVisible();
+  await expect(page.getByText('송금 앱을 열기 전에 입금자명을 복사해 두세요', { exact: false })).toBeVisible();
+  // Well past the 2 seconds after which the page used to leave for the app and start checking.
+  await page.waitForTimeout(3000);
+  expect(opened.some((url) => url.startsWith('supertoss:'))).toBe(false);
+  await expect(page).toHaveURL(/\/likes$/);
+  await expect(page.getByRole('heading', { name: '입금을 확인하고 있어요' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: '토스 앱으로 보내기' })).toBeVisible();
+  await context.close();
 });
