@@ -100,6 +100,16 @@ impl Client {
             .unwrap_or_else(|why| panic!("{why}"))
     }
 
+    /// The next frame named one of `events`, or why none came (the socket closed, or
+    /// nothing within `within`).
+    pub async fn try_expect_any(
+        &mut self,
+        events: &[&str],
+        within: Duration,
+    ) -> Result<(String, Value), String> {
+        self.next_of(events, within).await
+    }
+
     pub async fn expect_any(&mut self, events: &[&str]) -> (String, Value) {
         self.expect_any_within(events, SOON).await
     }
