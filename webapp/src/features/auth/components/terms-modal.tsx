@@ -5,7 +5,7 @@ import { FormMessage } from '@/components/form-message';
 import { Modal } from '@/components/modal';
 import { termsItems, termsPath, type TermsType } from '@/config/terms';
 import { ko } from '@/i18n/ko';
-import { saveTermsAgreement, type TermsAgreement } from '../hooks/registration-draft';
+import { agreesToRequired, saveTermsAgreement, type TermsAgreement } from '../hooks/registration-draft';
 
 type Agreement = TermsAgreement;
 
@@ -41,8 +41,7 @@ export function TermsModal({ open, onClose, onAgreed }: TermsModalProps) {
   }
 
   function goNext() {
-    const missingRequired = termsItems.some((item) => item.required && !agreement[item.type]);
-    if (missingRequired) {
+    if (!agreesToRequired(agreement)) {
       setWarning(ko.terms.requiredWarning);
       return;
     }

@@ -36,9 +36,13 @@ export function saveTermsAgreement(value: TermsAgreement): void {
   agreed = { ...value };
 }
 
+/** Whether every required term is among the answers. */
+export function agreesToRequired(answers: TermsAgreement): boolean {
+  return termsItems.every((item) => !item.required || answers[item.type]);
+}
+
 /** The answers of the terms modal, when every required term was agreed to; otherwise none. */
 export function readTermsAgreement(): TermsAgreement | null {
   if (!agreed) return null;
-  const answers = agreed;
-  return termsItems.every((item) => !item.required || answers[item.type]) ? { ...answers } : null;
+  return agreesToRequired(agreed) ? { ...agreed } : null;
 }
