@@ -14,6 +14,8 @@ export interface Countdown {
   /** True once started and until reset; stays true after reaching zero. */
   started: boolean;
   expired: boolean;
+  /** Started and not yet at zero. */
+  running: boolean;
   start: () => void;
   reset: () => void;
 }
@@ -50,5 +52,6 @@ export function useCountdown(seconds: number): Countdown {
 
   const remaining = deadline === null ? 0 : Math.max(0, Math.ceil((deadline - now) / 1000));
   const started = deadline !== null;
-  return { remaining, started, expired: started && remaining === 0, start, reset };
+  const expired = started && remaining === 0;
+  return { remaining, started, expired, running: started && !expired, start, reset };
 }

@@ -51,7 +51,6 @@ export function VerifyMvpPage() {
   const { markLoggedIn } = useSessionCache();
   const countdown = useCountdown(limits.codeCountdownSeconds);
   const cooldown = useCountdown(limits.smsCooldownSeconds);
-  const coolingDown = cooldown.started && !cooldown.expired;
   const codeInput = useRef<HTMLInputElement>(null);
 
   const [birthdate, setBirthdate] = useState('');
@@ -198,12 +197,12 @@ export function VerifyMvpPage() {
                 }
               }}
               trailing={
-                <Button variant="secondary" onClick={() => void onSend()} loading={sending} disabled={coolingDown}>
+                <Button variant="secondary" onClick={() => void onSend()} loading={sending} disabled={cooldown.running}>
                   {sending
                     ? ko.verify.sending
                     : sentTo === null
                       ? ko.verify.sendCode
-                      : coolingDown
+                      : cooldown.running
                         ? ko.verify.resendIn(cooldown.remaining)
                         : ko.verify.resend}
                 </Button>

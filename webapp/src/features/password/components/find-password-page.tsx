@@ -163,7 +163,6 @@ interface ResetStepProps {
 
 function ResetStep({ username, resetCode, onDone }: ResetStepProps) {
   const { send, sending, countdown, cooldown, maskedPhone, sendError } = resetCode;
-  const coolingDown = cooldown.started && !cooldown.expired;
   const { trigger: reset, isMutating: resetting } = useResetPassword();
   const [code, setCode] = useState('');
   const [newPassword, setNewPassword] = useState<NewPassword>({ password: '', confirmation: '' });
@@ -203,8 +202,8 @@ function ResetStep({ username, resetCode, onDone }: ResetStepProps) {
             setCodeError(null);
           }}
           trailing={
-            <Button variant="secondary" onClick={() => void send(username)} loading={sending} disabled={coolingDown}>
-              {coolingDown ? ko.findPassword.resendIn(cooldown.remaining) : ko.findPassword.resend}
+            <Button variant="secondary" onClick={() => void send(username)} loading={sending} disabled={cooldown.running}>
+              {cooldown.running ? ko.findPassword.resendIn(cooldown.remaining) : ko.findPassword.resend}
             </Button>
           }
         />
