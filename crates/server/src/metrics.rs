@@ -71,6 +71,10 @@ pub struct Metrics {
     pub sockets_kicked: Kicked,
     pub messages_masked: Masked,
     pub reports: Reports,
+    /// Reports waiting for an operator, and those of them past their due time (24 hours),
+    /// as of this node's last look at the database.
+    pub reports_open: Gauge,
+    pub reports_overdue: Gauge,
     /// Megaphones sent to everyone online.
     pub megaphones_sent: Counter,
     /// Card payments looked at, by outcome (op): granted, repeated (paid before, nothing
@@ -139,6 +143,8 @@ impl Metrics {
                 user: by_user,
                 filter: by_filter,
             },
+            reports_open: Gauge::default(),
+            reports_overdue: Gauge::default(),
             megaphones_sent: Counter::default(),
             card_payments: Family::default(),
             opening_pushes: Family::default(),
@@ -204,6 +210,16 @@ impl Metrics {
             "reports",
             "Reports filed, by who filed them (op): a user, or the abuse filter flagging a chat",
             reports,
+        );
+        r.register(
+            "reports_open",
+            "Reports waiting for an operator (every node looks once a minute)",
+            metrics.reports_open.clone(),
+        );
+        r.register(
+            "reports_overdue",
+            "Reports waiting for an operator for longer than their 24 hours",
+            metrics.reports_overdue.clone(),
         );
         r.register(
             "megaphones_sent",

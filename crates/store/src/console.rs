@@ -62,6 +62,14 @@ pub struct ConsoleCounts {
     pub overdue_reports: i64,
 }
 
+/// The reports waiting for an operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReportQueue {
+    pub open: i64,
+    /// Open past their due time.
+    pub overdue: i64,
+}
+
 /// How an operator resolves a report.
 #[derive(Debug)]
 pub struct Resolution<'a> {
@@ -169,18 +177,24 @@ impl Store {
                 .bind(since)
                 .fetch_one(&self.pool)
                 .await?;
-        let (open_reports, overdue_reports): (i64, i64) = sqlx::query_as(
+        let queue = self.report_queue(due_before).await?;
+        Ok(ConsoleCounts {
+            matches_today,
+            open_reports: queue.open,
+            overdue_reports: queue.overdue,
+        })
+    }
+
+    /// Open reports, and those of them filed before `due_before`.
+    pub async fn report_queue(&self, due_before: i64) -> Result<ReportQueue, StoreError> {
+        let (open, overdue): (i64, i64) = sqlx::query_as(
             "SELECT COUNT(*), COALESCE(SUM(CASE WHEN created_at < $1 THEN 1 ELSE 0 END), 0)
              FROM reports WHERE status = 'open'",
         )
         .bind(due_before)
         .fetch_one(&self.pool)
         .await?;
-        Ok(ConsoleCounts {
-            matches_today,
-            open_reports,
-            overdue_reports,
-        })
+        Ok(ReportQueue { open, overdue })
     }
 
     /// Accounts of any status whose id is `query`, whose username is `query` exactly, or

@@ -27,7 +27,7 @@ use sqlx::AnyPool;
 pub use accounts::{Consent, ConsentRow, NewSession, NewUser, User};
 pub use codes::{IdentityCheck, PhoneCode};
 pub use comments::{Comment, NewComment, ReviewedComment};
-pub use console::{AuditRow, ConsoleCounts, ReportRow, Resolution, SanctionRow};
+pub use console::{AuditRow, ConsoleCounts, ReportQueue, ReportRow, Resolution, SanctionRow};
 pub use megaphones::{CardOrder, Grant, MegaphoneMessage, NewCardOrder, Spent};
 pub use operators::{NewOperatorSession, Operator, OperatorSession, SecondFactor};
 pub use push::{BatchCounts, NewPushSubscription, Opening, PushTarget, Subscribed};

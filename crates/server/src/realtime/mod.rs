@@ -23,7 +23,7 @@ use telepathy_store::{MatchSide, RoomRecord, User};
 use tokio::sync::mpsc;
 
 pub use socket::ws;
-pub use tasks::{archive, flush_room, housekeeping, start};
+pub use tasks::{archive, count_report_queue, flush_room, housekeeping, start};
 
 use self::hub::{Hub, Kick};
 use self::on_air::OnAir;

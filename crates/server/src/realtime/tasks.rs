@@ -8,7 +8,8 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use futures_util::stream::{self, StreamExt};
-use telepathy_domain::limits::{WITHDRAWN_KEEP_DAYS, WORDSET_REFRESH};
+use telepathy_domain::limits::{REPORT_DUE, WITHDRAWN_KEEP_DAYS, WORDSET_REFRESH};
+use telepathy_domain::time::millis;
 use telepathy_engine::{
     ArchiveMark, Backlog, EngineError, Heartbeat, Inbox, Received, Room, StreamEntry,
 };
@@ -44,6 +45,8 @@ const ARCHIVE_CONCURRENCY: usize = 4;
 const ENDED_STREAM_KEEP_MS: i64 = 60_000;
 const PURGE_EVERY: Duration = Duration::from_secs(300);
 const SWEEP_EVERY: Duration = Duration::from_secs(2);
+/// How often every node counts the reports waiting for an operator (for its metrics).
+const REPORT_QUEUE_EVERY: Duration = Duration::from_secs(60);
 /// A lease ends this much before its job's next turn, so the next turn can take it.
 const LEASE_SLACK: Duration = Duration::from_millis(500);
 
@@ -82,6 +85,9 @@ pub async fn start(state: &AppState) -> anyhow::Result<()> {
     tokio::spawn(every(state.clone(), PURGE_EVERY, |s| async move {
         housekeeping(&s).await
     }));
+    tokio::spawn(every(state.clone(), REPORT_QUEUE_EVERY, |s| async move {
+        count_report_queue(&s).await
+    }));
     tokio::spawn(crate::bell::watch(state.clone()));
     Ok(())
 }
@@ -107,6 +113,23 @@ fn take<T>(slot: &std::sync::Mutex<Option<T>>) -> Option<T> {
 
 fn gauge(n: u64) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+/// Counts the reports waiting for an operator into the node's metrics. Every node counts
+/// (one small query a minute), so whichever node is scraped tells the queue.
+pub async fn count_report_queue(state: &AppState) {
+    let due_before = state.shared_now_ms().saturating_sub(millis(REPORT_DUE));
+    match state
+        .metrics
+        .store("report_queue", state.store.report_queue(due_before))
+        .await
+    {
+        Ok(queue) => {
+            state.metrics.reports_open.set(queue.open);
+            state.metrics.reports_overdue.set(queue.overdue);
+        }
+        Err(e) => tracing::warn!(error = %e, "counting the reports waiting"),
+    }
 }
 
 /// Takes a short lease named `name` in the engine, so that one node at a time does a

@@ -18,6 +18,7 @@ crate::both!(
     a_warning_waits_for_its_user_until_they_confirm_it,
     the_filter_flags_a_chat_after_repeated_abuse,
     housekeeping_lifts_suspensions_and_erases_withdrawn_accounts,
+    the_reports_waiting_and_overdue_are_measured,
 );
 
 async fn a_report_ends_the_chat_with_the_last_words_archived(mut app: TestApp) {
@@ -359,5 +360,47 @@ async fn housekeeping_lifts_suspensions_and_erases_withdrawn_accounts(mut app: T
     assert_eq!(
         alice_now.status, "active",
         "an active account is never erased"
+    );
+}
+
+async fn the_reports_waiting_and_overdue_are_measured(mut app: TestApp) {
+    let _a = user(&mut app, "alice", "01011112222").await;
+    let alice = user_id(&app, "alice").await;
+    let gauges = |app: &TestApp| {
+        let state = app.state.clone();
+        async move {
+            telepathy_server::realtime::count_report_queue(&state).await;
+            let text = state.metrics.encode();
+            let value = |name: &str| {
+                text.lines()
+                    .find_map(|l| l.strip_prefix(&format!("{name} ")))
+                    .unwrap_or_else(|| panic!("{name} is not exported: {text}"))
+                    .to_owned()
+            };
+            (
+                value("telepathy_reports_open"),
+                value("telepathy_reports_overdue"),
+            )
+        }
+    };
+    assert_eq!(gauges(&app).await, ("0".into(), "0".into()));
+    app.state
+        .store
+        .add_report(&NewReport {
+            reporter_id: None,
+            reported_id: alice,
+            room_id: "a-room",
+            reasons: &["other"],
+            extra: "",
+            now: app.state.shared_now_ms(),
+        })
+        .await
+        .unwrap();
+    assert_eq!(gauges(&app).await, ("1".into(), "0".into()));
+    app.clock.advance(Duration::from_secs(24 * 3600 + 60));
+    assert_eq!(
+        gauges(&app).await,
+        ("1".into(), "1".into()),
+        "a day later the report is overdue"
     );
 }
