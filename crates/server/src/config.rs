@@ -1,6 +1,7 @@
 //! Configuration from environment variables (and an optional `.env`), all under the
 //! `TELEPATHY_` prefix but for the two conventional URLs. Validated at start: every problem
-//! is reported at once, naming the variable.
+//! is reported at once, naming the variable. `vars` describes every variable once, and
+//! `.env.example` is rendered from it.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -15,75 +16,7 @@ use telepathy_store::Backend;
 
 use crate::sealing::DataKey;
 
-/// One documented variable. `.env.example` is checked against this list by a test.
-pub struct VarDoc {
-    pub name: &'static str,
-    pub example: &'static str,
-    pub doc: &'static str,
-}
-
-/// Every variable the server reads.
-pub const VARS: &[VarDoc] = &[
-    VarDoc { name: "DATABASE_URL", example: "sqlite://data/telepathy.db", doc: "SQL database: sqlite://path (embedded) or postgres://user@host/db (cluster)." },
-    VarDoc { name: "REDIS_URL", example: "", doc: "Redis for cross-node state: redis://host:port for one server, redis-cluster://host:port?node=host:port&… for a Redis Cluster. Unset: the in-memory engine of a single node." },
-    VarDoc { name: "TELEPATHY_LISTEN", example: "127.0.0.1:8080", doc: "Address and port to listen on." },
-    VarDoc { name: "TELEPATHY_PUBLIC_ORIGIN", example: "http://127.0.0.1:8080", doc: "Origin(s) the web app is served from, comma-separated; state changes and sockets from other origins are refused. Default: the listen address (and localhost)." },
-    VarDoc { name: "TELEPATHY_DEMO", example: "true", doc: "Demo providers (SMS outbox, identity, payments) and an always-open service. Default: true in the embedded mode, false in a cluster." },
-    VarDoc { name: "TELEPATHY_SINGLE_NODE", example: "false", doc: "Allow Redis with a node-local SQLite file; only correct when exactly one node runs." },
-    VarDoc { name: "TELEPATHY_STATIC_DIR", example: "webapp/dist", doc: "Folder of the built web app." },
-    VarDoc { name: "TELEPATHY_TRUSTED_PROXIES", example: "0", doc: "How many proxies (load balancers) of ours stand before a node; each appends to X-Forwarded-For, and the client is the address this many entries from its right end. 0: the connection's address, X-Forwarded-For ignored." },
-    VarDoc { name: "TELEPATHY_TRUST_PROXY", example: "", doc: "Former name: true means TELEPATHY_TRUSTED_PROXIES=1, false 0." },
-    VarDoc { name: "TELEPATHY_REDIS_PREFIX", example: "tp:", doc: "Prefix of every Redis key of this deployment." },
-    VarDoc { name: "TELEPATHY_SERVICE_HOURS", example: "20:00-02:00", doc: "When matching is open, Asia/Seoul: HH:MM-HH:MM (may wrap midnight) or always. Default: 20:00-02:00; always in demo mode." },
-    VarDoc { name: "TELEPATHY_GRACE_SECONDS", example: "30", doc: "How long a disconnected chat member may take to come back before the partner is told the chat ended." },
-    VarDoc { name: "TELEPATHY_DRAIN_SECONDS", example: "10", doc: "On SIGTERM: how long requests in flight may take to finish before the node exits (its sockets are told at once to reconnect elsewhere)." },
-    VarDoc { name: "TELEPATHY_WORKER_THREADS", example: "0", doc: "Threads that run the node's work. 0: one per CPU the process may use (its CPU quota counts). Give several nodes on one machine one each, as many as the cores they share between them." },
-    VarDoc { name: "TELEPATHY_CHAT_RETENTION_DAYS", example: "183", doc: "Days archived chat messages are kept before they are purged (the privacy policy says 6 months)." },
-    VarDoc { name: "TELEPATHY_NODE_ID", example: "", doc: "This node's name in presence records. Default: a random id per start." },
-    VarDoc { name: "TELEPATHY_LOG_FORMAT", example: "text", doc: "text or json." },
-    VarDoc { name: "TELEPATHY_METRICS_TOKEN", example: "", doc: "Bearer token that lets a scraper from another host read /metrics. Unset: /metrics answers only to this machine (loopback)." },
-    VarDoc { name: "TELEPATHY_OUTBOX_TOKEN", example: "", doc: "Demo mode: bearer token that lets a client on another host read sign-up codes from /api/dev/sms-outbox. Unset: the outbox answers only to this machine (loopback)." },
-    VarDoc { name: "TELEPATHY_SOLAPI_API_KEY", example: "", doc: "Solapi API key (real SMS; required outside demo mode)." },
-    VarDoc { name: "TELEPATHY_SOLAPI_API_SECRET", example: "", doc: "Solapi API secret." },
-    VarDoc { name: "TELEPATHY_SOLAPI_SENDER", example: "", doc: "Registered sender number for SMS." },
-    VarDoc { name: "TELEPATHY_SOLAPI_BASE_URL", example: "https://api.solapi.com", doc: "Solapi API base URL." },
-    VarDoc { name: "TELEPATHY_PORTONE_API_SECRET", example: "", doc: "PortOne V2 API secret (identity verification; required outside demo mode)." },
-    VarDoc { name: "TELEPATHY_PORTONE_STORE_ID", example: "", doc: "PortOne store id given to the browser widget." },
-    VarDoc { name: "TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", example: "", doc: "PortOne channel key of the identity verification channel." },
-    VarDoc { name: "TELEPATHY_PORTONE_BASE_URL", example: "https://api.portone.io", doc: "PortOne V2 API base URL." },
-    VarDoc { name: "TELEPATHY_PORTONE_V1_API_KEY", example: "", doc: "PortOne V1 (iamport) REST API key for card payments of megaphones; required outside demo mode." },
-    VarDoc { name: "TELEPATHY_PORTONE_V1_API_SECRET", example: "", doc: "PortOne V1 REST API secret." },
-    VarDoc { name: "TELEPATHY_PORTONE_V1_IMP_CODE", example: "", doc: "PortOne V1 merchant code (imp12345678) given to the payment window." },
-    VarDoc { name: "TELEPATHY_PORTONE_V1_PG", example: "html5_inicis", doc: "The pg of the payment window (IMP.request_pay)." },
-    VarDoc { name: "TELEPATHY_PORTONE_V1_BASE_URL", example: "https://api.iamport.kr", doc: "PortOne V1 API base URL." },
-    VarDoc { name: "TELEPATHY_TRANSFER_BANK", example: "", doc: "The bank of the account custom word sets are paid to by transfer (e.g. 국민). Required outside demo mode, with the account and holder; demo mode shows a demo account." },
-    VarDoc { name: "TELEPATHY_TRANSFER_ACCOUNT", example: "", doc: "The account number word sets are paid to." },
-    VarDoc { name: "TELEPATHY_TRANSFER_HOLDER", example: "", doc: "The holder (예금주) of that account, as the bank shows it." },
-    VarDoc { name: "TELEPATHY_DEPOSIT_WEBHOOK_SECRET", example: "", doc: "Shared secret of the bank's deposit notifications (POST /api/sp_payments/deposit-webhook, X-Signature: sha256=<hex HMAC-SHA256 of the body>). Unset: every notification is refused and operators confirm transfers." },
-    VarDoc { name: "TELEPATHY_DATA_KEY", example: "", doc: "Base64 of 32 random bytes (openssl rand -base64 32): the AES-256-GCM key that seals refund account numbers and the operators' authenticator secrets in the database; changing it makes them unreadable. Required outside demo mode; keep it with the database's backups, apart from them." },
-    VarDoc { name: "TELEPATHY_DEMO_TRANSFER_SECONDS", example: "5", doc: "Demo mode: a pending transfer counts as paid this many seconds after it was opened; 0: only an operator or the deposit notification confirms it." },
-    VarDoc { name: "TELEPATHY_VAPID_PRIVATE_KEY", example: "", doc: "The VAPID private key that signs the opening bell's Web Push messages (base64url of 32 bytes; `telepathy vapid` makes a pair). Required outside demo mode; changing it orphans every subscription. Demo mode makes one and keeps it in the database." },
-    VarDoc { name: "TELEPATHY_VAPID_SUBJECT", example: "mailto:help@example.com", doc: "The contact push services may write to about our pushes: mailto: or https:. Required outside demo mode." },
-    VarDoc { name: "TELEPATHY_PUSH_SERVICES", example: "", doc: "The push services subscriptions may point at, comma-separated: hosts (HTTPS, with their subdomains) or exact origins. Default: the browsers' own (FCM, Mozilla, Apple, Windows)." },
-    VarDoc { name: "TELEPATHY_COMMUNITY_URL", example: "", doc: "The community gallery the bottom navigation links to (https). Unset: the navigation has no gallery item." },
-    VarDoc { name: "TELEPATHY_PAYMENT_INQUIRY_URL", example: "", doc: "The payment inquiry form My page links to (https). Unset: My page writes to the business email instead, or shows no such button without one." },
-    VarDoc { name: "TELEPATHY_FAQ_URL", example: "", doc: "An FAQ page of the operator's own that My page links to (https). Unset: the questions on the app's help page." },
-    VarDoc { name: "TELEPATHY_OPERATOR_PASSWORD", example: "", doc: "Read only by `telepathy operator add`: the new operator's password (otherwise one line of standard input). Never set it for a running node." },
-    VarDoc { name: "TELEPATHY_BUSINESS_NAME", example: "", doc: "The operator's trade name (상호), shown in the footer, the help page and the terms. Unset: 텔레파시 운영팀 in demo mode, otherwise left out." },
-    VarDoc { name: "TELEPATHY_BUSINESS_REPRESENTATIVE", example: "", doc: "The operator's representative (대표자). Unset: left out." },
-    VarDoc { name: "TELEPATHY_BUSINESS_REGISTRATION_NUMBER", example: "", doc: "Business registration number (사업자등록번호), 10 digits, hyphens optional. Unset: left out." },
-    VarDoc { name: "TELEPATHY_BUSINESS_MAIL_ORDER_NUMBER", example: "", doc: "Mail-order business report number (통신판매업 신고번호). Unset: left out." },
-    VarDoc { name: "TELEPATHY_BUSINESS_ADDRESS", example: "", doc: "The operator's address. Unset: left out." },
-    VarDoc { name: "TELEPATHY_BUSINESS_PHONE", example: "", doc: "The operator's customer phone number. Unset: left out." },
-    VarDoc { name: "TELEPATHY_BUSINESS_EMAIL", example: "", doc: "The operator's contact email, for questions, appeals and withdrawal requests. Unset: help@telepathy.example in demo mode, otherwise left out." },
-    VarDoc { name: "TELEPATHY_BUSINESS_HOSTING", example: "", doc: "The hosting provider (호스팅 제공자), also named in the privacy policy as a processor. Unset: left out." },
-    VarDoc { name: "TELEPATHY_YOUTH_OFFICER_NAME", example: "", doc: "The youth protection officer (청소년보호책임자). Unset: left out, with the officer's position and email." },
-    VarDoc { name: "TELEPATHY_YOUTH_OFFICER_POSITION", example: "", doc: "The youth protection officer's position; needs the name." },
-    VarDoc { name: "TELEPATHY_YOUTH_OFFICER_EMAIL", example: "", doc: "The youth protection officer's email; needs the name." },
-    VarDoc { name: "TELEPATHY_PRIVACY_OFFICER_NAME", example: "", doc: "The privacy officer (개인정보 보호책임자). Unset: left out, with the officer's position and email." },
-    VarDoc { name: "TELEPATHY_PRIVACY_OFFICER_POSITION", example: "", doc: "The privacy officer's position; needs the name." },
-    VarDoc { name: "TELEPATHY_PRIVACY_OFFICER_EMAIL", example: "", doc: "The privacy officer's email; needs the name." },
-];
+pub mod vars;
 
 /// The operator's facts the web app shows (footer, help page, terms). A field not set is
 /// `None`, and the app leaves its line out: it never shows a placeholder.
@@ -944,31 +877,6 @@ mod tests {
             "TELEPATHY_YOUTH_OFFICER_NAME",
         ] {
             assert!(err.contains(name), "{name}: {err}");
-        }
-    }
-
-    #[test]
-    fn env_example_lists_every_variable() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../.env.example");
-        let text = std::fs::read_to_string(path).unwrap();
-        let listed: Vec<&str> = text
-            .lines()
-            .filter_map(|l| l.trim_start_matches('#').trim().split_once('='))
-            .map(|(k, _)| k.trim())
-            .filter(|k| {
-                k.chars()
-                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-            })
-            .collect();
-        let known: Vec<&str> = VARS.iter().map(|v| v.name).collect();
-        for name in &known {
-            assert!(listed.contains(name), ".env.example lacks {name}");
-        }
-        for name in &listed {
-            assert!(
-                known.contains(name),
-                ".env.example lists {name}, which the server does not read"
-            );
         }
     }
 }
