@@ -1,6 +1,7 @@
 //! The one description of the environment a node reads: each variable's name, meaning,
-//! default and example, written once, in sections. `.env.example` is rendered from it
-//! (`env_example`); a test fails when the committed file differs from the rendering, and
+//! default and example, written once, in sections. `Config::from_lookup` takes its defaults
+//! from here, and `.env.example` is rendered from it (`env_example`); a test fails when the
+//! committed file differs from the rendering, and
 //! `UPDATE_ENV_EXAMPLE=1 cargo test -p telepathy-server --lib env_example` rewrites it.
 
 use telepathy_providers::{PortOneConfig, PortOneV1Config, SolapiConfig};
