@@ -1,8 +1,10 @@
 //! Configuration from environment variables (and an optional `.env`), all under the
 //! `TELEPATHY_` prefix but for the two conventional URLs. Validated at start: every problem
-//! is reported at once, naming the variable.
+//! is reported at once, naming the variable. `vars` describes every variable once (its
+//! meaning, default and example); the reading below takes its defaults from there, section
+//! by section, and `.env.example` is rendered from it.
 
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 
 use std::time::Duration;
@@ -15,75 +17,9 @@ use telepathy_store::Backend;
 
 use crate::sealing::DataKey;
 
-/// One documented variable. `.env.example` is checked against this list by a test.
-pub struct VarDoc {
-    pub name: &'static str,
-    pub example: &'static str,
-    pub doc: &'static str,
-}
+pub mod vars;
 
-/// Every variable the server reads.
-pub const VARS: &[VarDoc] = &[
-    VarDoc { name: "DATABASE_URL", example: "sqlite://data/telepathy.db", doc: "SQL database: sqlite://path (embedded) or postgres://user@host/db (cluster)." },
-    VarDoc { name: "REDIS_URL", example: "", doc: "Redis for cross-node state: redis://host:port for one server, redis-cluster://host:port?node=host:port&… for a Redis Cluster. Unset: the in-memory engine of a single node." },
-    VarDoc { name: "TELEPATHY_LISTEN", example: "127.0.0.1:8080", doc: "Address and port to listen on." },
-    VarDoc { name: "TELEPATHY_PUBLIC_ORIGIN", example: "http://127.0.0.1:8080", doc: "Origin(s) the web app is served from, comma-separated; state changes and sockets from other origins are refused. Default: the listen address (and localhost)." },
-    VarDoc { name: "TELEPATHY_DEMO", example: "true", doc: "Demo providers (SMS outbox, identity, payments) and an always-open service. Default: true in the embedded mode, false in a cluster." },
-    VarDoc { name: "TELEPATHY_SINGLE_NODE", example: "false", doc: "Allow Redis with a node-local SQLite file; only correct when exactly one node runs." },
-    VarDoc { name: "TELEPATHY_STATIC_DIR", example: "webapp/dist", doc: "Folder of the built web app." },
-    VarDoc { name: "TELEPATHY_TRUSTED_PROXIES", example: "0", doc: "How many proxies (load balancers) of ours stand before a node; each appends to X-Forwarded-For, and the client is the address this many entries from its right end. 0: the connection's address, X-Forwarded-For ignored." },
-    VarDoc { name: "TELEPATHY_TRUST_PROXY", example: "", doc: "Former name: true means TELEPATHY_TRUSTED_PROXIES=1, false 0." },
-    VarDoc { name: "TELEPATHY_REDIS_PREFIX", example: "tp:", doc: "Prefix of every Redis key of this deployment." },
-    VarDoc { name: "TELEPATHY_SERVICE_HOURS", example: "20:00-02:00", doc: "When matching is open, Asia/Seoul: HH:MM-HH:MM (may wrap midnight) or always. Default: 20:00-02:00; always in demo mode." },
-    VarDoc { name: "TELEPATHY_GRACE_SECONDS", example: "30", doc: "How long a disconnected chat member may take to come back before the partner is told the chat ended." },
-    VarDoc { name: "TELEPATHY_DRAIN_SECONDS", example: "10", doc: "On SIGTERM: how long requests in flight may take to finish before the node exits (its sockets are told at once to reconnect elsewhere)." },
-    VarDoc { name: "TELEPATHY_WORKER_THREADS", example: "0", doc: "Threads that run the node's work. 0: one per CPU the process may use (its CPU quota counts). Give several nodes on one machine one each, as many as the cores they share between them." },
-    VarDoc { name: "TELEPATHY_CHAT_RETENTION_DAYS", example: "183", doc: "Days archived chat messages are kept before they are purged (the privacy policy says 6 months)." },
-    VarDoc { name: "TELEPATHY_NODE_ID", example: "", doc: "This node's name in presence records. Default: a random id per start." },
-    VarDoc { name: "TELEPATHY_LOG_FORMAT", example: "text", doc: "text or json." },
-    VarDoc { name: "TELEPATHY_METRICS_TOKEN", example: "", doc: "Bearer token that lets a scraper from another host read /metrics. Unset: /metrics answers only to this machine (loopback)." },
-    VarDoc { name: "TELEPATHY_OUTBOX_TOKEN", example: "", doc: "Demo mode: bearer token that lets a client on another host read sign-up codes from /api/dev/sms-outbox. Unset: the outbox answers only to this machine (loopback)." },
-    VarDoc { name: "TELEPATHY_SOLAPI_API_KEY", example: "", doc: "Solapi API key (real SMS; required outside demo mode)." },
-    VarDoc { name: "TELEPATHY_SOLAPI_API_SECRET", example: "", doc: "Solapi API secret." },
-    VarDoc { name: "TELEPATHY_SOLAPI_SENDER", example: "", doc: "Registered sender number for SMS." },
-    VarDoc { name: "TELEPATHY_SOLAPI_BASE_URL", example: "https://api.solapi.com", doc: "Solapi API base URL." },
-    VarDoc { name: "TELEPATHY_PORTONE_API_SECRET", example: "", doc: "PortOne V2 API secret (identity verification; required outside demo mode)." },
-    VarDoc { name: "TELEPATHY_PORTONE_STORE_ID", example: "", doc: "PortOne store id given to the browser widget." },
-    VarDoc { name: "TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY", example: "", doc: "PortOne channel key of the identity verification channel." },
-    VarDoc { name: "TELEPATHY_PORTONE_BASE_URL", example: "https://api.portone.io", doc: "PortOne V2 API base URL." },
-    VarDoc { name: "TELEPATHY_PORTONE_V1_API_KEY", example: "", doc: "PortOne V1 (iamport) REST API key for card payments of megaphones; required outside demo mode." },
-    VarDoc { name: "TELEPATHY_PORTONE_V1_API_SECRET", example: "", doc: "PortOne V1 REST API secret." },
-    VarDoc { name: "TELEPATHY_PORTONE_V1_IMP_CODE", example: "", doc: "PortOne V1 merchant code (imp12345678) given to the payment window." },
-    VarDoc { name: "TELEPATHY_PORTONE_V1_PG", example: "html5_inicis", doc: "The pg of the payment window (IMP.request_pay)." },
-    VarDoc { name: "TELEPATHY_PORTONE_V1_BASE_URL", example: "https://api.iamport.kr", doc: "PortOne V1 API base URL." },
-    VarDoc { name: "TELEPATHY_TRANSFER_BANK", example: "", doc: "The bank of the account custom word sets are paid to by transfer (e.g. 국민). Required outside demo mode, with the account and holder; demo mode shows a demo account." },
-    VarDoc { name: "TELEPATHY_TRANSFER_ACCOUNT", example: "", doc: "The account number word sets are paid to." },
-    VarDoc { name: "TELEPATHY_TRANSFER_HOLDER", example: "", doc: "The holder (예금주) of that account, as the bank shows it." },
-    VarDoc { name: "TELEPATHY_DEPOSIT_WEBHOOK_SECRET", example: "", doc: "Shared secret of the bank's deposit notifications (POST /api/sp_payments/deposit-webhook, X-Signature: sha256=<hex HMAC-SHA256 of the body>). Unset: every notification is refused and operators confirm transfers." },
-    VarDoc { name: "TELEPATHY_DATA_KEY", example: "", doc: "Base64 of 32 random bytes (openssl rand -base64 32): the AES-256-GCM key that seals refund account numbers and the operators' authenticator secrets in the database; changing it makes them unreadable. Required outside demo mode; keep it with the database's backups, apart from them." },
-    VarDoc { name: "TELEPATHY_DEMO_TRANSFER_SECONDS", example: "5", doc: "Demo mode: a pending transfer counts as paid this many seconds after it was opened; 0: only an operator or the deposit notification confirms it." },
-    VarDoc { name: "TELEPATHY_VAPID_PRIVATE_KEY", example: "", doc: "The VAPID private key that signs the opening bell's Web Push messages (base64url of 32 bytes; `telepathy vapid` makes a pair). Required outside demo mode; changing it orphans every subscription. Demo mode makes one and keeps it in the database." },
-    VarDoc { name: "TELEPATHY_VAPID_SUBJECT", example: "mailto:help@example.com", doc: "The contact push services may write to about our pushes: mailto: or https:. Required outside demo mode." },
-    VarDoc { name: "TELEPATHY_PUSH_SERVICES", example: "", doc: "The push services subscriptions may point at, comma-separated: hosts (HTTPS, with their subdomains) or exact origins. Default: the browsers' own (FCM, Mozilla, Apple, Windows)." },
-    VarDoc { name: "TELEPATHY_COMMUNITY_URL", example: "", doc: "The community gallery the bottom navigation links to (https). Unset: the navigation has no gallery item." },
-    VarDoc { name: "TELEPATHY_PAYMENT_INQUIRY_URL", example: "", doc: "The payment inquiry form My page links to (https). Unset: My page writes to the business email instead, or shows no such button without one." },
-    VarDoc { name: "TELEPATHY_FAQ_URL", example: "", doc: "An FAQ page of the operator's own that My page links to (https). Unset: the questions on the app's help page." },
-    VarDoc { name: "TELEPATHY_OPERATOR_PASSWORD", example: "", doc: "Read only by `telepathy operator add`: the new operator's password (otherwise one line of standard input). Never set it for a running node." },
-    VarDoc { name: "TELEPATHY_BUSINESS_NAME", example: "", doc: "The operator's trade name (상호), shown in the footer, the help page and the terms. Unset: 텔레파시 운영팀 in demo mode, otherwise left out." },
-    VarDoc { name: "TELEPATHY_BUSINESS_REPRESENTATIVE", example: "", doc: "The operator's representative (대표자). Unset: left out." },
-    VarDoc { name: "TELEPATHY_BUSINESS_REGISTRATION_NUMBER", example: "", doc: "Business registration number (사업자등록번호), 10 digits, hyphens optional. Unset: left out." },
-    VarDoc { name: "TELEPATHY_BUSINESS_MAIL_ORDER_NUMBER", example: "", doc: "Mail-order business report number (통신판매업 신고번호). Unset: left out." },
-    VarDoc { name: "TELEPATHY_BUSINESS_ADDRESS", example: "", doc: "The operator's address. Unset: left out." },
-    VarDoc { name: "TELEPATHY_BUSINESS_PHONE", example: "", doc: "The operator's customer phone number. Unset: left out." },
-    VarDoc { name: "TELEPATHY_BUSINESS_EMAIL", example: "", doc: "The operator's contact email, for questions, appeals and withdrawal requests. Unset: help@telepathy.example in demo mode, otherwise left out." },
-    VarDoc { name: "TELEPATHY_BUSINESS_HOSTING", example: "", doc: "The hosting provider (호스팅 제공자), also named in the privacy policy as a processor. Unset: left out." },
-    VarDoc { name: "TELEPATHY_YOUTH_OFFICER_NAME", example: "", doc: "The youth protection officer (청소년보호책임자). Unset: left out, with the officer's position and email." },
-    VarDoc { name: "TELEPATHY_YOUTH_OFFICER_POSITION", example: "", doc: "The youth protection officer's position; needs the name." },
-    VarDoc { name: "TELEPATHY_YOUTH_OFFICER_EMAIL", example: "", doc: "The youth protection officer's email; needs the name." },
-    VarDoc { name: "TELEPATHY_PRIVACY_OFFICER_NAME", example: "", doc: "The privacy officer (개인정보 보호책임자). Unset: left out, with the officer's position and email." },
-    VarDoc { name: "TELEPATHY_PRIVACY_OFFICER_POSITION", example: "", doc: "The privacy officer's position; needs the name." },
-    VarDoc { name: "TELEPATHY_PRIVACY_OFFICER_EMAIL", example: "", doc: "The privacy officer's email; needs the name." },
-];
+use vars::Var;
 
 /// The operator's facts the web app shows (footer, help page, terms). A field not set is
 /// `None`, and the app leaves its line out: it never shows a placeholder.
@@ -205,329 +141,572 @@ impl Config {
 
     /// Reads variables through `get`, so tests can pass their own.
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigErrors> {
-        let get = |name: &str| {
-            get(name)
-                .map(|v| v.trim().to_owned())
-                .filter(|v| !v.is_empty())
+        let mut env = Env {
+            lookup: &get,
+            errors: Vec::new(),
         };
-        let mut errors = Vec::new();
+        let listening = listening(&mut env);
+        let storage = storage(&mut env);
+        let demo = storage.demo;
+        let node = node(&mut env, demo);
+        let access = access(&env);
+        let solapi = sms(&mut env, demo);
+        let portone = identity(&mut env, demo);
+        let card_payments = card_payments(&mut env, demo);
+        let transfers = transfers(&mut env, demo);
+        let push = push(&mut env, demo);
+        let links = links(&mut env);
+        let business = business_info(&mut env, demo);
 
-        let listen_raw = get("TELEPATHY_LISTEN").unwrap_or_else(|| "127.0.0.1:8080".into());
-        let listen = listen_raw.parse::<SocketAddr>().unwrap_or_else(|_| {
-            errors.push(format!(
-                "TELEPATHY_LISTEN: `{listen_raw}` is not an address like 127.0.0.1:8080"
-            ));
-            SocketAddr::from(([127, 0, 0, 1], 8080))
-        });
-
-        let database_url =
-            get("DATABASE_URL").unwrap_or_else(|| "sqlite://data/telepathy.db".into());
-        let backend = Backend::of_url(&database_url).unwrap_or_else(|| {
-            errors.push("DATABASE_URL: expected sqlite://… or postgres://…".into());
-            Backend::Sqlite
-        });
-        let redis_url = get("REDIS_URL");
-        if let Some(url) = &redis_url {
-            const SCHEMES: [&str; 4] = [
-                "redis://",
-                "rediss://",
-                "redis-cluster://",
-                "rediss-cluster://",
-            ];
-            if !SCHEMES.iter().any(|s| url.starts_with(s)) {
-                errors.push(
-                    "REDIS_URL: expected redis://host:port, or redis-cluster://host:port?node=host:port&… for a Redis Cluster".into(),
-                );
-            }
-        }
-        let single_node = flag(&get, "TELEPATHY_SINGLE_NODE", false, &mut errors);
-        if redis_url.is_some() && backend == Backend::Sqlite && !single_node {
-            errors.push(
-                "DATABASE_URL: a node-local SQLite file cannot be shared by the nodes that REDIS_URL \
-                 joins; use postgres://…, or set TELEPATHY_SINGLE_NODE=true if only one node runs"
-                    .into(),
-            );
-        }
-        let embedded = redis_url.is_none() && backend == Backend::Sqlite;
-        let demo = flag(&get, "TELEPATHY_DEMO", embedded, &mut errors);
-
-        let public_origins = match get("TELEPATHY_PUBLIC_ORIGIN") {
-            Some(list) => list
-                .split(',')
-                .map(|o| o.trim().trim_end_matches('/').to_owned())
-                .filter(|o| !o.is_empty())
-                .collect::<Vec<_>>(),
-            None => default_origins(listen),
-        };
-        for origin in &public_origins {
-            if !(origin.starts_with("http://") || origin.starts_with("https://")) {
-                errors.push(format!(
-                    "TELEPATHY_PUBLIC_ORIGIN: `{origin}` is not an origin like https://example.com"
-                ));
-            }
-        }
-
-        let json_logs = match get("TELEPATHY_LOG_FORMAT").as_deref() {
-            None | Some("text") => false,
-            Some("json") => true,
-            Some(other) => {
-                errors.push(format!(
-                    "TELEPATHY_LOG_FORMAT: `{other}` is neither text nor json"
-                ));
-                false
-            }
-        };
-
-        let solapi = match (
-            get("TELEPATHY_SOLAPI_API_KEY"),
-            get("TELEPATHY_SOLAPI_API_SECRET"),
-            get("TELEPATHY_SOLAPI_SENDER"),
-        ) {
-            (Some(api_key), Some(secret), Some(sender)) => Some(SolapiConfig {
-                api_key,
-                api_secret: Secret::new(secret),
-                sender,
-                base_url: get("TELEPATHY_SOLAPI_BASE_URL")
-                    .unwrap_or_else(|| "https://api.solapi.com".into()),
-            }),
-            (None, None, None) => None,
-            _ => {
-                errors.push("TELEPATHY_SOLAPI_API_KEY, TELEPATHY_SOLAPI_API_SECRET and TELEPATHY_SOLAPI_SENDER go together: set all three".into());
-                None
-            }
-        };
-        let portone = match (
-            get("TELEPATHY_PORTONE_API_SECRET"),
-            get("TELEPATHY_PORTONE_STORE_ID"),
-            get("TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY"),
-        ) {
-            (Some(secret), Some(store_id), Some(channel_key)) => Some(PortOneConfig {
-                api_secret: Secret::new(secret),
-                store_id,
-                channel_key,
-                base_url: get("TELEPATHY_PORTONE_BASE_URL")
-                    .unwrap_or_else(|| "https://api.portone.io".into()),
-            }),
-            (None, None, None) => None,
-            _ => {
-                errors.push("TELEPATHY_PORTONE_API_SECRET, TELEPATHY_PORTONE_STORE_ID and TELEPATHY_PORTONE_IDENTITY_CHANNEL_KEY go together: set all three".into());
-                None
-            }
-        };
-        let card_payments = match (
-            get("TELEPATHY_PORTONE_V1_API_KEY"),
-            get("TELEPATHY_PORTONE_V1_API_SECRET"),
-            get("TELEPATHY_PORTONE_V1_IMP_CODE"),
-        ) {
-            (Some(api_key), Some(secret), Some(imp_code)) => Some(PortOneV1Config {
-                api_key,
-                api_secret: Secret::new(secret),
-                imp_code,
-                pg: get("TELEPATHY_PORTONE_V1_PG").unwrap_or_else(|| "html5_inicis".into()),
-                base_url: get("TELEPATHY_PORTONE_V1_BASE_URL")
-                    .unwrap_or_else(|| PortOneV1Config::DEFAULT_BASE_URL.into()),
-            }),
-            (None, None, None) => None,
-            _ => {
-                errors.push("TELEPATHY_PORTONE_V1_API_KEY, TELEPATHY_PORTONE_V1_API_SECRET and TELEPATHY_PORTONE_V1_IMP_CODE go together: set all three".into());
-                None
-            }
-        };
-        if !demo && card_payments.is_none() {
-            errors.push("TELEPATHY_PORTONE_V1_API_KEY: PortOne V1 credentials for card payments are required outside demo mode (or set TELEPATHY_DEMO=true)".into());
-        }
-        if !demo && solapi.is_none() {
-            errors.push("TELEPATHY_SOLAPI_API_KEY: SMS credentials are required outside demo mode (or set TELEPATHY_DEMO=true)".into());
-        }
-        if !demo && portone.is_none() {
-            errors.push("TELEPATHY_PORTONE_API_SECRET: PortOne credentials are required outside demo mode (or set TELEPATHY_DEMO=true)".into());
-        }
-
-        let service_window = match get("TELEPATHY_SERVICE_HOURS") {
-            Some(text) => ServiceWindow::parse(&text).unwrap_or_else(|e| {
-                errors.push(format!("TELEPATHY_SERVICE_HOURS: {e}"));
-                ServiceWindow::default()
-            }),
-            None if demo => ServiceWindow::Always,
-            None => ServiceWindow::default(),
-        };
-        let grace = number(&get, "TELEPATHY_GRACE_SECONDS", 30, &mut errors);
-        let drain = number(&get, "TELEPATHY_DRAIN_SECONDS", 10, &mut errors);
-        let worker_threads =
-            usize::try_from(number(&get, "TELEPATHY_WORKER_THREADS", 0, &mut errors))
-                .ok()
-                .filter(|n| *n > 0);
-        let retention_days = number(&get, "TELEPATHY_CHAT_RETENTION_DAYS", 183, &mut errors);
-        let node_id = get("TELEPATHY_NODE_ID")
-            .unwrap_or_else(|| format!("node-{:016x}", rand::random::<u64>()));
-        let metrics_token = get("TELEPATHY_METRICS_TOKEN").map(Secret::new);
-        let trusted_proxies = match (
-            get("TELEPATHY_TRUSTED_PROXIES"),
-            get("TELEPATHY_TRUST_PROXY"),
-        ) {
-            (Some(_), Some(_)) => {
-                errors.push("TELEPATHY_TRUST_PROXY: replaced by TELEPATHY_TRUSTED_PROXIES; set only that one".into());
-                0
-            }
-            (Some(_), None) => number(&get, "TELEPATHY_TRUSTED_PROXIES", 0, &mut errors),
-            (None, Some(_)) => i64::from(flag(&get, "TELEPATHY_TRUST_PROXY", false, &mut errors)),
-            (None, None) => 0,
-        };
-        let outbox_token = get("TELEPATHY_OUTBOX_TOKEN").map(Secret::new);
-        let business = business_info(&get, demo, &mut errors);
-        let transfer_account = match (
-            get("TELEPATHY_TRANSFER_BANK"),
-            get("TELEPATHY_TRANSFER_ACCOUNT"),
-            get("TELEPATHY_TRANSFER_HOLDER"),
-        ) {
-            (Some(bank), Some(number), Some(holder)) => TransferAccount {
-                bank,
-                number,
-                holder,
-            },
-            (bank, number, holder) => {
-                if bank.is_some() || number.is_some() || holder.is_some() {
-                    errors.push("TELEPATHY_TRANSFER_BANK, TELEPATHY_TRANSFER_ACCOUNT and TELEPATHY_TRANSFER_HOLDER go together: set all three".into());
-                } else if !demo {
-                    errors.push("TELEPATHY_TRANSFER_BANK: the account word sets are paid to is required outside demo mode (or set TELEPATHY_DEMO=true)".into());
-                }
-                // Demo mode names no real account: nobody can send money there by mistake.
-                TransferAccount {
-                    bank: "데모은행".into(),
-                    number: "000-0000-0000".into(),
-                    holder: "텔레파시 데모".into(),
-                }
-            }
-        };
-        let data_key = match get("TELEPATHY_DATA_KEY") {
-            Some(text) => DataKey::from_base64(&text).unwrap_or_else(|why| {
-                errors.push(format!(
-                    "TELEPATHY_DATA_KEY: {why}; expected base64 of 32 random bytes (openssl rand -base64 32)"
-                ));
-                DataKey::demo()
-            }),
-            None if demo => DataKey::demo(),
-            None => {
-                errors.push("TELEPATHY_DATA_KEY: the key that seals refund accounts and authenticator secrets is required outside demo mode (openssl rand -base64 32)".into());
-                DataKey::demo()
-            }
-        };
-        let demo_transfer_secs = number(&get, "TELEPATHY_DEMO_TRANSFER_SECONDS", 5, &mut errors);
-        let demo_transfer_paid_after = (demo && demo_transfer_secs > 0)
-            .then(|| Duration::from_secs(demo_transfer_secs.unsigned_abs()));
-
-        let vapid = get("TELEPATHY_VAPID_PRIVATE_KEY").and_then(|text| {
-            VapidKeys::from_private_base64(&text)
-                .map_err(|why| {
-                    errors.push(format!(
-                        "TELEPATHY_VAPID_PRIVATE_KEY: {why}; `telepathy vapid` makes a pair"
-                    ));
-                })
-                .ok()
-        });
-        if !demo && vapid.is_none() && get("TELEPATHY_VAPID_PRIVATE_KEY").is_none() {
-            errors.push("TELEPATHY_VAPID_PRIVATE_KEY: the key of the opening bell's pushes is required outside demo mode (`telepathy vapid` makes a pair)".into());
-        }
-        let vapid_subject = match get("TELEPATHY_VAPID_SUBJECT") {
-            Some(s) if s.starts_with("mailto:") || s.starts_with("https://") => s,
-            Some(s) => {
-                errors.push(format!(
-                    "TELEPATHY_VAPID_SUBJECT: `{s}` is neither a mailto: nor an https: URL"
-                ));
-                s
-            }
-            None if demo => "mailto:help@telepathy.example".into(),
-            None => {
-                errors.push("TELEPATHY_VAPID_SUBJECT: the contact for push services (mailto: or https:) is required outside demo mode".into());
-                String::new()
-            }
-        };
-        let push_services = match get("TELEPATHY_PUSH_SERVICES") {
-            None => PushServices::browsers(),
-            Some(list) => PushServices::parse(&list).unwrap_or_else(|why| {
-                errors.push(format!("TELEPATHY_PUSH_SERVICES: {why}"));
-                PushServices::browsers()
-            }),
-        };
-        let links = ExternalLinks {
-            community: https_page(&get, "TELEPATHY_COMMUNITY_URL", &mut errors),
-            payment_inquiry: https_page(&get, "TELEPATHY_PAYMENT_INQUIRY_URL", &mut errors),
-            faq: https_page(&get, "TELEPATHY_FAQ_URL", &mut errors),
-        };
-
-        if !errors.is_empty() {
-            return Err(ConfigErrors(errors));
+        if !env.errors.is_empty() {
+            return Err(ConfigErrors(env.errors));
         }
         Ok(Self {
-            listen,
-            database_url,
-            backend,
-            redis_url,
-            redis_prefix: get("TELEPATHY_REDIS_PREFIX").unwrap_or_else(|| "tp:".into()),
+            listen: listening.listen,
+            database_url: storage.database_url,
+            backend: storage.backend,
+            redis_url: storage.redis_url,
+            redis_prefix: storage.redis_prefix,
             demo,
-            public_origins,
-            static_dir: PathBuf::from(
-                get("TELEPATHY_STATIC_DIR").unwrap_or_else(|| "webapp/dist".into()),
-            ),
-            trusted_proxies: usize::try_from(trusted_proxies).unwrap_or(0),
-            json_logs,
+            public_origins: listening.public_origins,
+            static_dir: listening.static_dir,
+            trusted_proxies: listening.trusted_proxies,
+            json_logs: node.json_logs,
             solapi,
             portone,
             card_payments,
-            service_window,
-            grace: Duration::from_secs(grace.unsigned_abs()),
-            drain: Duration::from_secs(drain.unsigned_abs()),
-            worker_threads,
-            retention_days,
-            node_id,
-            metrics_token,
-            outbox_token,
+            service_window: node.service_window,
+            grace: node.grace,
+            drain: node.drain,
+            worker_threads: node.worker_threads,
+            retention_days: node.retention_days,
+            node_id: node.node_id,
+            metrics_token: access.metrics_token,
+            outbox_token: access.outbox_token,
             business,
-            transfer_account,
-            deposit_webhook_secret: get("TELEPATHY_DEPOSIT_WEBHOOK_SECRET").map(Secret::new),
-            data_key,
-            demo_transfer_paid_after,
-            vapid,
-            vapid_subject,
-            push_services,
+            transfer_account: transfers.account,
+            deposit_webhook_secret: transfers.deposit_webhook_secret,
+            data_key: storage.data_key,
+            demo_transfer_paid_after: transfers.demo_paid_after,
+            vapid: push.vapid,
+            vapid_subject: push.subject,
+            push_services: push.services,
             links,
         })
     }
 }
 
-/// The `TELEPATHY_BUSINESS_*` and officer variables. Demo mode names a demo operator and
-/// email so its pages read whole; everything else is left out until set.
-fn business_info(
-    get: &impl Fn(&str) -> Option<String>,
-    demo: bool,
-    errors: &mut Vec<String>,
-) -> BusinessInfo {
-    let email = |name: &str, errors: &mut Vec<String>| {
-        let value = get(name)?;
+/// The environment being read, and every problem found in it so far.
+struct Env<'a> {
+    lookup: &'a dyn Fn(&str) -> Option<String>,
+    errors: Vec<String>,
+}
+
+impl Env<'_> {
+    /// `var` as set: trimmed; set to nothing counts as unset.
+    fn get(&self, var: &Var) -> Option<String> {
+        (self.lookup)(var.name)
+            .map(|v| v.trim().to_owned())
+            .filter(|v| !v.is_empty())
+    }
+
+    /// `var` as set, or else what unset stands for (in demo mode, where that differs).
+    fn or_default(&self, var: &Var, demo: bool) -> Option<String> {
+        self.get(var).or_else(|| var.unset(demo).map(str::to_owned))
+    }
+
+    fn problem(&mut self, text: impl Into<String>) {
+        self.errors.push(text.into());
+    }
+
+    /// A whole number of at least 0 (0 where the variable is unset and has no default).
+    fn number(&mut self, var: &Var) -> i64 {
+        let Some(text) = self.or_default(var, false) else {
+            return 0;
+        };
+        match text.parse::<i64>() {
+            Ok(n) if n >= 0 => n,
+            _ => {
+                self.problem(format!(
+                    "{}: `{text}` is not a whole number of at least 0",
+                    var.name
+                ));
+                0
+            }
+        }
+    }
+
+    /// A yes or no; `None` where the variable is unset and has no default, or is not one.
+    fn flag(&mut self, var: &Var) -> Option<bool> {
+        match self.or_default(var, false)?.as_str() {
+            "1" | "true" | "yes" | "on" => Some(true),
+            "0" | "false" | "no" | "off" => Some(false),
+            other => {
+                self.problem(format!("{}: `{other}` is not true or false", var.name));
+                None
+            }
+        }
+    }
+
+    /// Three variables that are set all together or not at all: their values, if set.
+    fn together(&mut self, vars: [&Var; 3]) -> Option<[String; 3]> {
+        match vars.map(|var| self.get(var)) {
+            [Some(a), Some(b), Some(c)] => Some([a, b, c]),
+            [None, None, None] => None,
+            _ => {
+                let [a, b, c] = vars.map(|var| var.name);
+                self.problem(format!("{a}, {b} and {c} go together: set all three"));
+                None
+            }
+        }
+    }
+
+    /// A page's address the browser opens: absolute, https, with a host.
+    fn https_page(&mut self, var: &Var) -> Option<String> {
+        let value = self.get(var)?;
+        match url::Url::parse(&value) {
+            Ok(url) if url.scheme() == "https" && url.host_str().is_some() => Some(url.into()),
+            _ => {
+                self.problem(format!(
+                    "{}: `{value}` is not a page address like https://example.com/page",
+                    var.name
+                ));
+                None
+            }
+        }
+    }
+
+    /// An email address, checked loosely.
+    fn email(&mut self, var: &Var) -> Option<String> {
+        let value = self.get(var)?;
         if looks_like_email(&value) {
             Some(value)
         } else {
-            errors.push(format!(
-                "{name}: `{value}` is not an email address like help@example.com"
+            self.problem(format!(
+                "{}: `{value}` is not an email address like help@example.com",
+                var.name
             ));
             None
         }
+    }
+}
+
+/// Where a node listens and whom it answers.
+struct Listening {
+    listen: SocketAddr,
+    public_origins: Vec<String>,
+    trusted_proxies: usize,
+    static_dir: PathBuf,
+}
+
+/// Read before the mode is known: none of these has a default of its own in demo mode.
+fn listening(env: &mut Env) -> Listening {
+    use vars::{LISTEN, PUBLIC_ORIGIN, STATIC_DIR, TRUSTED_PROXIES, TRUST_PROXY};
+    let listen_raw = env.or_default(&LISTEN, false).unwrap_or_default();
+    let listen = listen_raw.parse::<SocketAddr>().ok();
+    if listen.is_none() {
+        env.problem(format!(
+            "{}: `{listen_raw}` is not an address like 127.0.0.1:8080",
+            LISTEN.name
+        ));
+    }
+    let public_origins = match (env.get(&PUBLIC_ORIGIN), listen) {
+        (Some(list), _) => list
+            .split(',')
+            .map(|o| o.trim().trim_end_matches('/').to_owned())
+            .filter(|o| !o.is_empty())
+            .collect::<Vec<_>>(),
+        (None, Some(listen)) => default_origins(listen),
+        (None, None) => Vec::new(),
     };
-    let registration_number = get("TELEPATHY_BUSINESS_REGISTRATION_NUMBER").and_then(|value| {
+    for origin in &public_origins {
+        if !(origin.starts_with("http://") || origin.starts_with("https://")) {
+            env.problem(format!(
+                "{}: `{origin}` is not an origin like https://example.com",
+                PUBLIC_ORIGIN.name
+            ));
+        }
+    }
+    let trusted_proxies = match (env.get(&TRUSTED_PROXIES), env.get(&TRUST_PROXY)) {
+        (Some(_), Some(_)) => {
+            env.problem(format!(
+                "{}: replaced by {}; set only that one",
+                TRUST_PROXY.name, TRUSTED_PROXIES.name
+            ));
+            0
+        }
+        (None, Some(_)) => i64::from(env.flag(&TRUST_PROXY).unwrap_or_default()),
+        (_, None) => env.number(&TRUSTED_PROXIES),
+    };
+    Listening {
+        // Only when the address was refused, and then no configuration is made.
+        listen: listen.unwrap_or(SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0))),
+        public_origins,
+        trusted_proxies: usize::try_from(trusted_proxies).unwrap_or(0),
+        static_dir: PathBuf::from(env.or_default(&STATIC_DIR, false).unwrap_or_default()),
+    }
+}
+
+/// The store, the engine, and the mode they make.
+struct Storage {
+    database_url: String,
+    backend: Backend,
+    redis_url: Option<String>,
+    redis_prefix: String,
+    demo: bool,
+    data_key: DataKey,
+}
+
+/// The mode is made here: none of these has a default of its own in demo mode.
+fn storage(env: &mut Env) -> Storage {
+    use vars::{DATABASE_URL, DATA_KEY, DEMO, REDIS_PREFIX, REDIS_URL, SINGLE_NODE};
+    let database_url = env.or_default(&DATABASE_URL, false).unwrap_or_default();
+    let backend = Backend::of_url(&database_url).unwrap_or_else(|| {
+        env.problem(format!(
+            "{}: expected sqlite://… or postgres://…",
+            DATABASE_URL.name
+        ));
+        Backend::Sqlite
+    });
+    let redis_url = env.get(&REDIS_URL);
+    if let Some(url) = &redis_url {
+        const SCHEMES: [&str; 4] = [
+            "redis://",
+            "rediss://",
+            "redis-cluster://",
+            "rediss-cluster://",
+        ];
+        if !SCHEMES.iter().any(|s| url.starts_with(s)) {
+            env.problem(format!(
+                "{}: expected redis://host:port, or redis-cluster://host:port?node=host:port&… for a Redis Cluster",
+                REDIS_URL.name
+            ));
+        }
+    }
+    let single_node = env.flag(&SINGLE_NODE).unwrap_or_default();
+    if redis_url.is_some() && backend == Backend::Sqlite && !single_node {
+        env.problem(format!(
+            "{}: a node-local SQLite file cannot be shared by the nodes that {} joins; use \
+             postgres://…, or set {}=true if only one node runs",
+            DATABASE_URL.name, REDIS_URL.name, SINGLE_NODE.name
+        ));
+    }
+    let embedded = redis_url.is_none() && backend == Backend::Sqlite;
+    let demo = env.flag(&DEMO).unwrap_or(embedded);
+    let data_key = match env.get(&DATA_KEY) {
+        Some(text) => DataKey::from_base64(&text).unwrap_or_else(|why| {
+            env.problem(format!(
+                "{}: {why}; expected base64 of 32 random bytes (openssl rand -base64 32)",
+                DATA_KEY.name
+            ));
+            DataKey::demo()
+        }),
+        None if demo => DataKey::demo(),
+        None => {
+            env.problem(format!(
+                "{}: the key that seals refund accounts and authenticator secrets is required \
+                 outside demo mode (openssl rand -base64 32)",
+                DATA_KEY.name
+            ));
+            DataKey::demo()
+        }
+    };
+    Storage {
+        database_url,
+        backend,
+        redis_url,
+        redis_prefix: env.or_default(&REDIS_PREFIX, false).unwrap_or_default(),
+        demo,
+        data_key,
+    }
+}
+
+/// How the node runs: its hours, its timings, its threads, its log.
+struct Node {
+    service_window: ServiceWindow,
+    grace: Duration,
+    drain: Duration,
+    worker_threads: Option<usize>,
+    retention_days: i64,
+    node_id: String,
+    json_logs: bool,
+}
+
+fn node(env: &mut Env, demo: bool) -> Node {
+    use vars::{
+        CHAT_RETENTION_DAYS, DRAIN_SECONDS, GRACE_SECONDS, LOG_FORMAT, NODE_ID, SERVICE_HOURS,
+        WORKER_THREADS,
+    };
+    let service_window = match env.or_default(&SERVICE_HOURS, demo) {
+        Some(text) => ServiceWindow::parse(&text).unwrap_or_else(|e| {
+            env.problem(format!("{}: {e}", SERVICE_HOURS.name));
+            ServiceWindow::default()
+        }),
+        None => ServiceWindow::default(),
+    };
+    let grace = env.number(&GRACE_SECONDS);
+    let drain = env.number(&DRAIN_SECONDS);
+    let worker_threads = usize::try_from(env.number(&WORKER_THREADS))
+        .ok()
+        .filter(|n| *n > 0);
+    let retention_days = env.number(&CHAT_RETENTION_DAYS);
+    let json_logs = match env.or_default(&LOG_FORMAT, demo).as_deref() {
+        None | Some("text") => false,
+        Some("json") => true,
+        Some(other) => {
+            env.problem(format!(
+                "{}: `{other}` is neither text nor json",
+                LOG_FORMAT.name
+            ));
+            false
+        }
+    };
+    Node {
+        service_window,
+        grace: Duration::from_secs(grace.unsigned_abs()),
+        drain: Duration::from_secs(drain.unsigned_abs()),
+        worker_threads,
+        retention_days,
+        node_id: env
+            .get(&NODE_ID)
+            .unwrap_or_else(|| format!("node-{:016x}", rand::random::<u64>())),
+        json_logs,
+    }
+}
+
+/// Tokens that let other hosts read what only operators should.
+struct Access {
+    metrics_token: Option<Secret>,
+    outbox_token: Option<Secret>,
+}
+
+fn access(env: &Env) -> Access {
+    Access {
+        metrics_token: env.get(&vars::METRICS_TOKEN).map(Secret::new),
+        outbox_token: env.get(&vars::OUTBOX_TOKEN).map(Secret::new),
+    }
+}
+
+/// Solapi, for SMS; required outside demo mode.
+fn sms(env: &mut Env, demo: bool) -> Option<SolapiConfig> {
+    use vars::{SOLAPI_API_KEY, SOLAPI_API_SECRET, SOLAPI_BASE_URL, SOLAPI_SENDER};
+    let solapi = env
+        .together([&SOLAPI_API_KEY, &SOLAPI_API_SECRET, &SOLAPI_SENDER])
+        .map(|[api_key, secret, sender]| SolapiConfig {
+            api_key,
+            api_secret: Secret::new(secret),
+            sender,
+            base_url: env.or_default(&SOLAPI_BASE_URL, demo).unwrap_or_default(),
+        });
+    if !demo && solapi.is_none() {
+        env.problem(format!(
+            "{}: SMS credentials are required outside demo mode (or set {}=true)",
+            SOLAPI_API_KEY.name,
+            vars::DEMO.name
+        ));
+    }
+    solapi
+}
+
+/// PortOne V2, for identity verification; required outside demo mode.
+fn identity(env: &mut Env, demo: bool) -> Option<PortOneConfig> {
+    use vars::{
+        PORTONE_API_SECRET, PORTONE_BASE_URL, PORTONE_IDENTITY_CHANNEL_KEY, PORTONE_STORE_ID,
+    };
+    let portone = env
+        .together([
+            &PORTONE_API_SECRET,
+            &PORTONE_STORE_ID,
+            &PORTONE_IDENTITY_CHANNEL_KEY,
+        ])
+        .map(|[secret, store_id, channel_key]| PortOneConfig {
+            api_secret: Secret::new(secret),
+            store_id,
+            channel_key,
+            base_url: env.or_default(&PORTONE_BASE_URL, demo).unwrap_or_default(),
+        });
+    if !demo && portone.is_none() {
+        env.problem(format!(
+            "{}: PortOne credentials are required outside demo mode (or set {}=true)",
+            PORTONE_API_SECRET.name,
+            vars::DEMO.name
+        ));
+    }
+    portone
+}
+
+/// PortOne V1, for the card payments of megaphones; required outside demo mode.
+fn card_payments(env: &mut Env, demo: bool) -> Option<PortOneV1Config> {
+    use vars::{
+        PORTONE_V1_API_KEY, PORTONE_V1_API_SECRET, PORTONE_V1_BASE_URL, PORTONE_V1_IMP_CODE,
+        PORTONE_V1_PG,
+    };
+    let payments = env
+        .together([
+            &PORTONE_V1_API_KEY,
+            &PORTONE_V1_API_SECRET,
+            &PORTONE_V1_IMP_CODE,
+        ])
+        .map(|[api_key, secret, imp_code]| PortOneV1Config {
+            api_key,
+            api_secret: Secret::new(secret),
+            imp_code,
+            pg: env.or_default(&PORTONE_V1_PG, demo).unwrap_or_default(),
+            base_url: env
+                .or_default(&PORTONE_V1_BASE_URL, demo)
+                .unwrap_or_default(),
+        });
+    if !demo && payments.is_none() {
+        env.problem(format!(
+            "{}: PortOne V1 credentials for card payments are required outside demo mode (or \
+             set {}=true)",
+            PORTONE_V1_API_KEY.name,
+            vars::DEMO.name
+        ));
+    }
+    payments
+}
+
+/// Where word sets are paid to, and how a transfer is confirmed.
+struct Transfers {
+    account: TransferAccount,
+    deposit_webhook_secret: Option<Secret>,
+    demo_paid_after: Option<Duration>,
+}
+
+fn transfers(env: &mut Env, demo: bool) -> Transfers {
+    use vars::{
+        DEMO_TRANSFER_SECONDS, DEPOSIT_WEBHOOK_SECRET, TRANSFER_ACCOUNT, TRANSFER_BANK,
+        TRANSFER_HOLDER,
+    };
+    let vars = [&TRANSFER_BANK, &TRANSFER_ACCOUNT, &TRANSFER_HOLDER];
+    let all_unset = vars.iter().all(|var| env.get(var).is_none());
+    let [bank, number, holder] = match env.together(vars) {
+        Some(account) => account,
+        None => {
+            if all_unset && !demo {
+                env.problem(format!(
+                    "{}: the account word sets are paid to is required outside demo mode (or \
+                     set {}=true)",
+                    TRANSFER_BANK.name,
+                    vars::DEMO.name
+                ));
+            }
+            // Demo mode names no real account: nobody can send money there by mistake.
+            vars.map(|var| var.unset(true).unwrap_or_default().to_owned())
+        }
+    };
+    let demo_seconds = env.number(&DEMO_TRANSFER_SECONDS);
+    Transfers {
+        account: TransferAccount {
+            bank,
+            number,
+            holder,
+        },
+        deposit_webhook_secret: env.get(&DEPOSIT_WEBHOOK_SECRET).map(Secret::new),
+        demo_paid_after: (demo && demo_seconds > 0)
+            .then(|| Duration::from_secs(demo_seconds.unsigned_abs())),
+    }
+}
+
+/// The opening bell's keys, contact and the push services it may call.
+struct Push {
+    vapid: Option<VapidKeys>,
+    subject: String,
+    services: PushServices,
+}
+
+fn push(env: &mut Env, demo: bool) -> Push {
+    use vars::{PUSH_SERVICES, VAPID_PRIVATE_KEY, VAPID_SUBJECT};
+    let vapid = match env.get(&VAPID_PRIVATE_KEY) {
+        Some(text) => VapidKeys::from_private_base64(&text)
+            .map_err(|why| {
+                env.problem(format!(
+                    "{}: {why}; `telepathy vapid` makes a pair",
+                    VAPID_PRIVATE_KEY.name
+                ));
+            })
+            .ok(),
+        None => {
+            if !demo {
+                env.problem(format!(
+                    "{}: the key of the opening bell's pushes is required outside demo mode \
+                     (`telepathy vapid` makes a pair)",
+                    VAPID_PRIVATE_KEY.name
+                ));
+            }
+            None
+        }
+    };
+    let subject = match env.or_default(&VAPID_SUBJECT, demo) {
+        Some(s) if s.starts_with("mailto:") || s.starts_with("https://") => s,
+        Some(s) => {
+            env.problem(format!(
+                "{}: `{s}` is neither a mailto: nor an https: URL",
+                VAPID_SUBJECT.name
+            ));
+            s
+        }
+        None => {
+            env.problem(format!(
+                "{}: the contact for push services (mailto: or https:) is required outside \
+                 demo mode",
+                VAPID_SUBJECT.name
+            ));
+            String::new()
+        }
+    };
+    let services = match env.get(&PUSH_SERVICES) {
+        None => PushServices::browsers(),
+        Some(list) => PushServices::parse(&list).unwrap_or_else(|why| {
+            env.problem(format!("{}: {why}", PUSH_SERVICES.name));
+            PushServices::browsers()
+        }),
+    };
+    Push {
+        vapid,
+        subject,
+        services,
+    }
+}
+
+fn links(env: &mut Env) -> ExternalLinks {
+    ExternalLinks {
+        community: env.https_page(&vars::COMMUNITY_URL),
+        payment_inquiry: env.https_page(&vars::PAYMENT_INQUIRY_URL),
+        faq: env.https_page(&vars::FAQ_URL),
+    }
+}
+
+/// The `TELEPATHY_BUSINESS_*` and officer variables. Demo mode names a demo operator and
+/// email so its pages read whole; everything else is left out until set.
+fn business_info(env: &mut Env, demo: bool) -> BusinessInfo {
+    use vars::{
+        BUSINESS_ADDRESS, BUSINESS_EMAIL, BUSINESS_HOSTING, BUSINESS_MAIL_ORDER_NUMBER,
+        BUSINESS_NAME, BUSINESS_PHONE, BUSINESS_REGISTRATION_NUMBER, BUSINESS_REPRESENTATIVE,
+        PRIVACY_OFFICER, YOUTH_OFFICER,
+    };
+    let registration_number = env.get(&BUSINESS_REGISTRATION_NUMBER).and_then(|value| {
         let digits: String = value.chars().filter(|c| *c != '-').collect();
         if digits.len() == 10 && digits.chars().all(|c| c.is_ascii_digit()) {
-            Some(format!("{}-{}-{}", &digits[..3], &digits[3..5], &digits[5..]))
+            Some(format!(
+                "{}-{}-{}",
+                &digits[..3],
+                &digits[3..5],
+                &digits[5..]
+            ))
         } else {
-            errors.push(format!(
-                "TELEPATHY_BUSINESS_REGISTRATION_NUMBER: `{value}` is not 10 digits like 123-45-67890"
+            env.problem(format!(
+                "{}: `{value}` is not 10 digits like 123-45-67890",
+                BUSINESS_REGISTRATION_NUMBER.name
             ));
             None
         }
     });
-    let officer = |prefix: &str, errors: &mut Vec<String>| {
-        let position = get(&format!("{prefix}_POSITION"));
-        let email = email(&format!("{prefix}_EMAIL"), errors);
-        match get(&format!("{prefix}_NAME")) {
+    let officer = |env: &mut Env, vars: vars::OfficerVars| {
+        let position = env.get(&vars.position);
+        let email = env.email(&vars.email);
+        match env.get(&vars.name) {
             Some(name) => Some(Officer {
                 name,
                 position,
@@ -535,46 +714,31 @@ fn business_info(
             }),
             None => {
                 if position.is_some() || email.is_some() {
-                    errors.push(format!(
-                        "{prefix}_NAME: the officer's position or email is set without a name"
+                    env.problem(format!(
+                        "{}: the officer's position or email is set without a name",
+                        vars.name.name
                     ));
                 }
                 None
             }
         }
     };
-    let youth_officer = officer("TELEPATHY_YOUTH_OFFICER", errors);
-    let privacy_officer = officer("TELEPATHY_PRIVACY_OFFICER", errors);
+    let youth_officer = officer(env, YOUTH_OFFICER);
+    let privacy_officer = officer(env, PRIVACY_OFFICER);
+    let email = env
+        .email(&BUSINESS_EMAIL)
+        .or_else(|| BUSINESS_EMAIL.unset(demo).map(str::to_owned));
     BusinessInfo {
-        name: get("TELEPATHY_BUSINESS_NAME").or_else(|| demo.then(|| "텔레파시 운영팀".to_owned())),
-        representative: get("TELEPATHY_BUSINESS_REPRESENTATIVE"),
+        name: env.or_default(&BUSINESS_NAME, demo),
+        representative: env.get(&BUSINESS_REPRESENTATIVE),
         registration_number,
-        mail_order_number: get("TELEPATHY_BUSINESS_MAIL_ORDER_NUMBER"),
-        address: get("TELEPATHY_BUSINESS_ADDRESS"),
-        phone: get("TELEPATHY_BUSINESS_PHONE"),
-        email: email("TELEPATHY_BUSINESS_EMAIL", errors)
-            .or_else(|| demo.then(|| "help@telepathy.example".to_owned())),
-        hosting: get("TELEPATHY_BUSINESS_HOSTING"),
+        mail_order_number: env.get(&BUSINESS_MAIL_ORDER_NUMBER),
+        address: env.get(&BUSINESS_ADDRESS),
+        phone: env.get(&BUSINESS_PHONE),
+        email,
+        hosting: env.get(&BUSINESS_HOSTING),
         youth_officer,
         privacy_officer,
-    }
-}
-
-/// A page's address the browser opens: absolute, https, with a host.
-fn https_page(
-    get: &impl Fn(&str) -> Option<String>,
-    name: &str,
-    errors: &mut Vec<String>,
-) -> Option<String> {
-    let value = get(name)?;
-    match url::Url::parse(&value) {
-        Ok(url) if url.scheme() == "https" && url.host_str().is_some() => Some(url.into()),
-        _ => {
-            errors.push(format!(
-                "{name}: `{value}` is not a page address like https://example.com/page"
-            ));
-            None
-        }
     }
 }
 
@@ -602,43 +766,6 @@ fn default_origins(listen: SocketAddr) -> Vec<String> {
     }
     origins.dedup();
     origins
-}
-
-fn number(
-    get: &impl Fn(&str) -> Option<String>,
-    name: &str,
-    default: i64,
-    errors: &mut Vec<String>,
-) -> i64 {
-    match get(name) {
-        None => default,
-        Some(text) => match text.parse::<i64>() {
-            Ok(n) if n >= 0 => n,
-            _ => {
-                errors.push(format!(
-                    "{name}: `{text}` is not a whole number of at least 0"
-                ));
-                default
-            }
-        },
-    }
-}
-
-fn flag(
-    get: &impl Fn(&str) -> Option<String>,
-    name: &str,
-    default: bool,
-    errors: &mut Vec<String>,
-) -> bool {
-    match get(name).as_deref() {
-        None => default,
-        Some("1" | "true" | "yes" | "on") => true,
-        Some("0" | "false" | "no" | "off") => false,
-        Some(other) => {
-            errors.push(format!("{name}: `{other}` is not true or false"));
-            default
-        }
-    }
 }
 
 /// Everything wrong with the environment, one line per problem.
@@ -948,27 +1075,48 @@ mod tests {
     }
 
     #[test]
-    fn env_example_lists_every_variable() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../.env.example");
-        let text = std::fs::read_to_string(path).unwrap();
-        let listed: Vec<&str> = text
-            .lines()
-            .filter_map(|l| l.trim_start_matches('#').trim().split_once('='))
-            .map(|(k, _)| k.trim())
-            .filter(|k| {
-                k.chars()
-                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-            })
+    fn the_description_lists_what_the_server_reads() {
+        let read = std::cell::RefCell::new(std::collections::BTreeSet::new());
+        let lookup = |name: &str| {
+            read.borrow_mut().insert(name.to_owned());
+            OUTSIDE_DEMO
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_owned())
+        };
+        Config::from_lookup(lookup).unwrap();
+        let read = read.into_inner();
+        let described: std::collections::BTreeSet<String> = vars::all()
+            .map(|v| v.name.to_owned())
+            // Read by `telepathy operator add` alone.
+            .filter(|name| name != vars::OPERATOR_PASSWORD.name)
             .collect();
-        let known: Vec<&str> = VARS.iter().map(|v| v.name).collect();
-        for name in &known {
-            assert!(listed.contains(name), ".env.example lacks {name}");
+        assert_eq!(read, described);
+    }
+
+    /// Every variable set to what the description says unset stands for: the same
+    /// configuration as none set, in demo mode and outside it.
+    #[test]
+    fn the_described_defaults_are_the_defaults() {
+        for (demo, base) in [(true, &[][..]), (false, OUTSIDE_DEMO)] {
+            let mut vars: Vec<(&str, &str)> = base.to_vec();
+            vars.push(("TELEPATHY_NODE_ID", "node-1"));
+            let unset = format!("{:?}", config(&vars).unwrap());
+            for var in vars::all() {
+                if let Some(value) = var.unset(demo) {
+                    if !vars.iter().any(|(k, _)| *k == var.name) {
+                        vars.push((var.name, value));
+                    }
+                }
+            }
+            assert!(vars.len() > base.len() + 10, "{vars:?}");
+            let set = format!("{:?}", config(&vars).unwrap());
+            assert_eq!(set, unset, "demo: {demo}");
         }
-        for name in &listed {
-            assert!(
-                known.contains(name),
-                ".env.example lists {name}, which the server does not read"
-            );
-        }
+        assert_eq!(
+            ServiceWindow::parse(vars::SERVICE_HOURS.default.unwrap()),
+            Ok(ServiceWindow::default()),
+            "the spec's hours"
+        );
     }
 }

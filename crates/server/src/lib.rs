@@ -3,6 +3,7 @@
 pub mod api;
 pub mod app;
 pub mod bell;
+pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod error;

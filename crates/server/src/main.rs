@@ -3,9 +3,12 @@
 //! `transfer` and `wordset` confirm bank transfers and review custom word sets; `vapid`
 //! makes the key pair of the opening bell's pushes.
 
+use clap::Parser;
 use poem::Server;
+use telepathy_server::cli::{configure, Cli, Command};
 use telepathy_server::config::Config;
 use telepathy_server::state::AppState;
+use telepathy_server::{operator_cli, seed, wordset_cli};
 use tracing_subscriber::EnvFilter;
 
 /// mimalloc instead of glibc's allocator: under chat load glibc's malloc and free took
@@ -14,20 +17,25 @@ use tracing_subscriber::EnvFilter;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-const USAGE: &str = "usage: telepathy [serve | openapi | seed --users N --out FILE [--url URL]... \
-     | operator (add <username> | list | disable <username> | reset-totp <username>) \
-     | transfer (list | confirm <id>) | wordset (list | approve <id> | reject <id> <reason> | refunded <id>) \
-     | vapid]";
-
 fn main() -> std::process::ExitCode {
-    let command = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "serve".to_owned());
-    // A node's configuration is read before its runtime starts: it sizes the runtime.
-    let result = if command == "serve" {
-        configure().and_then(|config| runtime(config.worker_threads)?.block_on(serve(config)))
-    } else {
-        runtime(None).and_then(|rt| rt.block_on(run(&command)))
+    let result = match Cli::parse().into_command() {
+        // A node's configuration is read before its runtime starts: it sizes the runtime.
+        Command::Serve => {
+            configure().and_then(|config| runtime(config.worker_threads)?.block_on(serve(config)))
+        }
+        Command::Openapi => on_runtime(async {
+            println!("{}", telepathy_server::openapi_json().await?);
+            Ok(())
+        }),
+        Command::Seed(args) => on_runtime(seed::run(args)),
+        Command::Operator(command) => on_runtime(operator_cli::run(command)),
+        Command::Transfer(command) => on_runtime(wordset_cli::run(command.into())),
+        Command::Wordset(command) => wordset_cli::Command::try_from(command)
+            .and_then(|command| on_runtime(wordset_cli::run(command))),
+        Command::Vapid => {
+            vapid();
+            Ok(())
+        }
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -47,52 +55,23 @@ fn runtime(workers: Option<usize>) -> anyhow::Result<tokio::runtime::Runtime> {
     Ok(builder.enable_all().build()?)
 }
 
-/// Every command but `serve`.
-async fn run(command: &str) -> anyhow::Result<()> {
-    match command {
-        "openapi" => telepathy_server::openapi_json()
-            .await
-            .map(|json| println!("{json}")),
-        "seed" => {
-            let args: Vec<String> = std::env::args().skip(2).collect();
-            telepathy_server::seed::run(&args).await
-        }
-        "operator" => {
-            let args: Vec<String> = std::env::args().skip(2).collect();
-            telepathy_server::operator_cli::run(&args).await
-        }
-        "transfer" | "wordset" => {
-            let args: Vec<String> = std::env::args().skip(2).collect();
-            telepathy_server::wordset_cli::run(command == "wordset", &args).await
-        }
-        "vapid" => {
-            let keys = telepathy_providers::VapidKeys::generate();
-            println!("# The opening bell's VAPID pair. Keep the private key secret and keep it:");
-            println!("# a new pair orphans every browser's subscription.");
-            println!("TELEPATHY_VAPID_PRIVATE_KEY={}", keys.private_base64());
-            println!(
-                "# The public key (browsers get it from /api/app-config): {}",
-                keys.public_base64()
-            );
-            Ok(())
-        }
-        "-h" | "--help" | "help" => {
-            println!("{USAGE}");
-            Ok(())
-        }
-        other => Err(anyhow::anyhow!("unknown command `{other}`\n{USAGE}")),
-    }
+/// Runs a command other than `serve` to its end.
+fn on_runtime(
+    command: impl std::future::Future<Output = anyhow::Result<()>>,
+) -> anyhow::Result<()> {
+    runtime(None)?.block_on(command)
 }
 
-/// A node's configuration: the environment, over `.env` if there is one.
-fn configure() -> anyhow::Result<Config> {
-    // A missing .env is normal; a broken one is not.
-    if let Err(e) = dotenvy::dotenv() {
-        if !e.not_found() {
-            return Err(anyhow::anyhow!("reading .env: {e}"));
-        }
-    }
-    Ok(Config::from_env()?)
+/// `telepathy vapid`: a new key pair, as lines for `.env`.
+fn vapid() {
+    let keys = telepathy_providers::VapidKeys::generate();
+    println!("# The opening bell's VAPID pair. Keep the private key secret and keep it:");
+    println!("# a new pair orphans every browser's subscription.");
+    println!("TELEPATHY_VAPID_PRIVATE_KEY={}", keys.private_base64());
+    println!(
+        "# The public key (browsers get it from /api/app-config): {}",
+        keys.public_base64()
+    );
 }
 
 async fn serve(config: Config) -> anyhow::Result<()> {

@@ -5,21 +5,12 @@
 use std::io::{BufRead, IsTerminal, Write};
 
 use anyhow::{anyhow, bail, Context};
+use clap::Subcommand;
 use telepathy_domain::safety::seoul_minute;
 use telepathy_domain::{Password, Username};
 use telepathy_store::{AuditEntry, Store, StoreError};
 
-use crate::config::Config;
 use crate::passwords;
-
-pub const USAGE: &str = "사용법: telepathy operator <명령>
-  add <아이디>         운영자를 만들어요. 비밀번호는 TELEPATHY_OPERATOR_PASSWORD 또는 표준
-                       입력의 첫 줄에서 읽어요(12자 이상, 영문 소문자/대문자/숫자/특수문자
-                       중 3가지 이상).
-  list                 운영자 목록을 보여줘요.
-  disable <아이디>     운영자를 사용 중지하고 로그인된 세션을 모두 끝내요.
-  reset-totp <아이디>  인증 앱 등록을 지우고 세션을 끝내요. 다음 로그인에서 새로 등록해요.
-설정(DATABASE_URL 등)은 serve와 같이 환경 변수와 .env에서 읽어요.";
 
 /// The environment variable `add` reads the password from.
 pub const PASSWORD_VAR: &str = "TELEPATHY_OPERATOR_PASSWORD";
@@ -27,31 +18,36 @@ pub const PASSWORD_VAR: &str = "TELEPATHY_OPERATOR_PASSWORD";
 /// The address audit lines of the command line carry.
 const CLI_IP: &str = "cli";
 
-/// A command of `telepathy operator`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A command of `telepathy operator`; its help text is the attribute `about`.
+#[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
 pub enum Command {
-    Add(String),
+    #[command(
+        about = "운영자를 만들어요. 비밀번호는 TELEPATHY_OPERATOR_PASSWORD 또는 표준 입력의 첫 줄에서 \
+                 읽어요(12자 이상, 영문 소문자/대문자/숫자/특수문자 중 3가지 이상)."
+    )]
+    Add {
+        #[arg(value_name = "아이디", value_parser = username, help = "운영자 아이디예요.")]
+        username: String,
+    },
+    #[command(about = "운영자 목록을 보여줘요.")]
     List,
-    Disable(String),
-    ResetTotp(String),
+    #[command(about = "운영자를 사용 중지하고 로그인된 세션을 모두 끝내요.")]
+    Disable {
+        #[arg(value_name = "아이디", value_parser = username, help = "운영자 아이디예요.")]
+        username: String,
+    },
+    #[command(about = "인증 앱 등록을 지우고 세션을 끝내요. 다음 로그인에서 새로 등록해요.")]
+    ResetTotp {
+        #[arg(value_name = "아이디", value_parser = username, help = "운영자 아이디예요.")]
+        username: String,
+    },
 }
 
-/// Reads the words after `operator`.
-pub fn parse_args(args: &[String]) -> anyhow::Result<Command> {
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    let username = |name: &str| {
-        Username::parse(name)
-            .map(|u| u.as_ref().to_owned())
-            .map_err(|e| anyhow!("{}", e.message()))
-    };
-    match words.as_slice() {
-        ["add", name] => Ok(Command::Add(username(name)?)),
-        ["list"] => Ok(Command::List),
-        ["disable", name] => Ok(Command::Disable(username(name)?)),
-        ["reset-totp", name] => Ok(Command::ResetTotp(username(name)?)),
-        [] => bail!("명령이 없어요.\n{USAGE}"),
-        [command, ..] => bail!("알 수 없는 명령이거나 인자가 맞지 않아요: {command}\n{USAGE}"),
-    }
+/// An operator's username, checked by the username rule.
+fn username(name: &str) -> Result<String, String> {
+    Username::parse(name)
+        .map(|u| u.as_ref().to_owned())
+        .map_err(|e| e.message().to_owned())
 }
 
 /// The new operator's password: `from_env` when set, otherwise the first line of `input`;
@@ -77,22 +73,10 @@ pub fn read_password(
 }
 
 /// `telepathy operator …`.
-pub async fn run(args: &[String]) -> anyhow::Result<()> {
-    if args
-        .iter()
-        .any(|a| matches!(a.as_str(), "-h" | "--help" | "help"))
-    {
-        println!("{USAGE}");
-        return Ok(());
-    }
-    let command = parse_args(args)?;
-    if let Err(e) = dotenvy::dotenv() {
-        if !e.not_found() {
-            return Err(anyhow!("reading .env: {e}"));
-        }
-    }
+pub async fn run(command: Command) -> anyhow::Result<()> {
+    let config = crate::cli::configure()?;
     let password = match &command {
-        Command::Add(_) => {
+        Command::Add { .. } => {
             let stdin = std::io::stdin();
             if stdin.is_terminal() {
                 eprint!("새 운영자 비밀번호(화면에 보여요): ");
@@ -105,10 +89,7 @@ pub async fn run(args: &[String]) -> anyhow::Result<()> {
         }
         _ => None,
     };
-    let config = Config::from_env()?;
-    let store = Store::connect(&config.database_url)
-        .await
-        .context("connecting to the store")?;
+    let store = crate::cli::open_store(&config).await?;
     let now = chrono::Utc::now().timestamp_millis();
     let done = execute(&store, &command, password.as_ref(), now).await;
     store.close().await;
@@ -133,7 +114,7 @@ pub async fn execute(
         now,
     };
     match command {
-        Command::Add(name) => {
+        Command::Add { username: name } => {
             let password = password.ok_or_else(|| anyhow!("비밀번호가 없어요."))?;
             let hash = passwords::hash(password.expose().to_owned()).await?;
             let detail = format!("운영자 {name} 추가");
@@ -176,7 +157,7 @@ pub async fn execute(
             }
             Ok(out)
         }
-        Command::Disable(name) => {
+        Command::Disable { username: name } => {
             let operator = find(store, name).await?;
             let detail = format!("운영자 {name} 사용 중지");
             if !store
@@ -189,7 +170,7 @@ pub async fn execute(
                 "운영자 {name}을(를) 사용 중지하고 세션을 모두 끝냈어요."
             ))
         }
-        Command::ResetTotp(name) => {
+        Command::ResetTotp { username: name } => {
             let operator = find(store, name).await?;
             let detail = format!("운영자 {name} 인증 앱 초기화");
             store
@@ -214,38 +195,6 @@ mod tests {
     use telepathy_domain::ErrorCode;
 
     use super::*;
-
-    fn args(words: &[&str]) -> Vec<String> {
-        words.iter().map(|w| (*w).to_owned()).collect()
-    }
-
-    #[test]
-    fn commands_parse() {
-        let cases: &[(&[&str], Option<Command>)] = &[
-            (&["add", "mina"], Some(Command::Add("mina".into()))),
-            (&["list"], Some(Command::List)),
-            (
-                &["disable", "mina_2"],
-                Some(Command::Disable("mina_2".into())),
-            ),
-            (
-                &["reset-totp", "mina"],
-                Some(Command::ResetTotp("mina".into())),
-            ),
-            (&["add"], None),
-            (&["add", "mina", "extra"], None),
-            (&["add", "Mina"], None),
-            (&["add", "mi"], None),
-            (&["list", "all"], None),
-            (&["remove", "mina"], None),
-            (&[], None),
-        ];
-        for (words, expected) in cases {
-            assert_eq!(parse_args(&args(words)).ok(), *expected, "{words:?}");
-        }
-        let e = parse_args(&args(&["add", "Mina"])).unwrap_err().to_string();
-        assert_eq!(e, ErrorCode::UsernameInvalid.message());
-    }
 
     #[test]
     fn the_password_comes_from_the_variable_or_one_line() {

@@ -11,68 +11,56 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{anyhow, bail, Context};
+use anyhow::{bail, Context};
 use rand::RngCore;
 use serde::Serialize;
 use telepathy_domain::limits::SESSION_TTL;
 use telepathy_store::{SeedUser, Store};
 
-use crate::config::Config;
 use crate::session::{digest, COOKIE};
 
 /// The most users one call seeds.
 pub const MAX_USERS: usize = 200_000;
 
-pub const USAGE: &str = "usage: telepathy seed --users N --out FILE [--url URL]...
-  Makes load-test users lt1..ltN (nickname n<i>, phone 010 + 8 digits, no usable password)
-  with one session each in the configured database (DATABASE_URL; demo mode only) and
-  writes their cookies to FILE: {\"version\": 1, \"sessions\": [...]}. --url (repeatable)
-  fills each session's url round-robin; without it the urls are null.";
+/// What `telepathy seed --help` says of the command.
+pub const ABOUT: &str =
+    "Makes load-test users lt1..ltN (nickname n<i>, phone 010 + 8 digits, no usable password)
+with one session each in the configured database (DATABASE_URL; demo mode only) and
+writes their cookies to FILE: {\"version\": 1, \"sessions\": [...]}. --url (repeatable)
+fills each session's url round-robin; without it the urls are null.";
 
 /// The command line of `seed`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct Args {
+    /// How many users to make: lt1..ltN, at most 200000
+    #[arg(long, value_name = "N", value_parser = user_count)]
     pub users: usize,
+    /// The sessions file to write
+    #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// A node's origin for the sessions' url, round-robin (repeatable)
+    #[arg(long = "url", value_name = "URL", value_parser = origin)]
     pub urls: Vec<String>,
 }
 
-pub fn parse_args(args: &[String]) -> anyhow::Result<Args> {
-    let mut users = None;
-    let mut out = None;
-    let mut urls = Vec::new();
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let mut value = || {
-            it.next()
-                .cloned()
-                .ok_or_else(|| anyhow!("{flag} needs a value\n{USAGE}"))
-        };
-        match flag.as_str() {
-            "--users" => {
-                let raw = value()?;
-                users = Some(
-                    raw.parse::<usize>()
-                        .map_err(|_| anyhow!("--users: `{raw}` is not a whole number"))?,
-                );
-            }
-            "--out" => out = Some(PathBuf::from(value()?)),
-            "--url" => {
-                let url = value()?.trim_end_matches('/').to_owned();
-                if !(url.starts_with("http://") || url.starts_with("https://")) {
-                    bail!("--url `{url}` is not an origin like http://127.0.0.1:8080");
-                }
-                urls.push(url);
-            }
-            other => bail!("unknown option `{other}`\n{USAGE}"),
-        }
-    }
-    let users = users.ok_or_else(|| anyhow!("--users is required\n{USAGE}"))?;
+fn user_count(raw: &str) -> Result<usize, String> {
+    let users = raw
+        .parse::<usize>()
+        .map_err(|_| format!("`{raw}` is not a whole number"))?;
     if !(1..=MAX_USERS).contains(&users) {
-        bail!("--users must be between 1 and {MAX_USERS}");
+        return Err(format!("must be between 1 and {MAX_USERS}"));
     }
-    let out = out.ok_or_else(|| anyhow!("--out is required\n{USAGE}"))?;
-    Ok(Args { users, out, urls })
+    Ok(users)
+}
+
+fn origin(raw: &str) -> Result<String, String> {
+    let url = raw.trim_end_matches('/').to_owned();
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(format!(
+            "`{url}` is not an origin like http://127.0.0.1:8080"
+        ));
+    }
+    Ok(url)
 }
 
 /// The sessions file, in the format of the load drivers.
@@ -107,21 +95,8 @@ pub struct Seeded {
 }
 
 /// `telepathy seed …`.
-pub async fn run(args: &[String]) -> anyhow::Result<()> {
-    if args
-        .iter()
-        .any(|a| matches!(a.as_str(), "-h" | "--help" | "help"))
-    {
-        println!("{USAGE}");
-        return Ok(());
-    }
-    let args = parse_args(args)?;
-    if let Err(e) = dotenvy::dotenv() {
-        if !e.not_found() {
-            return Err(anyhow!("reading .env: {e}"));
-        }
-    }
-    let config = Config::from_env()?;
+pub async fn run(args: Args) -> anyhow::Result<()> {
+    let config = crate::cli::configure()?;
     if !config.demo {
         bail!(
             "seed makes accounts that anyone holding the sessions file can use; it runs only \
@@ -129,9 +104,7 @@ pub async fn run(args: &[String]) -> anyhow::Result<()> {
         );
     }
     let started = Instant::now();
-    let store = Store::connect(&config.database_url)
-        .await
-        .context("connecting to the store")?;
+    let store = crate::cli::open_store(&config).await?;
     let now = chrono::Utc::now().timestamp_millis();
     let seeded = seed(&store, args.users, &args.urls, now).await;
     store.close().await;
@@ -241,27 +214,6 @@ mod tests {
     use super::*;
     use telepathy_store::testing::fresh_store;
     use telepathy_store::Backend;
-
-    fn args(line: &str) -> Vec<String> {
-        line.split_whitespace().map(str::to_owned).collect()
-    }
-
-    #[test]
-    fn parses_the_command_line() {
-        let a = parse_args(&args(
-            "--users 5 --out /tmp/s.json --url http://127.0.0.1:1/ --url http://127.0.0.1:2",
-        ))
-        .unwrap();
-        assert_eq!(a.users, 5);
-        assert_eq!(a.out, PathBuf::from("/tmp/s.json"));
-        assert_eq!(a.urls, ["http://127.0.0.1:1", "http://127.0.0.1:2"]);
-        assert!(parse_args(&args("--out x")).is_err());
-        assert!(parse_args(&args("--users 5")).is_err());
-        assert!(parse_args(&args("--users 0 --out x")).is_err());
-        assert!(parse_args(&args("--users 200001 --out x")).is_err());
-        assert!(parse_args(&args("--users 5 --out x --url ws://x")).is_err());
-        assert!(parse_args(&args("--users 5 --out x --bogus")).is_err());
-    }
 
     #[tokio::test]
     async fn seeds_sessions_that_log_in() {

@@ -3,31 +3,19 @@
 //! (`DATABASE_URL`, `TELEPATHY_DATA_KEY`). Every action leaves a line in the audit log
 //! (no operator, address `cli`), as the console's do.
 
-use anyhow::{anyhow, bail, Context};
+use anyhow::anyhow;
+use clap::Subcommand;
 use telepathy_domain::safety::{parse_reason, seoul_minute};
 use telepathy_store::Store;
 
-use crate::config::Config;
 use crate::sealing::DataKey;
 use crate::wordsets::{confirm_transfer, record_refund, review_wordset, Actor, Refusal};
-
-pub const TRANSFER_USAGE: &str = "사용법: telepathy transfer <명령>
-  list                 입금을 기다리는 결제와 어느 결제에도 맞지 않은 입금 알림을 보여줘요.
-  confirm <결제 번호>  입금을 확인해 결제를 완료해요(24시간이 지난 결제도).
-설정(DATABASE_URL 등)은 serve와 같이 환경 변수와 .env에서 읽어요.";
-
-pub const WORDSET_USAGE: &str = "사용법: telepathy wordset <명령>
-  list                      심사를 기다리는 단어 세트와 환불할 세트를 보여줘요.
-  approve <번호>            단어 세트를 승인해요. 약 1분 뒤부터 라운드에 나와요.
-  reject <번호> <사유>      단어 세트를 반려해요. 사유는 사용자에게 보여요.
-  refunded <번호>           반려한 세트의 환불을 마쳤다고 기록하고 환불 계좌를 지워요.
-설정(DATABASE_URL, TELEPATHY_DATA_KEY 등)은 serve와 같이 환경 변수와 .env에서 읽어요.";
 
 /// The address audit lines of the command line carry.
 const CLI_IP: &str = "cli";
 const LISTED: i64 = 200;
 
-/// A command of `telepathy transfer` or `telepathy wordset`.
+/// A command of `telepathy transfer` or `telepathy wordset`, checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
     TransferList,
@@ -38,65 +26,101 @@ pub enum Command {
     Refunded(i64),
 }
 
-fn id(word: &str) -> anyhow::Result<i64> {
+/// A command of `telepathy transfer`; its help text is the attribute `about`.
+#[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
+pub enum TransferCommand {
+    #[command(about = "입금을 기다리는 결제와 어느 결제에도 맞지 않은 입금 알림을 보여줘요.")]
+    List,
+    #[command(about = "입금을 확인해 결제를 완료해요(24시간이 지난 결제도).")]
+    Confirm {
+        #[arg(
+            value_name = "결제 번호",
+            value_parser = id,
+            help = "telepathy transfer list에 나오는 결제 번호예요."
+        )]
+        id: i64,
+    },
+}
+
+/// A command of `telepathy wordset`; its help text is the attribute `about`.
+#[derive(Debug, Clone, PartialEq, Eq, Subcommand)]
+pub enum WordsetCommand {
+    #[command(about = "심사를 기다리는 단어 세트와 환불할 세트를 보여줘요.")]
+    List,
+    #[command(about = "단어 세트를 승인해요. 약 1분 뒤부터 라운드에 나와요.")]
+    Approve {
+        #[arg(
+            value_name = "번호",
+            value_parser = id,
+            help = "telepathy wordset list에 나오는 단어 세트 번호예요."
+        )]
+        id: i64,
+    },
+    #[command(about = "단어 세트를 반려해요. 사유는 사용자에게 보여요.")]
+    Reject {
+        #[arg(
+            value_name = "번호",
+            value_parser = id,
+            help = "telepathy wordset list에 나오는 단어 세트 번호예요."
+        )]
+        id: i64,
+        #[arg(
+            value_name = "사유",
+            required = true,
+            num_args = 1..,
+            help = "사용자에게 보이는 반려 사유예요. 낱말 사이는 한 칸으로 이어요."
+        )]
+        reason: Vec<String>,
+    },
+    #[command(about = "반려한 세트의 환불을 마쳤다고 기록하고 환불 계좌를 지워요.")]
+    Refunded {
+        #[arg(
+            value_name = "번호",
+            value_parser = id,
+            help = "telepathy wordset list에 나오는 단어 세트 번호예요."
+        )]
+        id: i64,
+    },
+}
+
+/// A transfer's or a word set's number: a whole number above 0.
+fn id(word: &str) -> Result<i64, String> {
     word.parse::<i64>()
         .ok()
         .filter(|n| *n > 0)
-        .ok_or_else(|| anyhow!("번호가 올바르지 않아요: {word}"))
+        .ok_or_else(|| format!("번호가 올바르지 않아요: {word}"))
 }
 
-/// Reads the words after `transfer` (`wordset: false`) or `wordset`.
-pub fn parse_args(wordset: bool, args: &[String]) -> anyhow::Result<Command> {
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    let usage = if wordset {
-        WORDSET_USAGE
-    } else {
-        TRANSFER_USAGE
-    };
-    let command = match (wordset, words.as_slice()) {
-        (false, ["list"]) => Command::TransferList,
-        (false, ["confirm", n]) => Command::TransferConfirm(id(n)?),
-        (true, ["list"]) => Command::WordsetList,
-        (true, ["approve", n]) => Command::Approve(id(n)?),
-        (true, ["reject", n, reason @ ..]) if !reason.is_empty() => Command::Reject(
-            id(n)?,
-            parse_reason(&reason.join(" ")).map_err(|e| anyhow!("{}", e.message()))?,
-        ),
-        (true, ["refunded", n]) => Command::Refunded(id(n)?),
-        (_, []) => bail!("명령이 없어요.\n{usage}"),
-        (_, [command, ..]) => {
-            bail!("알 수 없는 명령이거나 인자가 맞지 않아요: {command}\n{usage}")
+impl From<TransferCommand> for Command {
+    fn from(command: TransferCommand) -> Self {
+        match command {
+            TransferCommand::List => Command::TransferList,
+            TransferCommand::Confirm { id } => Command::TransferConfirm(id),
         }
-    };
-    Ok(command)
+    }
+}
+
+impl TryFrom<WordsetCommand> for Command {
+    type Error = anyhow::Error;
+
+    /// Checks what clap cannot check word by word: a rejection's reason, all its words.
+    fn try_from(command: WordsetCommand) -> anyhow::Result<Self> {
+        Ok(match command {
+            WordsetCommand::List => Command::WordsetList,
+            WordsetCommand::Approve { id } => Command::Approve(id),
+            WordsetCommand::Reject { id, reason } => Command::Reject(
+                id,
+                parse_reason(&reason.join(" ")).map_err(|e| anyhow!("{}", e.message()))?,
+            ),
+            WordsetCommand::Refunded { id } => Command::Refunded(id),
+        })
+    }
 }
 
 /// `telepathy transfer …` or `telepathy wordset …`.
-pub async fn run(wordset: bool, args: &[String]) -> anyhow::Result<()> {
-    if args
-        .iter()
-        .any(|a| matches!(a.as_str(), "-h" | "--help" | "help"))
-    {
-        println!(
-            "{}",
-            if wordset {
-                WORDSET_USAGE
-            } else {
-                TRANSFER_USAGE
-            }
-        );
-        return Ok(());
-    }
-    let command = parse_args(wordset, args)?;
-    if let Err(e) = dotenvy::dotenv() {
-        if !e.not_found() {
-            return Err(anyhow!("reading .env: {e}"));
-        }
-    }
-    let config = Config::from_env()?;
-    let store = Store::connect(&config.database_url)
-        .await
-        .context("connecting to the store")?;
+pub async fn run(command: Command) -> anyhow::Result<()> {
+    let config = crate::cli::configure()?;
+    let store = crate::cli::open_store(&config).await?;
     let now = chrono::Utc::now().timestamp_millis();
     let done = execute(&store, &config.data_key, &command, now).await;
     store.close().await;
@@ -254,47 +278,6 @@ pub async fn execute(
             Ok(format!(
                 "단어 세트 {n}의 환불을 기록하고 환불 계좌를 지웠어요."
             ))
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn args(words: &[&str]) -> Vec<String> {
-        words.iter().map(|w| (*w).to_owned()).collect()
-    }
-
-    #[test]
-    fn commands_parse() {
-        let cases: &[(bool, &[&str], Option<Command>)] = &[
-            (false, &["list"], Some(Command::TransferList)),
-            (
-                false,
-                &["confirm", "12"],
-                Some(Command::TransferConfirm(12)),
-            ),
-            (false, &["confirm", "x"], None),
-            (false, &["confirm", "0"], None),
-            (false, &["approve", "1"], None),
-            (true, &["list"], Some(Command::WordsetList)),
-            (true, &["approve", "3"], Some(Command::Approve(3))),
-            (
-                true,
-                &["reject", "3", "부적절한", "단어"],
-                Some(Command::Reject(3, "부적절한 단어".into())),
-            ),
-            (true, &["reject", "3"], None),
-            (true, &["refunded", "3"], Some(Command::Refunded(3))),
-            (true, &[], None),
-        ];
-        for (wordset, words, expected) in cases {
-            assert_eq!(
-                parse_args(*wordset, &args(words)).ok(),
-                *expected,
-                "{words:?}"
-            );
         }
     }
 }

@@ -4,10 +4,12 @@
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+use clap::Parser;
 use serde_json::{json, Value};
 use telepathy_domain::Password;
+use telepathy_server::cli::{Cli, Command};
 use telepathy_server::clock::Clock;
-use telepathy_server::operator_cli::{execute, parse_args};
+use telepathy_server::operator_cli::execute;
 use telepathy_store::NewReport;
 use totp_rs::{Algorithm, Secret, TOTP};
 
@@ -34,13 +36,12 @@ crate::both!(
 
 const PASSWORD: &str = "Correct-horse-7";
 
-fn words(w: &[&str]) -> Vec<String> {
-    w.iter().map(|s| (*s).to_owned()).collect()
-}
-
 /// Runs `telepathy operator <args>` on the app's store.
 async fn cli(app: &TestApp, args: &[&str]) -> anyhow::Result<String> {
-    let command = parse_args(&words(args))?;
+    let line = ["telepathy", "operator"].iter().chain(args);
+    let Command::Operator(command) = Cli::try_parse_from(line)?.into_command() else {
+        anyhow::bail!("not an operator command: {args:?}");
+    };
     let password = Password::parse_operator(PASSWORD).unwrap();
     execute(
         &app.state.store,

@@ -4,13 +4,15 @@
 
 use std::time::Duration;
 
+use clap::Parser;
 use hmac::{Hmac, Mac};
 use serde_json::{json, Value};
 use sha2::Sha256;
 use telepathy_domain::round::{RoundAt, ROUND_MS};
+use telepathy_server::cli::{Cli, Command};
 use telepathy_server::clock::Clock;
 use telepathy_server::state::{AppState, Overrides};
-use telepathy_server::wordset_cli::{execute, parse_args};
+use telepathy_server::wordset_cli::execute;
 
 use crate::helpers::TestApp;
 use crate::realtime::user;
@@ -121,8 +123,13 @@ fn refund_body(words: &[&str]) -> Value {
 
 /// Runs `telepathy transfer|wordset <args>` on the app's store.
 async fn cli(app: &TestApp, wordset: bool, args: &[&str]) -> anyhow::Result<String> {
-    let words: Vec<String> = args.iter().map(|w| (*w).to_owned()).collect();
-    let command = parse_args(wordset, &words)?;
+    let group = if wordset { "wordset" } else { "transfer" };
+    let command = match Cli::try_parse_from(["telepathy", group].iter().chain(args))?.into_command()
+    {
+        Command::Transfer(command) => command.into(),
+        Command::Wordset(command) => command.try_into()?,
+        _ => anyhow::bail!("not a {group} command: {args:?}"),
+    };
     execute(
         &app.state.store,
         &app.state.config.data_key,
