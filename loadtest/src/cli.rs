@@ -41,8 +41,15 @@ WebSocket scenario options (connections, match-storm, chat-relay):
   --origin URL          Origin header of every socket (default: the url it goes to)
   --source-addrs N      spread sockets over client addresses 127.0.0.2 .. 127.0.0.(N+1),
                         1..=250 (default: enough for the ephemeral ports of each address)
+  --source-offset K     start at 127.0.0.(K+2) instead, so that generators run side by side
+                        use addresses of their own (default 0)
   --connect-concurrency C   handshakes in flight at once (default 200)
   --hold D              connections: how long to hold the sockets (default 10s)
+  --online-total N      connections: the count every user must be told (default: this
+                        run's sockets): the sockets of every generator run side by side;
+                        the hold starts once every user here has been told it
+  --linger D            connections: keep the sockets open this long after the checks, so
+                        that generators side by side check while the others still hold
   --min-remaining D     match-storm, chat-relay: seconds the round must still have before
                         the joins, else wait for the next round (default 8s)
   --match-timeout D     longest wait for `matched` after the joins (default 15s)
@@ -139,8 +146,13 @@ pub struct WsOptions {
     pub origin: Option<String>,
     /// `None`: as many as the user count needs.
     pub source_addrs: Option<usize>,
+    /// The first source address is 127.0.0.(2 + this).
+    pub source_offset: usize,
     pub connect_concurrency: usize,
     pub hold: Duration,
+    /// The online count every user must see; `None`: this run's live sockets.
+    pub online_total: Option<usize>,
+    pub linger: Duration,
     pub min_remaining: Duration,
     pub match_timeout: Duration,
     /// Joins per second; 0 is a storm.
@@ -264,8 +276,11 @@ fn parse_ws(scenario: WsScenario, args: &[String]) -> anyhow::Result<WsOptions> 
         skip: 0,
         origin: None,
         source_addrs: None,
+        source_offset: 0,
         connect_concurrency: 200,
         hold: Duration::from_secs(10),
+        online_total: None,
+        linger: Duration::ZERO,
         min_remaining: Duration::from_secs(8),
         match_timeout: Duration::from_secs(15),
         join_rate: if scenario == WsScenario::ChatRelay {
@@ -298,6 +313,9 @@ fn parse_ws(scenario: WsScenario, args: &[String]) -> anyhow::Result<WsOptions> 
                 o.origin = Some(origin.to_owned());
             }
             "--source-addrs" => o.source_addrs = Some(number(flag, value)?),
+            "--source-offset" => o.source_offset = number(flag, value)?,
+            "--online-total" => o.online_total = Some(number(flag, value)?),
+            "--linger" => o.linger = duration(value)?,
             "--connect-concurrency" => o.connect_concurrency = number(flag, value)?,
             "--hold" => o.hold = duration(value)?,
             "--min-remaining" => o.min_remaining = duration(value)?,
@@ -336,8 +354,11 @@ fn parse_ws(scenario: WsScenario, args: &[String]) -> anyhow::Result<WsOptions> 
     if !(1..=5000).contains(&o.connect_concurrency) {
         bail!("--connect-concurrency must be between 1 and 5000");
     }
-    if o.hold > MAX_DURATION {
-        bail!("--hold must be at most 10m");
+    if o.hold > MAX_DURATION || o.linger > MAX_DURATION {
+        bail!("--hold and --linger must be at most 10m");
+    }
+    if o.source_offset + o.source_addrs.unwrap_or(1) > 250 {
+        bail!("--source-offset and --source-addrs together must stay within 250 addresses");
     }
     if o.min_remaining > Duration::from_secs(27) {
         bail!("--min-remaining must be at most 27s (a round lasts 30 s)");
@@ -542,6 +563,25 @@ mod tests {
         assert_eq!(o.base.as_str(), "http://127.0.0.1:18090/");
         assert_eq!(parse(&[]).unwrap(), Command::Help);
         assert_eq!(parse(&args("chat-relay --help")).unwrap(), Command::Help);
+    }
+
+    #[test]
+    fn generators_side_by_side_take_their_own_addresses_and_share_a_total() {
+        let Command::Ws(o) = parse(&args(
+            "connections --sessions s.json --users 15000 --source-offset 12 --source-addrs 2 \
+             --online-total 100000 --linger 20s",
+        ))
+        .unwrap() else {
+            panic!("not a socket scenario");
+        };
+        assert_eq!((o.source_offset, o.source_addrs), (12, Some(2)));
+        assert_eq!(o.online_total, Some(100_000));
+        assert_eq!(o.linger, Duration::from_secs(20));
+        assert!(parse(&args(
+            "connections --sessions s --source-offset 249 --source-addrs 2"
+        ))
+        .is_err());
+        assert!(parse(&args("connections --sessions s --linger 11m")).is_err());
     }
 
     #[test]

@@ -60,9 +60,9 @@ impl Target {
     }
 }
 
-/// Client source addresses 127.0.0.2 ..= 127.0.0.(count + 1).
-pub fn source_addrs(count: usize) -> Vec<Ipv4Addr> {
-    (0..count.min(250))
+/// Client source addresses 127.0.0.(offset + 2) onwards, `count` of them, up to 127.0.0.251.
+pub fn source_addrs(offset: usize, count: usize) -> Vec<Ipv4Addr> {
+    (offset.min(250)..(offset + count).min(250))
         .map(|k| Ipv4Addr::new(127, 0, 0, 2 + k as u8))
         .collect()
 }
@@ -250,11 +250,15 @@ mod tests {
         let per = ports_per_address();
         assert_eq!(default_source_addrs(per), 1);
         assert_eq!(default_source_addrs(per + 1), 2);
-        let addrs = source_addrs(3);
+        let addrs = source_addrs(0, 3);
         assert_eq!(addrs[0], Ipv4Addr::new(127, 0, 0, 2));
         assert_eq!(addrs[2], Ipv4Addr::new(127, 0, 0, 4));
-        assert_eq!(source_addrs(400).len(), 250);
-        assert!(source_addrs(250).iter().all(|a| a.is_loopback()));
+        assert_eq!(source_addrs(0, 400).len(), 250);
+        assert!(source_addrs(0, 250).iter().all(|a| a.is_loopback()));
+        assert_eq!(
+            source_addrs(5, 2),
+            [Ipv4Addr::new(127, 0, 0, 7), Ipv4Addr::new(127, 0, 0, 8)]
+        );
     }
 
     #[tokio::test]

@@ -15,17 +15,21 @@ use crate::procstats::Marks;
 
 /// Users asked for the count after the hold, spread over the run.
 const PROBES: usize = 200;
+/// With `--online-total`: the longest wait for the other generators before the hold.
+const MAX_WAIT_FOR_TOTAL: Duration = Duration::from_secs(600);
 
 #[derive(Debug, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OnlineReport {
     pub hold_s: f64,
-    /// Distinct users connected at the end of the hold: what every count must say.
+    /// Distinct users connected at the end of the hold (or `--online-total`, the sockets of
+    /// every generator side by side): what every count must say.
     pub expected: usize,
     /// `onlineCount` frames received over the run.
     pub pushes: u64,
     /// Seconds from the end of the connect phase until every user's last count was
-    /// `expected`; none if that never happened during the hold.
+    /// `expected`; none if that never happened during the hold. With `--online-total`, the
+    /// wait for the other generators, before the hold.
     pub converged_after_s: Option<f64>,
     pub users_at_expected: usize,
     /// Users whose last pushed count was another number (or none) at the end of the hold.
@@ -69,13 +73,28 @@ pub async fn hold(
     marks: &mut Marks,
     connect: &ConnectReport,
 ) -> (OnlineReport, PerConnection) {
+    let mut converged_after_s = None;
+    if let Some(total) = ctx.opts.online_total {
+        // Side by side with other generators: the hold starts once every user here has been
+        // told the total, that is once every generator has connected (or the longest hold
+        // passed), so that the holds of all overlap whatever their connect phases took.
+        let waiting = Instant::now();
+        while waiting.elapsed() < MAX_WAIT_FOR_TOTAL
+            && !ctx
+                .live()
+                .iter()
+                .all(|&i| lock(&ctx.users[i].state).online_last == Some(total as u64))
+        {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+        converged_after_s = Some(round2(waiting.elapsed().as_secs_f64()));
+    }
     let start = Instant::now();
     let end = start + ctx.opts.hold;
-    let mut converged_after_s = None;
     loop {
         if converged_after_s.is_none() {
             let live = ctx.live();
-            let expected = live.len() as u64;
+            let expected = ctx.opts.online_total.unwrap_or(live.len()) as u64;
             let all = live
                 .iter()
                 .all(|&i| lock(&ctx.users[i].state).online_last == Some(expected));
@@ -93,7 +112,7 @@ pub async fn hold(
     marks.mark("held");
 
     let live = ctx.live();
-    let expected = live.len();
+    let expected = ctx.opts.online_total.unwrap_or(live.len());
     let mut report = OnlineReport {
         hold_s: round2(hold_s),
         expected,
@@ -154,6 +173,9 @@ pub async fn hold(
         ));
     }
 
+    if !ctx.opts.linger.is_zero() {
+        tokio::time::sleep(ctx.opts.linger).await;
+    }
     let n = connect.connected.max(1) as f64;
     let per = PerConnection {
         server_rss_kb: match (marks.rss_kb_at("start"), marks.rss_kb_at("held")) {

@@ -206,7 +206,7 @@ pub async fn run(opts: WsOptions) -> anyhow::Result<WsReport> {
     let nsrc = opts
         .source_addrs
         .unwrap_or_else(|| wsclient::default_source_addrs(opts.users));
-    let sources = wsclient::source_addrs(nsrc);
+    let sources = wsclient::source_addrs(opts.source_offset, nsrc);
     let started_at_ms = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
