@@ -380,15 +380,24 @@ pub trait Engine: Send + Sync + 'static {
     /// Sends `frame` to every socket of every node.
     async fn broadcast(&self, frame: &str) -> Result<(), EngineError>;
 
-    /// A socket of `user_id` opened on node instance `instance`: from now on events for
-    /// the user are routed there too. Counted per socket, so attaches and detaches of
-    /// several sockets commute. [`EngineError::Dropped`] when the instance is not live.
-    async fn attach(&self, instance: &str, user_id: i64) -> Result<(), EngineError>;
+    /// A socket of `user_id`, `socket` (unique on the instance), opened on node instance
+    /// `instance`: from now on events for the user are routed there too. Kept per socket,
+    /// so attaches and detaches of several sockets commute, and saying one twice (after
+    /// its answer was lost) changes nothing. [`EngineError::Dropped`] when the instance is
+    /// not live.
+    async fn attach(&self, instance: &str, user_id: i64, socket: u64) -> Result<(), EngineError>;
 
-    /// A socket of `user_id` on `instance` closed. With the user's last socket anywhere,
-    /// the user is no longer online, stops waiting for a match, and is noted away since
-    /// `now_ms` (see [`Engine::gone_before`]). Nothing for an instance given up for dead.
-    async fn detach(&self, instance: &str, user_id: i64, now_ms: i64) -> Result<(), EngineError>;
+    /// The socket `socket` of `user_id` on `instance` closed. With the user's last socket
+    /// anywhere, the user is no longer online, stops waiting for a match, and is noted away
+    /// since `now_ms` (see [`Engine::gone_before`]). Safe to say again until it is
+    /// answered. Nothing for an instance given up for dead.
+    async fn detach(
+        &self,
+        instance: &str,
+        user_id: i64,
+        socket: u64,
+        now_ms: i64,
+    ) -> Result<(), EngineError>;
 
     /// The node instance is alive (`first`: it starts now). Instances silent for longer
     /// than [`PRESENCE_TTL`] are given up for dead: their users are detached as of their

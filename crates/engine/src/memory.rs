@@ -42,7 +42,8 @@ struct State {
     /// Live node instances and their last beat.
     nodes: HashMap<String, i64>,
     /// Per user: the instances holding their sockets, and how many sockets each.
-    loc: HashMap<i64, HashMap<String, u32>>,
+    /// Each user's sockets, by the instance that holds them.
+    loc: HashMap<i64, HashMap<String, HashSet<u64>>>,
     /// Per instance: the users it holds.
     node_users: HashMap<String, HashSet<i64>>,
     /// Users connected nowhere, since when.
@@ -530,30 +531,34 @@ impl Engine for MemoryEngine {
         Ok(())
     }
 
-    async fn attach(&self, instance: &str, user_id: i64) -> Result<(), EngineError> {
+    async fn attach(&self, instance: &str, user_id: i64, socket: u64) -> Result<(), EngineError> {
         let mut state = self.state();
         if !state.nodes.contains_key(instance) {
             return Err(EngineError::Dropped);
         }
-        let count = state
+        state
             .loc
             .entry(user_id)
             .or_default()
             .entry(instance.to_owned())
-            .or_insert(0);
-        *count += 1;
-        if *count == 1 {
-            state
-                .node_users
-                .entry(instance.to_owned())
-                .or_default()
-                .insert(user_id);
-            state.away.remove(&user_id);
-        }
+            .or_default()
+            .insert(socket);
+        state
+            .node_users
+            .entry(instance.to_owned())
+            .or_default()
+            .insert(user_id);
+        state.away.remove(&user_id);
         Ok(())
     }
 
-    async fn detach(&self, instance: &str, user_id: i64, now_ms: i64) -> Result<(), EngineError> {
+    async fn detach(
+        &self,
+        instance: &str,
+        user_id: i64,
+        socket: u64,
+        now_ms: i64,
+    ) -> Result<(), EngineError> {
         let mut state = self.state();
         if !state.nodes.contains_key(instance) {
             return Ok(());
@@ -563,9 +568,9 @@ impl Engine for MemoryEngine {
             .get_mut(&user_id)
             .and_then(|places| places.get_mut(instance))
         {
-            Some(count) => {
-                *count = count.saturating_sub(1);
-                *count
+            Some(sockets) => {
+                sockets.remove(&socket);
+                sockets.len()
             }
             None => 0,
         };

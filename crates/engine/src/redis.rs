@@ -1265,12 +1265,12 @@ impl Engine for RedisEngine {
         self.publish(0, &[], frame).await
     }
 
-    async fn attach(&self, instance: &str, user_id: i64) -> Result<(), EngineError> {
+    async fn attach(&self, instance: &str, user_id: i64, socket: u64) -> Result<(), EngineError> {
         let attached: i64 = self
             .run(
                 &self.scripts.attach,
                 self.layout.user(user_id),
-                vec![instance.to_owned(), user_id.to_string()],
+                vec![instance.to_owned(), user_id.to_string(), socket.to_string()],
             )
             .await?;
         if attached == 1 {
@@ -1280,12 +1280,23 @@ impl Engine for RedisEngine {
         }
     }
 
-    async fn detach(&self, instance: &str, user_id: i64, now_ms: i64) -> Result<(), EngineError> {
+    async fn detach(
+        &self,
+        instance: &str,
+        user_id: i64,
+        socket: u64,
+        now_ms: i64,
+    ) -> Result<(), EngineError> {
         let _: i64 = self
             .run(
                 &self.scripts.detach,
                 self.layout.user(user_id),
-                vec![instance.to_owned(), user_id.to_string(), now_ms.to_string()],
+                vec![
+                    instance.to_owned(),
+                    user_id.to_string(),
+                    socket.to_string(),
+                    now_ms.to_string(),
+                ],
             )
             .await?;
         Ok(())

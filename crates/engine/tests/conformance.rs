@@ -638,7 +638,7 @@ struct Node {
 impl Node {
     /// A socket of `user` opens on this node.
     async fn hold(&mut self, engine: &Arc<dyn Engine>, user: i64) {
-        engine.attach(self.name, user).await.unwrap();
+        engine.attach(self.name, user, user as u64).await.unwrap();
         self.holds.insert(user);
     }
 
@@ -777,7 +777,7 @@ async fn events_reach_the_nodes_that_hold_their_users(engine: Arc<dyn Engine>) {
     assert_eq!(next(&mut n2).await, event(&[3], "expired"));
 
     // A detached user gets nothing more on that node.
-    engine.detach("n1", 3, now).await.unwrap();
+    engine.detach("n1", 3, 3, now).await.unwrap();
     n1.holds.remove(&3);
     engine.deliver(&[3], "after").await.unwrap();
     assert_eq!(next(&mut n2).await, event(&[3], "after"));
@@ -788,22 +788,40 @@ async fn presence_counts_users_on_live_nodes(engine: Arc<dyn Engine>) {
     let now = 1_000_000;
     let _n1 = node(&engine, "n1", now).await;
     let _n2 = node(&engine, "n2", now).await;
-    for (n, u) in [("n1", 1), ("n1", 2), ("n1", 2), ("n2", 2), ("n2", 3)] {
-        engine.attach(n, u).await.unwrap();
+    for (n, u, socket) in [
+        ("n1", 1, 1),
+        ("n1", 2, 2),
+        ("n1", 2, 3),
+        ("n2", 2, 4),
+        ("n2", 3, 5),
+    ] {
+        engine.attach(n, u, socket).await.unwrap();
     }
     assert_eq!(
         engine.online_count().await.unwrap(),
         3,
         "users, not sockets"
     );
-    engine.detach("n1", 2, now).await.unwrap();
-    engine.detach("n2", 2, now).await.unwrap();
+    engine.detach("n1", 2, 2, now).await.unwrap();
+    engine.detach("n2", 2, 4, now).await.unwrap();
     assert_eq!(
         engine.online_count().await.unwrap(),
         3,
         "user 2 still has a socket on n1"
     );
-    engine.detach("n1", 2, now).await.unwrap();
+    engine.detach("n1", 2, 2, now).await.unwrap();
+    assert_eq!(
+        engine.online_count().await.unwrap(),
+        3,
+        "a detach said twice counts once"
+    );
+    engine.attach("n1", 2, 3).await.unwrap();
+    assert_eq!(
+        engine.online_count().await.unwrap(),
+        3,
+        "and so does an attach"
+    );
+    engine.detach("n1", 2, 3, now).await.unwrap();
     assert_eq!(engine.online_count().await.unwrap(), 2);
     engine.leave("n2", now).await.unwrap();
     assert_eq!(
@@ -820,10 +838,10 @@ async fn presence_counts_users_on_live_nodes(engine: Arc<dyn Engine>) {
         1
     );
     assert!(
-        matches!(engine.attach("n2", 4).await, Err(EngineError::Dropped)),
+        matches!(engine.attach("n2", 4, 6).await, Err(EngineError::Dropped)),
         "a node that left takes no sockets"
     );
-    engine.detach("n2", 3, now).await.unwrap();
+    engine.detach("n2", 3, 5, now).await.unwrap();
     assert_eq!(engine.online_count().await.unwrap(), 1, "and owes nothing");
 }
 
@@ -831,8 +849,8 @@ async fn a_silent_node_is_given_up_and_must_start_over(engine: Arc<dyn Engine>) 
     let now = 1_000_000;
     let _n1 = node(&engine, "n1", now).await;
     let _n2 = node(&engine, "n2", now).await;
-    engine.attach("n1", 1).await.unwrap();
-    engine.attach("n2", 2).await.unwrap();
+    engine.attach("n1", 1, 1).await.unwrap();
+    engine.attach("n2", 2, 1).await.unwrap();
     // n2 goes silent; n1 keeps beating.
     assert_eq!(
         engine
@@ -848,15 +866,15 @@ async fn a_silent_node_is_given_up_and_must_start_over(engine: Arc<dyn Engine>) 
     let late = engine.heartbeat("n2", now + 12_000, false).await.unwrap();
     assert!(late.was_dropped, "n2 hears it was given up");
     assert!(matches!(
-        engine.attach("n2", 5).await,
+        engine.attach("n2", 5, 2).await,
         Err(EngineError::Dropped)
     ));
     // It starts over under a new name.
     let _n2b = node(&engine, "n2b", now + 12_000).await;
-    engine.attach("n2b", 2).await.unwrap();
+    engine.attach("n2b", 2, 1).await.unwrap();
     assert_eq!(engine.online_count().await.unwrap(), 2);
     // n2's users were noted away as of its last beat.
-    engine.detach("n1", 1, now + 13_000).await.unwrap();
+    engine.detach("n1", 1, 1, now + 13_000).await.unwrap();
     assert_eq!(engine.online_count().await.unwrap(), 1);
 }
 
@@ -864,11 +882,11 @@ async fn users_gone_past_a_cutoff_are_answered_once(engine: Arc<dyn Engine>) {
     let now = 1_000_000;
     let _n1 = node(&engine, "n1", now).await;
     for u in [1, 2, 3] {
-        engine.attach("n1", u).await.unwrap();
+        engine.attach("n1", u, u as u64).await.unwrap();
     }
     let room = room_of_two(&engine, 1, 2).await;
-    engine.detach("n1", 1, now + 1_000).await.unwrap();
-    engine.detach("n1", 3, now + 1_000).await.unwrap();
+    engine.detach("n1", 1, 1, now + 1_000).await.unwrap();
+    engine.detach("n1", 3, 3, now + 1_000).await.unwrap();
     assert!(engine.gone_before(now).await.unwrap().is_empty());
     assert_eq!(
         engine.gone_before(now + 1_000).await.unwrap(),
@@ -880,17 +898,17 @@ async fn users_gone_past_a_cutoff_are_answered_once(engine: Arc<dyn Engine>) {
     );
     assert!(engine.gone_before(now + 5_000).await.unwrap().is_empty());
     // Away, back within the grace period: nothing to answer.
-    engine.detach("n1", 2, now + 2_000).await.unwrap();
-    engine.attach("n1", 2).await.unwrap();
+    engine.detach("n1", 2, 2, now + 2_000).await.unwrap();
+    engine.attach("n1", 2, 4).await.unwrap();
     assert!(engine.gone_before(now + 5_000).await.unwrap().is_empty());
 }
 
 async fn a_user_who_leaves_every_node_stops_waiting(engine: Arc<dyn Engine>) {
     let now = 1_000_000;
     let _n1 = node(&engine, "n1", now).await;
-    engine.attach("n1", 1).await.unwrap();
+    engine.attach("n1", 1, 1).await.unwrap();
     assert_eq!(join(&engine, 7, "봄", 1).await, JoinOutcome::Waiting);
-    engine.detach("n1", 1, now).await.unwrap();
+    engine.detach("n1", 1, 1, now).await.unwrap();
     assert_eq!(
         join(&engine, 7, "봄", 2).await,
         JoinOutcome::Waiting,

@@ -226,3 +226,41 @@ async fn a_send_refused_in_a_stalled_redis_is_retried_without_a_double() {
     assert_eq!(got["message"], json!("얼어붙은 말"));
     assert_eq!(partner.expect("resumed").await["count"], json!(1));
 }
+
+/// A socket that closes while Redis stalls (as when many thousands close at once) is not
+/// detached in time; its user still stops counting as online once Redis answers, rather
+/// than for as long as the node lives.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_detach_lost_to_a_stalled_redis_is_said_again() {
+    let redis = OwnRedis::start().await;
+    let database_url = fresh_url(Backend::Postgres).await;
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let node = start_node_with(port, &base, &database_url, &redis.url(), "detach:", &[]).await;
+    let users = seed(&database_url, 2);
+    let leaving = reconnect(&node, &users[0].1).await;
+    let _staying = reconnect(&node, &users[1].1).await;
+    let online = || async {
+        let mut probe = reconnect(&node, &users[1].1).await;
+        probe.send("getOnlineCount", json!({})).await;
+        probe.expect("onlineCount").await["count"].clone()
+    };
+    assert_eq!(online().await, json!(2));
+
+    redis.freeze();
+    leaving.close().await;
+    // The node's detach gives up after 2 s while Redis stalls.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    redis.thaw();
+    assert!(
+        wait_ready(&base, true, Duration::from_secs(20)).await,
+        "/readyz did not turn ready"
+    );
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut count = online().await;
+    while count != json!(1) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        count = online().await;
+    }
+    assert_eq!(count, json!(1), "the user who left still counts as online");
+}

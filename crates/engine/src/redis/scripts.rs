@@ -19,12 +19,25 @@ end
 /// when no instance holds them, stops waiting for a match (the queue's entry is left
 /// behind, stale: a join that takes it cannot claim the user), and is noted away (the
 /// first note wins). A user's keys and the instance's users of this partition share the
-/// partition.
+/// partition. `loc:<user>` holds a field `<instance>/<socket>` per socket, so that an
+/// attach or a detach said twice (its answer lost to a timeout, and said again) counts
+/// once; `on(u, node)` says whether any of them is the instance's.
 const GONE: &str = r"
+local function on(u, node)
+  local prefix = node .. '/'
+  for _, f in ipairs(redis.call('HKEYS', K .. 'loc:' .. u)) do
+    if string.sub(f, 1, #prefix) == prefix then return true end
+  end
+  return false
+end
 local function gone(u, node, since)
-  redis.call('HDEL', K .. 'loc:' .. u, node)
+  local loc = K .. 'loc:' .. u
+  local prefix = node .. '/'
+  for _, f in ipairs(redis.call('HKEYS', loc)) do
+    if string.sub(f, 1, #prefix) == prefix then redis.call('HDEL', loc, f) end
+  end
   redis.call('SREM', K .. 'nu:' .. node, u)
-  if redis.call('EXISTS', K .. 'loc:' .. u) == 0 then
+  if redis.call('EXISTS', loc) == 0 then
     redis.call('SREM', K .. 'online', u)
     redis.call('ZADD', K .. 'away', 'NX', since, u)
     redis.call('HDEL', K .. 'u:' .. u, 'wait', 'wq')
@@ -301,25 +314,23 @@ end
 return 0
 ";
 
-/// In the user's partition. ARGV: node instance, user. 0 when the instance is not live
+/// In the user's partition. ARGV: node instance, user, socket. 0 when the instance is not live
 /// here: given up for dead (its users of this partition reaped), or unknown to a Redis
 /// that lost its data.
 const ATTACH: &str = r"
 if redis.call('SISMEMBER', K .. 'live', ARGV[1]) == 0 then return 0 end
-if redis.call('HINCRBY', K .. 'loc:' .. ARGV[2], ARGV[1], 1) == 1 then
-  redis.call('SADD', K .. 'nu:' .. ARGV[1], ARGV[2])
-  redis.call('SADD', K .. 'online', ARGV[2])
-  redis.call('ZREM', K .. 'away', ARGV[2])
-end
+redis.call('HSET', K .. 'loc:' .. ARGV[2], ARGV[1] .. '/' .. ARGV[3], 1)
+redis.call('SADD', K .. 'nu:' .. ARGV[1], ARGV[2])
+redis.call('SADD', K .. 'online', ARGV[2])
+redis.call('ZREM', K .. 'away', ARGV[2])
 return 1
 ";
 
-/// ARGV: node instance, user, now ms. A dead instance's users were reaped already.
+/// ARGV: node instance, user, socket, now ms. A dead instance's users were reaped already.
 const DETACH: &str = r"
 if redis.call('SISMEMBER', K .. 'live', ARGV[1]) == 0 then return 0 end
-if redis.call('HINCRBY', K .. 'loc:' .. ARGV[2], ARGV[1], -1) <= 0 then
-  gone(ARGV[2], ARGV[1], ARGV[3])
-end
+redis.call('HDEL', K .. 'loc:' .. ARGV[2], ARGV[1] .. '/' .. ARGV[3])
+if not on(ARGV[2], ARGV[1]) then gone(ARGV[2], ARGV[1], ARGV[4]) end
 return 1
 ";
 

@@ -10,7 +10,7 @@ use telepathy_domain::limits::{
     SOCKET_FRAMES_PER_WINDOW, SOCKET_FRAME_MAX_BYTES, SOCKET_FRAME_WINDOW,
 };
 use telepathy_domain::ErrorCode;
-use telepathy_engine::Room;
+use telepathy_engine::{EngineError, Room};
 use telepathy_store::User;
 use tokio::sync::{mpsc, watch};
 
@@ -84,7 +84,7 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
     // event falls between the two.
     let attached = state
         .metrics
-        .engine("attach", state.engine.attach(&instance, user.id))
+        .engine("attach", state.engine.attach(&instance, user.id, conn))
         .await;
     let hello = match &attached {
         Ok(()) => Some(hello(&state, &user).await),
@@ -180,15 +180,10 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
     let user_id = socket.user.id;
     drop(socket);
     drop(reply);
-    if attached.is_ok() {
-        // With the user's last socket anywhere, they stop counting as online and
-        // waiting for a match; the away sweep ends their chat after the grace period.
-        let detached = state
-            .engine
-            .detach(&instance, user_id, state.shared_now_ms());
-        if let Err(e) = state.metrics.engine("detach", detached).await {
-            tracing::warn!(error = %e, "detaching a socket");
-        }
+    // An attach that failed in time may still have been applied: only one the engine
+    // refused (the instance is not live) needs no detach.
+    if !matches!(attached, Err(EngineError::Dropped)) {
+        detach(&state, &instance, user_id, conn).await;
     }
     // Let the writer flush what is queued (a close frame, say), then stop it (a peer that
     // stopped reading must not keep it waiting on the network). Before the socket leaves
@@ -203,6 +198,71 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
     }
     state.realtime.hub.unregister(user_id, conn);
     tracing::debug!(user_id, conn, "socket closed");
+}
+
+/// The first wait before a failed detach is said again; each next wait doubles, up to
+/// [`DETACH_WAIT_MAX`], for [`DETACH_TRIES`] tries.
+const DETACH_WAIT: Duration = Duration::from_millis(500);
+const DETACH_WAIT_MAX: Duration = Duration::from_secs(30);
+const DETACH_TRIES: u32 = 12;
+
+/// Detaches a closed socket: with the user's last socket anywhere, they stop counting as
+/// online and waiting for a match, and the away sweep ends their chat after the grace
+/// period. A detach that fails (Redis too slow, as when many thousands of sockets close
+/// at once, or away) is said again in the background, with jittered waits that double:
+/// left undone, the user would count as online, and could be matched, for as long as
+/// the node lives. The engine keeps sockets, not counts, so a detach said twice (its
+/// first answer lost to a timeout) counts once.
+async fn detach(state: &AppState, instance: &str, user_id: i64, conn: u64) {
+    let since = state.shared_now_ms();
+    let once = {
+        let (state, instance) = (state.clone(), instance.to_owned());
+        move || {
+            let (state, instance) = (state.clone(), instance.clone());
+            async move {
+                state
+                    .metrics
+                    .engine(
+                        "detach",
+                        state.engine.detach(&instance, user_id, conn, since),
+                    )
+                    .await
+            }
+        }
+    };
+    let Err(e) = once().await else {
+        return;
+    };
+    tracing::warn!(error = %e, user_id, "detaching a socket; saying it again later");
+    tokio::spawn(async move {
+        if !again_until_done(once, DETACH_WAIT, DETACH_WAIT_MAX, DETACH_TRIES).await {
+            tracing::error!(
+                user_id,
+                "a socket could not be detached; the user counts as online until this node leaves"
+            );
+        }
+    });
+}
+
+/// Calls `call` up to `tries` times until it succeeds, waiting before each call: `wait`
+/// at first, then twice the wait before, up to `max`, each jittered by ±50 %. True once
+/// a call succeeded.
+async fn again_until_done<F, Fut, E>(call: F, wait: Duration, max: Duration, tries: u32) -> bool
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Result<(), E>>,
+    E: std::fmt::Display,
+{
+    let mut wait = wait;
+    for _ in 0..tries {
+        tokio::time::sleep(wait.mul_f64(0.5 + rand::random::<f64>())).await;
+        match call().await {
+            Ok(()) => return true,
+            Err(e) => tracing::debug!(error = %e, "trying again"),
+        }
+        wait = (wait * 2).min(max);
+    }
+    false
 }
 
 type Sink = futures_util::stream::SplitSink<WebSocketStream, Message>;
@@ -494,4 +554,40 @@ async fn resume(
         let _ = reply.send(frame("chatEnded", &over)).await;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn a_failed_call_is_tried_again_with_waits_that_double() {
+        let calls = AtomicU32::new(0);
+        let failing_for = |n: u32| {
+            let calls = &calls;
+            move || async move {
+                if calls.fetch_add(1, Ordering::SeqCst) < n {
+                    Err("timed out")
+                } else {
+                    Ok(())
+                }
+            }
+        };
+        let started = tokio::time::Instant::now();
+        let second = Duration::from_secs(1);
+        assert!(again_until_done(failing_for(3), second, 4 * second, 10).await);
+        assert_eq!(calls.load(Ordering::SeqCst), 4, "three failures, then done");
+        // Waits of 1, 2, 4 and 4 s, each within ±50 %.
+        let waited = started.elapsed();
+        assert!(
+            waited >= Duration::from_millis(5_500) && waited <= Duration::from_millis(16_500),
+            "{waited:?}"
+        );
+
+        calls.store(0, Ordering::SeqCst);
+        assert!(!again_until_done(failing_for(u32::MAX), second, second, 5).await);
+        assert_eq!(calls.load(Ordering::SeqCst), 5, "gives up after its tries");
+    }
 }
