@@ -219,6 +219,16 @@ impl Env<'_> {
         self.errors.push(text.into());
     }
 
+    /// A provider's settings, named by `var` and described by `what` (with its verb), are
+    /// missing where demo mode is off.
+    fn required_outside_demo(&mut self, var: &Var, what: &str) {
+        self.problem(format!(
+            "{}: {what} required outside demo mode (or set {}=true)",
+            var.name,
+            vars::DEMO.name
+        ));
+    }
+
     /// A whole number of at least 0 (0 where the variable is unset and has no default).
     fn number(&mut self, var: &Var) -> i64 {
         let Some(text) = self.or_default(var, false) else {
@@ -499,11 +509,7 @@ fn sms(env: &mut Env, demo: bool) -> Option<SolapiConfig> {
             base_url: env.or_default(&SOLAPI_BASE_URL, demo).unwrap_or_default(),
         });
     if !demo && solapi.is_none() {
-        env.problem(format!(
-            "{}: SMS credentials are required outside demo mode (or set {}=true)",
-            SOLAPI_API_KEY.name,
-            vars::DEMO.name
-        ));
+        env.required_outside_demo(&SOLAPI_API_KEY, "SMS credentials are");
     }
     solapi
 }
@@ -526,11 +532,7 @@ fn identity(env: &mut Env, demo: bool) -> Option<PortOneConfig> {
             base_url: env.or_default(&PORTONE_BASE_URL, demo).unwrap_or_default(),
         });
     if !demo && portone.is_none() {
-        env.problem(format!(
-            "{}: PortOne credentials are required outside demo mode (or set {}=true)",
-            PORTONE_API_SECRET.name,
-            vars::DEMO.name
-        ));
+        env.required_outside_demo(&PORTONE_API_SECRET, "PortOne credentials are");
     }
     portone
 }
@@ -557,12 +559,10 @@ fn card_payments(env: &mut Env, demo: bool) -> Option<PortOneV1Config> {
                 .unwrap_or_default(),
         });
     if !demo && payments.is_none() {
-        env.problem(format!(
-            "{}: PortOne V1 credentials for card payments are required outside demo mode (or \
-             set {}=true)",
-            PORTONE_V1_API_KEY.name,
-            vars::DEMO.name
-        ));
+        env.required_outside_demo(
+            &PORTONE_V1_API_KEY,
+            "PortOne V1 credentials for card payments are",
+        );
     }
     payments
 }
@@ -585,12 +585,7 @@ fn transfers(env: &mut Env, demo: bool) -> Transfers {
         Some(account) => account,
         None => {
             if all_unset && !demo {
-                env.problem(format!(
-                    "{}: the account word sets are paid to is required outside demo mode (or \
-                     set {}=true)",
-                    TRANSFER_BANK.name,
-                    vars::DEMO.name
-                ));
+                env.required_outside_demo(&TRANSFER_BANK, "the account word sets are paid to is");
             }
             // Demo mode names no real account: nobody can send money there by mistake.
             vars.map(|var| var.unset(true).unwrap_or_default().to_owned())
