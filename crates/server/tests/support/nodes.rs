@@ -416,9 +416,14 @@ impl OwnCluster {
             children,
             dir,
         };
+        // A loaded machine delays the gossip that spreads the slots' owners (seconds, with
+        // other suites running beside).
         assert!(
-            cluster.wait_ok(Duration::from_secs(20)).await,
-            "the cluster did not come up"
+            cluster.wait_ok(Duration::from_secs(60)).await,
+            "the cluster did not come up within 60 s:\n{}\n{}\n{}",
+            cluster.ask("info"),
+            cluster.ask("nodes"),
+            cluster.logs()
         );
         cluster
     }
