@@ -6,15 +6,19 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{mpsc, watch, Notify};
+use tokio::sync::Notify;
 
 use crate::metrics::Metrics;
 
 /// Frames waiting for a slow socket before it is closed.
 const QUEUE: usize = 256;
+
+/// Where a socket's frames wait for its writer. Bounded at [`QUEUE`]; its storage grows
+/// with what waits and is given back once written, so an idle socket holds none.
+pub type Queue = flume::Sender<String>;
 
 /// Why the server closes a socket. The client reconnects after each of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,36 +61,52 @@ impl Kick {
     }
 }
 
-/// A socket's controls, shared by its reader, its writer and the hub.
+/// A socket's controls, shared by its reader, its writer and the hub. (Two bells and a
+/// reason: a watch channel would do, at four times the memory of every idle socket.)
+#[derive(Default)]
 pub struct Control {
     /// Makes the socket re-check its session now.
     pub recheck: Notify,
-    kick: watch::Sender<Option<Kick>>,
+    /// Why the socket is being closed, once it is.
+    kick: OnceLock<Kick>,
+    /// Rung once the reason is set.
+    kicked: Notify,
 }
 
 impl Control {
     /// Tells the socket's tasks to close it for `why`; the first reason wins (true for it).
     pub fn kick(&self, why: Kick) -> bool {
-        self.kick.send_if_modified(|k| {
-            if k.is_none() {
-                *k = Some(why);
-                true
-            } else {
-                false
-            }
-        })
+        let first = self.kick.set(why).is_ok();
+        if first {
+            self.kicked.notify_waiters();
+        }
+        first
+    }
+
+    /// Why the socket is being closed, if it is.
+    pub fn reason(&self) -> Option<Kick> {
+        self.kick.get().copied()
     }
 
     /// Resolves once the socket has been kicked, with the reason.
-    pub fn kicked(&self) -> watch::Receiver<Option<Kick>> {
-        self.kick.subscribe()
+    pub async fn kicked(&self) -> Kick {
+        loop {
+            // Listening before looking: a kick between the two still wakes this.
+            let rung = self.kicked.notified();
+            tokio::pin!(rung);
+            rung.as_mut().enable();
+            if let Some(why) = self.reason() {
+                return why;
+            }
+            rung.await;
+        }
     }
 }
 
 /// One socket here.
 struct Socket {
     id: u64,
-    tx: mpsc::Sender<String>,
+    tx: Queue,
     control: Arc<Control>,
     epoch: u64,
 }
@@ -103,8 +123,8 @@ pub struct Registered {
     /// The node instance the socket belongs to (see [`Hub::instance`]).
     pub instance: String,
     /// Frames for this socket alone (replies); the hub sends into the same queue.
-    pub reply: mpsc::Sender<String>,
-    pub outgoing: mpsc::Receiver<String>,
+    pub reply: Queue,
+    pub outgoing: flume::Receiver<String>,
     pub control: Arc<Control>,
 }
 
@@ -166,11 +186,8 @@ impl Hub {
     /// Adds a socket of `user_id`; frames for it arrive on the receiver.
     pub fn register(&self, user_id: i64) -> Registered {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
-        let (tx, rx) = mpsc::channel(QUEUE);
-        let control = Arc::new(Control {
-            recheck: Notify::new(),
-            kick: watch::channel(None).0,
-        });
+        let (tx, rx) = flume::bounded(QUEUE);
+        let control = Arc::new(Control::default());
         let epoch = self.epoch.load(Ordering::SeqCst);
         self.users()
             .entry(user_id)
@@ -268,9 +285,9 @@ impl Hub {
     fn push(&self, socket: &Socket, frame: &str) {
         match socket.tx.try_send(frame.to_owned()) {
             Ok(()) => {}
-            Err(mpsc::error::TrySendError::Full(_)) => self.kick(&socket.control, Kick::Slow),
+            Err(flume::TrySendError::Full(_)) => self.kick(&socket.control, Kick::Slow),
             // The socket is closing; its client resumes when it reconnects.
-            Err(mpsc::error::TrySendError::Closed(_)) => {}
+            Err(flume::TrySendError::Disconnected(_)) => {}
         }
     }
 
@@ -314,9 +331,9 @@ mod tests {
     #[test]
     fn tracks_sockets_per_user() {
         let hub = hub();
-        let mut a = hub.register(1);
-        let mut b = hub.register(1);
-        let mut c = hub.register(2);
+        let a = hub.register(1);
+        let b = hub.register(1);
+        let c = hub.register(2);
         hub.send_to(1, "x");
         assert_eq!(a.outgoing.try_recv().unwrap(), "x");
         assert_eq!(b.outgoing.try_recv().unwrap(), "x");
@@ -333,19 +350,38 @@ mod tests {
     fn a_full_queue_closes_the_socket_instead_of_skipping() {
         let hub = hub();
         let slow = hub.register(1);
-        let kicked = slow.control.kicked();
         for i in 0..QUEUE {
             hub.send_to(1, &i.to_string());
         }
         assert_eq!(
-            *kicked.borrow(),
+            slow.control.reason(),
             None,
             "a full queue is not yet an overflow"
         );
         hub.send_to(1, "one too many");
         hub.send_to(1, "and another");
-        assert_eq!(*kicked.borrow(), Some(Kick::Slow));
+        assert_eq!(slow.control.reason(), Some(Kick::Slow));
         assert_eq!(hub.metrics.sockets_kicked.slow.get(), 1, "counted once");
+    }
+
+    #[tokio::test]
+    async fn a_kick_wakes_the_reader_and_the_writer_with_the_first_reason() {
+        let control = Arc::new(Control::default());
+        let waiting: Vec<_> = (0..2)
+            .map(|_| {
+                let control = Arc::clone(&control);
+                tokio::spawn(async move { control.kicked().await })
+            })
+            .collect();
+        tokio::task::yield_now().await;
+        assert!(control.kick(Kick::Slow));
+        assert!(!control.kick(Kick::Drain), "the first reason wins");
+        for task in waiting {
+            let why = tokio::time::timeout(Duration::from_secs(5), task).await;
+            assert_eq!(why.unwrap().unwrap(), Kick::Slow);
+        }
+        // And whoever asks later is answered at once.
+        assert_eq!(control.kicked().await, Kick::Slow);
     }
 
     #[test]
@@ -360,10 +396,10 @@ mod tests {
         assert_eq!(second, next);
         assert_ne!(first, second);
         assert_eq!(hub.instance(), second);
-        assert_eq!(*old.control.kicked().borrow(), Some(Kick::Resync));
+        assert_eq!(old.control.reason(), Some(Kick::Resync));
         let new = hub.register(2);
         assert_eq!(new.instance, second);
-        assert_eq!(*new.control.kicked().borrow(), None);
+        assert_eq!(new.control.reason(), None);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! One WebSocket: authenticate the upgrade, then read frames and write what the hub sends.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -12,9 +13,8 @@ use telepathy_domain::limits::{
 use telepathy_domain::ErrorCode;
 use telepathy_engine::{EngineError, Room};
 use telepathy_store::User;
-use tokio::sync::{mpsc, watch};
 
-use super::hub::{Control, Frames, Kick};
+use super::hub::{Control, Frames, Kick, Queue, Registered};
 use crate::error::ApiError;
 use crate::megaphones::Refused;
 use crate::security::origin_allowed;
@@ -53,10 +53,27 @@ pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Res
         .write_buffer_size(WRITE_BUFFER)
         .max_message_size(Some(SOCKET_FRAME_MAX_BYTES))
         .max_frame_size(Some(SOCKET_FRAME_MAX_BYTES));
+    // One pointer for what the socket starts with, and the stream split before its task
+    // begins: what a task is handed stays in it for the socket's life (see `run`).
+    let opened = Box::new(Opened {
+        state,
+        user: current.user,
+        token_hash: current.token_hash,
+    });
     socket
         .config(config)
-        .on_upgrade(move |stream| run(state, current.user, current.token_hash, stream))
+        .on_upgrade(move |stream| {
+            let (sink, incoming) = stream.split();
+            run(opened, sink, incoming)
+        })
         .into_response()
+}
+
+/// Who opened a socket, on which node.
+struct Opened {
+    state: AppState,
+    user: User,
+    token_hash: String,
 }
 
 /// The read and write buffers of each socket. tungstenite's defaults (128 KiB each) are
@@ -65,45 +82,28 @@ pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Res
 /// and grows only while a larger frame passes; the write buffer grows as frames queue.
 const READ_BUFFER: usize = 1024;
 const WRITE_BUFFER: usize = 4 * 1024;
-/// Frames written to the socket before one flush.
-const WRITE_BATCH: usize = 64;
 
-async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketStream) {
-    let (sink, mut incoming) = stream.split();
-    let registered = state.realtime.hub.register(user.id);
-    let (conn, instance, reply, outgoing, control) = (
-        registered.id,
-        registered.instance,
-        registered.reply,
-        registered.outgoing,
-        registered.control,
-    );
+type Incoming = futures_util::stream::SplitStream<WebSocketStream>;
+
+/// One socket, from its upgrade to its close. Most sockets idle for minutes, so what its
+/// task holds all along is kept small: its arguments stay in the task for its whole life
+/// (hence one box of them), and what runs once (attaching and `hello`, reading whom the
+/// user is kept apart from, detaching) is boxed, as is the handling of each frame, so the
+/// task holds its loop's state and not the space of the largest step it ever takes.
+async fn run(opened: Box<Opened>, sink: Sink, mut incoming: Incoming) {
+    let Opened {
+        state,
+        user,
+        token_hash,
+    } = *opened;
+    let Registered {
+        id: conn,
+        instance,
+        reply,
+        outgoing,
+        control,
+    } = state.realtime.hub.register(user.id);
     tracing::debug!(user_id = user.id, conn, "socket open");
-
-    // Routed here from now on; only then is the user's state read for `hello`, so no
-    // event falls between the two.
-    let attached = state
-        .metrics
-        .engine("attach", state.engine.attach(&instance, user.id, conn))
-        .await;
-    let hello = match &attached {
-        Ok(()) => Some(hello(&state, &user).await),
-        Err(e) => {
-            tracing::warn!(error = %e, "attaching a socket");
-            state.realtime.hub.kick(&control, Kick::Resync);
-            None
-        }
-    };
-
-    let mut kicked = control.kicked();
-    let writer = tokio::spawn(write(sink, hello, outgoing, control.kicked()));
-    if attached.is_ok() {
-        // A megaphone on air (or waiting) is seen by a screen that opens meanwhile too.
-        for megaphone in state.realtime.on_air.frames(state.shared_now_ms()) {
-            let _ = reply.try_send(megaphone);
-        }
-    }
-
     let mut socket = Socket {
         state: &state,
         user,
@@ -112,9 +112,24 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
         room: None,
         apart: None,
     };
+
+    let (attached, hello) = Box::pin(attach(&state, &instance, &socket.user, conn, &control)).await;
+    // An attach that failed in time may still have been applied: only one the engine
+    // refused (the instance is not live) needs no detach.
+    let must_detach = !matches!(attached, Err(EngineError::Dropped));
+
+    let mut writer = tokio::spawn(write(sink, hello, outgoing, Arc::clone(&control)));
+    let mut writer_done = false;
+    if attached.is_ok() {
+        // A megaphone on air (or waiting) is seen by a screen that opens meanwhile too.
+        for megaphone in state.realtime.on_air.frames(state.shared_now_ms()) {
+            let _ = reply.try_send(megaphone);
+        }
+    }
+
     // Read now, while `hello` is on its way, rather than on the first join: a crowd
     // joining at once (a new round) must not wait on the database.
-    socket.read_apart().await;
+    Box::pin(socket.read_apart()).await;
     let first_check = SESSION_CHECK.mul_f64(rand::random::<f64>().max(0.01));
     let mut session_check =
         tokio::time::interval_at(tokio::time::Instant::now() + first_check, SESSION_CHECK);
@@ -153,51 +168,72 @@ async fn run(state: AppState, user: User, token_hash: String, stream: WebSocketS
             },
             _ = session_check.tick() => Then::CheckSession,
             () = control.recheck.notified() => Then::Rang,
-            () = until_kicked(&mut kicked) => break,
-            () = reply.closed() => break,
+            _ = control.kicked() => break,
+            // The writer stopped: the peer is gone.
+            _ = &mut writer, if !writer_done => {
+                writer_done = true;
+                break;
+            }
         };
         if matches!(then, Then::Read) {
             continue;
         }
         if !Box::pin(socket.recheck(&token_hash)).await {
-            // A suspension or ban says why and until when; any other end is a logout.
-            let notice = match state.restriction(socket.user.id).await {
-                Ok(Some(r)) => frame("accountRestricted", &AccountRestricted::from(&r)),
-                _ => frame(
-                    "error",
-                    &SocketError::new("session", ErrorCode::Unauthorized),
-                ),
-            };
-            let _ = reply.try_send(notice);
+            Box::pin(socket.say_why_it_ended()).await;
             break;
         }
         if matches!(then, Then::Rang) {
             // A block rings the bell too: the list is read again now, not on the way
             // of the next join.
-            socket.read_apart().await;
+            Box::pin(socket.read_apart()).await;
         }
     }
     let user_id = socket.user.id;
     drop(socket);
     drop(reply);
-    // An attach that failed in time may still have been applied: only one the engine
-    // refused (the instance is not live) needs no detach.
-    if !matches!(attached, Err(EngineError::Dropped)) {
-        detach(&state, &instance, user_id, conn).await;
+    if must_detach {
+        Box::pin(detach(&state, &instance, user_id, conn)).await;
     }
     // Let the writer flush what is queued (a close frame, say), then stop it (a peer that
     // stopped reading must not keep it waiting on the network). Before the socket leaves
     // the hub: a node shutting down waits for its hub to empty, so that every client
     // reads why its socket closed.
-    let stop = writer.abort_handle();
-    if tokio::time::timeout(Duration::from_secs(1), writer)
-        .await
-        .is_err()
-    {
-        stop.abort();
+    if !writer_done {
+        let stop = writer.abort_handle();
+        if Box::pin(tokio::time::timeout(Duration::from_secs(1), writer))
+            .await
+            .is_err()
+        {
+            stop.abort();
+        }
     }
     state.realtime.hub.unregister(user_id, conn);
     tracing::debug!(user_id, conn, "socket closed");
+}
+
+/// Routes the user's events to this socket from now on, then reads their state for
+/// `hello` (so no event falls between the two); a failed attach closes the socket for a
+/// resync instead.
+async fn attach(
+    state: &AppState,
+    instance: &str,
+    user: &User,
+    conn: u64,
+    control: &Control,
+) -> (Result<(), EngineError>, Option<String>) {
+    let attached = state
+        .metrics
+        .engine("attach", state.engine.attach(instance, user.id, conn))
+        .await;
+    let hello = match &attached {
+        Ok(()) => Some(hello(state, user).await),
+        Err(e) => {
+            tracing::warn!(error = %e, "attaching a socket");
+            state.realtime.hub.kick(control, Kick::Resync);
+            None
+        }
+    };
+    (attached, hello)
 }
 
 /// The first wait before a failed detach is said again; each next wait doubles, up to
@@ -282,19 +318,13 @@ async fn hello(state: &AppState, user: &User) -> String {
     frame("hello", &hello)
 }
 
-/// Resolves when the socket has been kicked.
-async fn until_kicked(kicked: &mut watch::Receiver<Option<Kick>>) {
-    // The guard `wait_for` answers must not live across an await.
-    let _ = kicked.wait_for(Option::is_some).await.map(|_| ());
-}
-
-/// Writes `hello` first, then whatever is queued, flushing once per batch; pings while
-/// idle; closes with the reason when the socket is kicked.
+/// Writes `hello` first, then whatever is queued, flushing once for all that waited;
+/// pings while idle; closes with the reason when the socket is kicked.
 async fn write(
     mut sink: Sink,
     hello: Option<String>,
-    mut outgoing: mpsc::Receiver<String>,
-    mut kicked: watch::Receiver<Option<Kick>>,
+    outgoing: flume::Receiver<String>,
+    control: Arc<Control>,
 ) {
     if let Some(hello) = hello {
         if sink.send(Message::Text(hello)).await.is_err() {
@@ -303,16 +333,15 @@ async fn write(
     }
     let mut ping = tokio::time::interval(PING_EVERY);
     ping.tick().await;
-    // Grown by the first frames, not allocated up front: most sockets idle.
-    let mut batch = Vec::new();
     loop {
         tokio::select! {
-            n = outgoing.recv_many(&mut batch, WRITE_BATCH) => {
-                if n == 0 {
-                    break;
-                }
+            first = outgoing.recv_async() => {
+                // Every sender gone: the socket is closing.
+                let Ok(first) = first else { break };
+                // tungstenite writes to the network whenever its buffer passes
+                // `WRITE_BUFFER`; the flush sends the rest.
                 let mut failed = false;
-                for text in batch.drain(..) {
+                for text in std::iter::once(first).chain(outgoing.drain()) {
                     if sink.feed(Message::Text(text)).await.is_err() {
                         failed = true;
                         break;
@@ -323,11 +352,10 @@ async fn write(
                 }
             }
             _ = ping.tick() => if sink.send(Message::Ping(Vec::new())).await.is_err() { return },
-            () = until_kicked(&mut kicked) => break,
+            _ = control.kicked() => break,
         }
     }
-    let why = *kicked.borrow();
-    if let Some(why) = why {
+    if let Some(why) = control.reason() {
         let (code, reason) = why.close();
         let close = Message::Close(Some((CloseCode::from(code), reason.to_owned())));
         let _ = sink.send(close).await;
@@ -350,7 +378,7 @@ enum Then {
 struct Socket<'a> {
     state: &'a AppState,
     user: User,
-    reply: &'a mpsc::Sender<String>,
+    reply: &'a Queue,
     control: &'a Control,
     /// The room this socket last sent to; members never change, so it is read once.
     room: Option<Room>,
@@ -380,6 +408,19 @@ impl Socket<'_> {
             // A database hiccup is not a logout: keep the socket and check again later.
             Err(_) => true,
         }
+    }
+
+    /// Tells the client why its session ended: a suspension or ban says why and until
+    /// when; any other end is a logout.
+    async fn say_why_it_ended(&self) {
+        let notice = match self.state.restriction(self.user.id).await {
+            Ok(Some(r)) => frame("accountRestricted", &AccountRestricted::from(&r)),
+            _ => frame(
+                "error",
+                &SocketError::new("session", ErrorCode::Unauthorized),
+            ),
+        };
+        let _ = self.reply.try_send(notice);
     }
 
     /// Reads whom the user is kept apart from; a failure leaves it to the next join.
@@ -412,7 +453,7 @@ impl Socket<'_> {
     /// Queues a reply for this socket alone; one that does not fit closes the socket, as
     /// for any event (see `Hub::send_to`).
     fn answer(&self, text: String) {
-        if let Err(mpsc::error::TrySendError::Full(_)) = self.reply.try_send(text) {
+        if let Err(flume::TrySendError::Full(_)) = self.reply.try_send(text) {
             self.state.realtime.hub.kick(self.control, Kick::Slow);
         }
     }
@@ -510,7 +551,7 @@ fn is_too_big(error: &std::io::Error) -> bool {
 async fn resume(
     state: &AppState,
     user_id: i64,
-    reply: &mpsc::Sender<String>,
+    reply: &Queue,
     r: &Resume,
 ) -> Result<(), ErrorCode> {
     let (messages, ended) = match state
@@ -524,7 +565,7 @@ async fn resume(
                 reason: EndReason::Gone,
                 by_user_id: None,
             };
-            let _ = reply.send(frame("chatEnded", &gone)).await;
+            let _ = reply.send_async(frame("chatEnded", &gone)).await;
             return Ok(());
         }
         Err(e) => return Err(e),
@@ -532,12 +573,12 @@ async fn resume(
     let count = messages.len() as u64;
     for m in messages {
         // Waiting (not try_send): a long backlog must arrive whole.
-        if reply.send(frame("chatMessage", &m)).await.is_err() {
+        if reply.send_async(frame("chatMessage", &m)).await.is_err() {
             return Ok(());
         }
     }
     let _ = reply
-        .send(frame(
+        .send_async(frame(
             "resumed",
             &Resumed {
                 room_id: r.room_id.clone(),
@@ -551,7 +592,7 @@ async fn resume(
             reason: EndReason::Left,
             by_user_id: None,
         };
-        let _ = reply.send(frame("chatEnded", &over)).await;
+        let _ = reply.send_async(frame("chatEnded", &over)).await;
     }
     Ok(())
 }
