@@ -45,8 +45,13 @@ impl Client {
     }
 
     pub async fn send(&mut self, event: &str, data: Value) {
+        assert!(self.try_send(event, data).await, "the socket is closed");
+    }
+
+    /// Sends an event; false once the server has closed the socket.
+    pub async fn try_send(&mut self, event: &str, data: Value) -> bool {
         let text = json!({ "event": event, "data": data }).to_string();
-        self.ws.send(Message::Text(text.into())).await.unwrap();
+        self.ws.send(Message::Text(text.into())).await.is_ok()
     }
 
     /// The next frame named one of `events` within `within`, skipping others; why not
