@@ -5,7 +5,7 @@
 //! resumes from the room stream, so a full queue costs a reconnect, not a message.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -61,16 +61,19 @@ impl Kick {
     }
 }
 
-/// A socket's controls, shared by its reader, its writer and the hub. (Two bells and a
-/// reason: a watch channel would do, at four times the memory of every idle socket.)
+/// A socket's controls, shared by its reader, its writer and the hub. (Two bells, a
+/// reason and a flag: a watch channel would do, at four times the memory of every idle
+/// socket.)
 #[derive(Default)]
 pub struct Control {
     /// Makes the socket re-check its session now.
     pub recheck: Notify,
     /// Why the socket is being closed, once it is.
     kick: OnceLock<Kick>,
-    /// Rung once the reason is set.
-    kicked: Notify,
+    /// Set once the reader is done (the client closed, or its session ended).
+    finished: AtomicBool,
+    /// Rung once either is set.
+    closing: Notify,
 }
 
 impl Control {
@@ -78,7 +81,7 @@ impl Control {
     pub fn kick(&self, why: Kick) -> bool {
         let first = self.kick.set(why).is_ok();
         if first {
-            self.kicked.notify_waiters();
+            self.closing.notify_waiters();
         }
         first
     }
@@ -88,11 +91,16 @@ impl Control {
         self.kick.get().copied()
     }
 
+    /// Tells the writer that the reader is done: it writes what waits, and closes.
+    pub fn finish(&self) {
+        self.finished.store(true, Ordering::SeqCst);
+        self.closing.notify_waiters();
+    }
+
     /// Resolves once the socket has been kicked, with the reason.
     pub async fn kicked(&self) -> Kick {
         loop {
-            // Listening before looking: a kick between the two still wakes this.
-            let rung = self.kicked.notified();
+            let rung = self.listen();
             tokio::pin!(rung);
             rung.as_mut().enable();
             if let Some(why) = self.reason() {
@@ -100,6 +108,28 @@ impl Control {
             }
             rung.await;
         }
+    }
+
+    /// Resolves once the socket has been kicked or its reader is done; with the reason
+    /// of a kick.
+    pub async fn closing(&self) -> Option<Kick> {
+        loop {
+            let rung = self.listen();
+            tokio::pin!(rung);
+            rung.as_mut().enable();
+            if let Some(why) = self.reason() {
+                return Some(why);
+            }
+            if self.finished.load(Ordering::SeqCst) {
+                return None;
+            }
+            rung.await;
+        }
+    }
+
+    /// Listening before looking: what is set between the two still wakes the listener.
+    fn listen(&self) -> tokio::sync::futures::Notified<'_> {
+        self.closing.notified()
     }
 }
 
@@ -382,6 +412,21 @@ mod tests {
         }
         // And whoever asks later is answered at once.
         assert_eq!(control.kicked().await, Kick::Slow);
+        assert_eq!(control.closing().await, Some(Kick::Slow));
+    }
+
+    #[tokio::test]
+    async fn a_finished_reader_wakes_the_writer_without_a_reason() {
+        let control = Arc::new(Control::default());
+        let writer = {
+            let control = Arc::clone(&control);
+            tokio::spawn(async move { control.closing().await })
+        };
+        tokio::task::yield_now().await;
+        control.finish();
+        let why = tokio::time::timeout(Duration::from_secs(5), writer).await;
+        assert_eq!(why.unwrap().unwrap(), None);
+        assert_eq!(control.reason(), None);
     }
 
     #[test]

@@ -188,6 +188,8 @@ async fn run(opened: Box<Opened>, sink: Sink, mut incoming: Incoming) {
             Box::pin(socket.read_apart()).await;
         }
     }
+    // The writer writes what waits (the reason a session ended, say) and closes.
+    control.finish();
     let user_id = socket.user.id;
     drop(socket);
     drop(reply);
@@ -319,7 +321,8 @@ async fn hello(state: &AppState, user: &User) -> String {
 }
 
 /// Writes `hello` first, then whatever is queued, flushing once for all that waited;
-/// pings while idle; closes with the reason when the socket is kicked.
+/// pings while idle; closes with the reason when the socket is kicked, and after what
+/// waits when the reader is done.
 async fn write(
     mut sink: Sink,
     hello: Option<String>,
@@ -352,7 +355,7 @@ async fn write(
                 }
             }
             _ = ping.tick() => if sink.send(Message::Ping(Vec::new())).await.is_err() { return },
-            _ = control.kicked() => break,
+            _ = control.closing() => break,
         }
     }
     if let Some(why) = control.reason() {
@@ -360,6 +363,13 @@ async fn write(
         let close = Message::Close(Some((CloseCode::from(code), reason.to_owned())));
         let _ = sink.send(close).await;
         return;
+    }
+    // The reader is done, or nothing can be queued any more: what waits is written, then
+    // the socket is closed with a close frame (the answer to the client's, if it closed).
+    for text in outgoing.drain() {
+        if sink.feed(Message::Text(text)).await.is_err() {
+            return;
+        }
     }
     let _ = sink.close().await;
 }

@@ -689,8 +689,8 @@ async fn a_ban_from_a_report_closes_the_socket_and_refuses_login(mut app: TestAp
     let notice = b.expect("accountRestricted").await;
     assert_eq!(notice["kind"], json!("ban"));
     assert_eq!(notice["reason"], json!("심한 욕설"));
-    // The socket closes (a socket left open would fail the wait).
-    b.expect_close_within(SOON).await;
+    // The socket closes, with a close frame after the notice.
+    b.expect_close_frame_within(SOON).await.unwrap();
 
     app.post(
         &format!("/api/admin/reports/{id}/resolve"),

@@ -13,6 +13,7 @@ crate::both!(
     messages_reach_the_archive,
     a_third_user_waits_and_rounds_expire_waits,
     revoked_sessions_close_their_sockets,
+    a_socket_the_client_closes_is_answered_at_once,
     a_node_given_up_for_dead_starts_over,
     identity_fields_of_any_type_are_ignored,
     unreadable_frames_count_toward_the_frame_limit,
@@ -417,13 +418,36 @@ async fn revoked_sessions_close_their_sockets(mut app: TestApp) {
         (e["event"].clone(), e["code"].clone()),
         (json!("session"), json!("UNAUTHORIZED"))
     );
+    // Said, then closed with a close frame (not dropped a second later).
+    a.expect_close_frame_within(SOON).await.unwrap();
     // The socket of the session that made the change lives on.
     other.send("getOnlineCount", json!({})).await;
     other.expect("onlineCount").await;
     // Logging out ends the remaining one too.
     app.post("/api/auth/logout", json!({})).await.assert_ok();
     assert_eq!(other.expect("error").await["code"], json!("UNAUTHORIZED"));
+    other.expect_close_frame_within(SOON).await.unwrap();
     let _ = cookie;
+}
+
+/// A client that closes its socket (a tab closed) is answered with a close frame at once,
+/// as the WebSocket closing handshake asks, and stops counting as online.
+async fn a_socket_the_client_closes_is_answered_at_once(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    a.start_close().await;
+    a.expect_close_frame_within(std::time::Duration::from_millis(500))
+        .await
+        .unwrap();
+    let counted = std::time::Instant::now();
+    loop {
+        b.send("getOnlineCount", json!({})).await;
+        if b.expect("onlineCount").await["count"] == json!(1) {
+            break;
+        }
+        assert!(counted.elapsed() < SOON, "alice still counts as online");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
 }
 
 /// A node that the others gave up for dead (its records reaped, as after a long stall or

@@ -192,8 +192,8 @@ async fn a_restricted_user_is_told_why_at_login_and_on_the_socket(mut app: TestA
     assert_eq!(notice["reason"], json!("반복된 욕설"));
     let message = notice["message"].as_str().unwrap();
     assert!(message.contains("까지 이용이 정지되었어요") && message.contains("반복된 욕설"));
-    // It closes (the helper fails when it stays open).
-    a.expect_close_within(SOON).await;
+    // It closes, with a close frame after the notice.
+    a.expect_close_frame_within(SOON).await.unwrap();
     assert!(!app.logged_in().await, "the session ended");
 
     let login = app.login("alice", "abcdefg1").await;

@@ -143,6 +143,34 @@ impl Client {
         }
     }
 
+    /// Waits for the server to close the socket, skipping frames: the close frame's code,
+    /// or why no close frame came (the connection ended without one, or nothing in time).
+    pub async fn expect_close_frame_within(
+        &mut self,
+        within: Duration,
+    ) -> Result<Option<u16>, String> {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let next = tokio::time::timeout_at(deadline, self.ws.next())
+                .await
+                .map_err(|_| format!("no close frame within {within:?}"))?;
+            match next {
+                Some(Ok(Message::Close(frame))) => return Ok(frame.map(|f| u16::from(f.code))),
+                Some(Ok(_)) => {}
+                other => {
+                    return Err(format!(
+                        "the connection ended without a close frame: {other:?}"
+                    ))
+                }
+            }
+        }
+    }
+
+    /// Starts the closing handshake, as a browser does when its tab closes.
+    pub async fn start_close(&mut self) {
+        let _ = self.ws.close(None).await;
+    }
+
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
     }
