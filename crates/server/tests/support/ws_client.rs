@@ -128,18 +128,13 @@ impl Client {
         self.expect_any_within(&[event], within).await.1
     }
 
-    /// Waits for the server to close the socket, skipping frames; answers the close code.
+    /// Waits for the server to close the socket, skipping frames; answers the close code
+    /// (none when the connection ended without a close frame, or with one without a code).
     pub async fn expect_close_within(&mut self, within: Duration) -> Option<u16> {
-        let deadline = tokio::time::Instant::now() + within;
-        loop {
-            let next = tokio::time::timeout_at(deadline, self.ws.next())
-                .await
-                .unwrap_or_else(|_| panic!("the socket stayed open for {within:?}"));
-            match next {
-                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
-                Some(Ok(_)) => {}
-                _ => return None,
-            }
+        match self.closing(within).await {
+            Closing::Frame(code) => code,
+            Closing::Ended(_) => None,
+            Closing::Open => panic!("the socket stayed open for {within:?}"),
         }
     }
 
@@ -149,19 +144,28 @@ impl Client {
         &mut self,
         within: Duration,
     ) -> Result<Option<u16>, String> {
+        match self.closing(within).await {
+            Closing::Frame(code) => Ok(code),
+            Closing::Ended(how) => {
+                Err(format!("the connection ended without a close frame: {how}"))
+            }
+            Closing::Open => Err(format!("no close frame within {within:?}")),
+        }
+    }
+
+    /// How the socket closes within `within`, skipping frames.
+    async fn closing(&mut self, within: Duration) -> Closing {
         let deadline = tokio::time::Instant::now() + within;
         loop {
-            let next = tokio::time::timeout_at(deadline, self.ws.next())
-                .await
-                .map_err(|_| format!("no close frame within {within:?}"))?;
+            let Ok(next) = tokio::time::timeout_at(deadline, self.ws.next()).await else {
+                return Closing::Open;
+            };
             match next {
-                Some(Ok(Message::Close(frame))) => return Ok(frame.map(|f| u16::from(f.code))),
-                Some(Ok(_)) => {}
-                other => {
-                    return Err(format!(
-                        "the connection ended without a close frame: {other:?}"
-                    ))
+                Some(Ok(Message::Close(frame))) => {
+                    return Closing::Frame(frame.map(|f| u16::from(f.code)))
                 }
+                Some(Ok(_)) => {}
+                other => return Closing::Ended(format!("{other:?}")),
             }
         }
     }
@@ -174,4 +178,14 @@ impl Client {
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
     }
+}
+
+/// How a socket ended, as the client saw it.
+enum Closing {
+    /// A close frame came, with its code if it had one.
+    Frame(Option<u16>),
+    /// The connection ended without a close frame.
+    Ended(String),
+    /// Nothing within the wait.
+    Open,
 }
