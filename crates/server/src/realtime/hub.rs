@@ -97,24 +97,12 @@ impl Control {
         self.closing.notify_waiters();
     }
 
-    /// Resolves once the socket has been kicked, with the reason.
-    pub async fn kicked(&self) -> Kick {
-        loop {
-            let rung = self.listen();
-            tokio::pin!(rung);
-            rung.as_mut().enable();
-            if let Some(why) = self.reason() {
-                return why;
-            }
-            rung.await;
-        }
-    }
-
     /// Resolves once the socket has been kicked or its reader is done; with the reason
     /// of a kick.
     pub async fn closing(&self) -> Option<Kick> {
         loop {
-            let rung = self.listen();
+            // Listening before looking: what is set between the two still wakes this.
+            let rung = self.closing.notified();
             tokio::pin!(rung);
             rung.as_mut().enable();
             if let Some(why) = self.reason() {
@@ -125,11 +113,6 @@ impl Control {
             }
             rung.await;
         }
-    }
-
-    /// Listening before looking: what is set between the two still wakes the listener.
-    fn listen(&self) -> tokio::sync::futures::Notified<'_> {
-        self.closing.notified()
     }
 }
 
@@ -400,7 +383,7 @@ mod tests {
         let waiting: Vec<_> = (0..2)
             .map(|_| {
                 let control = Arc::clone(&control);
-                tokio::spawn(async move { control.kicked().await })
+                tokio::spawn(async move { control.closing().await })
             })
             .collect();
         tokio::task::yield_now().await;
@@ -408,10 +391,9 @@ mod tests {
         assert!(!control.kick(Kick::Drain), "the first reason wins");
         for task in waiting {
             let why = tokio::time::timeout(Duration::from_secs(5), task).await;
-            assert_eq!(why.unwrap().unwrap(), Kick::Slow);
+            assert_eq!(why.unwrap().unwrap(), Some(Kick::Slow));
         }
         // And whoever asks later is answered at once.
-        assert_eq!(control.kicked().await, Kick::Slow);
         assert_eq!(control.closing().await, Some(Kick::Slow));
     }
 

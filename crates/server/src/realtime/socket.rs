@@ -168,7 +168,8 @@ async fn run(opened: Box<Opened>, sink: Sink, mut incoming: Incoming) {
             },
             _ = session_check.tick() => Then::CheckSession,
             () = control.recheck.notified() => Then::Rang,
-            _ = control.kicked() => break,
+            // Kicked: the reader is not done while it listens.
+            _ = control.closing() => break,
             // The writer stopped: the peer is gone.
             _ = &mut writer, if !writer_done => {
                 writer_done = true;
@@ -341,16 +342,7 @@ async fn write(
             first = outgoing.recv_async() => {
                 // Every sender gone: the socket is closing.
                 let Ok(first) = first else { break };
-                // tungstenite writes to the network whenever its buffer passes
-                // `WRITE_BUFFER`; the flush sends the rest.
-                let mut failed = false;
-                for text in std::iter::once(first).chain(outgoing.drain()) {
-                    if sink.feed(Message::Text(text)).await.is_err() {
-                        failed = true;
-                        break;
-                    }
-                }
-                if failed || sink.flush().await.is_err() {
+                if !write_all(&mut sink, std::iter::once(first).chain(outgoing.drain())).await {
                     return;
                 }
             }
@@ -366,12 +358,16 @@ async fn write(
     }
     // The reader is done, or nothing can be queued any more: what waits is written, then
     // the socket is closed with a close frame (the answer to the client's, if it closed).
-    for text in outgoing.drain() {
-        if sink.feed(Message::Text(text)).await.is_err() {
-            return;
-        }
+    if write_all(&mut sink, outgoing.drain()).await {
+        let _ = sink.close().await;
     }
-    let _ = sink.close().await;
+}
+
+/// Writes `frames` and flushes once (tungstenite writes to the network whenever its
+/// buffer passes `WRITE_BUFFER` on the way); false when the socket failed.
+async fn write_all(sink: &mut Sink, frames: impl Iterator<Item = String>) -> bool {
+    let mut frames = futures_util::stream::iter(frames.map(|text| Ok(Message::Text(text))));
+    sink.send_all(&mut frames).await.is_ok()
 }
 
 /// What woke a socket's reader.

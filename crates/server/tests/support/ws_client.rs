@@ -176,7 +176,7 @@ impl Client {
     }
 
     pub async fn close(mut self) {
-        let _ = self.ws.close(None).await;
+        self.start_close().await;
     }
 }
 
