@@ -40,7 +40,7 @@ use fred::clients::SubscriberClient;
 use fred::prelude::*;
 use fred::types::config::Server;
 use fred::types::scripts::Script;
-use fred::types::{ClusterHash, CustomCommand, Message};
+use fred::types::{ClusterHash, ConnectHandle, CustomCommand, Message};
 use futures_util::future::{join_all, try_join_all};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
@@ -389,6 +389,25 @@ async fn send_batches(client: Client, script: Script, mut jobs: mpsc::Receiver<S
     }
 }
 
+/// Starts a client's routing task again whenever it ends with an error. fred ends it, and
+/// then every call waits out its timeout for good, on some answers a live cluster gives:
+/// an `ASK` redirection (a slot being moved from one master to another) for a command that
+/// has used up its attempts. Started again, it connects to every master afresh; the bus
+/// hears of it as of any reconnection (see [`resubscribe`]). It ends for good only when
+/// the client quits.
+async fn keep_routing(client: impl ClientLike, mut task: ConnectHandle, what: &'static str) {
+    loop {
+        let error = match task.await {
+            Ok(Ok(())) => return,
+            Ok(Err(e)) => e.to_string(),
+            Err(e) => e.to_string(),
+        };
+        tracing::error!(%error, client = what, "the Redis client stopped routing; starting it again");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        task = client.connect();
+    }
+}
+
 /// Subscribes to the bus's channels, one per call (a cluster takes several in one call only
 /// when they share a slot) and one after another: fred follows a `MOVED` answer to
 /// `SSUBSCRIBE` only when such calls are not pipelined.
@@ -543,10 +562,18 @@ impl RedisEngine {
             // master within seconds, and the nodes should follow as soon.
             .set_policy(ReconnectPolicy::new_exponential(0, 100, 1_000, 2));
         let client = builder.build()?;
-        client.init().await?;
+        tokio::spawn(keep_routing(
+            client.clone(),
+            client.init().await?,
+            "commands",
+        ));
         builder.with_performance_config(|p| p.broadcast_channel_capacity = INBOX_CAPACITY);
         let subscriber = builder.build_subscriber_client()?;
-        subscriber.init().await?;
+        tokio::spawn(keep_routing(
+            subscriber.clone(),
+            subscriber.init().await?,
+            "the bus",
+        ));
         subscribe(&subscriber, &layout.channels).await?;
         let bus = Bus {
             subscriber: subscriber.clone(),
