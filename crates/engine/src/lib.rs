@@ -32,6 +32,32 @@ mod tests {
     }
 
     #[test]
+    fn decodes_a_batch_of_events_in_order() {
+        let mut out = std::collections::VecDeque::new();
+        assert!(decode_events(
+            "\u{1e}1,2\n#1-0\n{}\u{1e}3\n#1-1\n{}",
+            &mut out
+        ));
+        assert!(decode_events("4\n{\"n\":3}", &mut out));
+        let got: Vec<(Vec<i64>, &str)> = out
+            .iter()
+            .map(|e| (e.to.clone(), e.frame.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (vec![1, 2], "#1-0\n{}"),
+                (vec![3], "#1-1\n{}"),
+                (vec![4], "{\"n\":3}")
+            ]
+        );
+        // A batch that cannot be read whole is not read in part.
+        assert!(!decode_events("\u{1e}1\n{}\u{1e}x\n{}", &mut out));
+        assert!(!decode_events("\u{1e}1\n{}\u{1e}2", &mut out));
+        assert_eq!(out.len(), 3);
+    }
+
+    #[test]
     fn stream_ids_are_two_decimal_numbers() {
         for id in [
             "0-0",
@@ -452,22 +478,45 @@ pub const PRESENCE_TTL: Duration = Duration::from_secs(10);
 /// Messages kept per room stream (older ones are archived by then).
 pub const STREAM_MAX: usize = 2000;
 
-/// An event as the bus carries it between nodes: the receiving users, comma-separated
-/// (none: everyone), a newline, the frame.
+/// What one message on the bus carries, appended to `out`: one event (the receiving users,
+/// comma-separated, none for everyone; a newline; the frame), or several, each after an
+/// ASCII record separator (which no frame holds: they are JSON, or a stream id and JSON).
+/// False, and nothing appended, when it cannot be read.
+fn decode_events(text: &str, out: &mut std::collections::VecDeque<Inbound>) -> bool {
+    let Some(events) = text.strip_prefix(EVENT_SEPARATOR) else {
+        return decode_event(text)
+            .map(|event| out.push_back(event))
+            .is_some();
+    };
+    let start = out.len();
+    for event in events.split(EVENT_SEPARATOR) {
+        match decode_event(event) {
+            Some(event) => out.push_back(event),
+            None => {
+                out.truncate(start);
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Starts each event of a message on the bus that carries several.
+const EVENT_SEPARATOR: char = '\u{1e}';
+
 fn decode_event(text: &str) -> Option<Inbound> {
     let (to, frame) = text.split_once('\n')?;
-    let to = if to.is_empty() {
-        Vec::new()
-    } else {
-        to.split(',')
-            .map(str::parse)
-            .collect::<Result<Vec<i64>, _>>()
-            .ok()?
-    };
     Some(Inbound {
-        to,
+        to: decode_to(to)?,
         frame: frame.to_owned(),
     })
+}
+
+fn decode_to(to: &str) -> Option<Vec<i64>> {
+    if to.is_empty() {
+        return Some(Vec::new());
+    }
+    to.split(',').map(str::parse).collect::<Result<_, _>>().ok()
 }
 
 fn millis(d: Duration) -> i64 {

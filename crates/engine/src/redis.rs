@@ -19,7 +19,9 @@
 //! subscribes to all of them (`SSUBSCRIBE`: a message is handled by the master that owns
 //! its channel and not copied to every master). A script publishes an event on its own
 //! partition's channel as `"<user,user,…>\n<frame>"`; each node hands it to the sockets
-//! it holds of those users. So no script looks up where a user is.
+//! it holds of those users. So no script looks up where a user is. Chat messages are sent
+//! in batches, one script call per batch and server, whose events go out together on the
+//! channel of the batch's first partition (see `send_batches`).
 //!
 //! **Hearing.** A subscription can go silent without a word from fred: a master that owned
 //! a channel's slot fails over or hands the slot to another master (Redis then pushes a
@@ -40,14 +42,14 @@ use fred::clients::SubscriberClient;
 use fred::prelude::*;
 use fred::types::config::Server;
 use fred::types::scripts::Script;
-use fred::types::{ClusterHash, ConnectHandle, CustomCommand, Message};
+use fred::types::{ConnectHandle, Message};
 use futures_util::future::{join_all, try_join_all};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use self::scripts::Scripts;
 use crate::{
-    decode_event, duration_ms, millis, presence_ttl_ms, ArchiveMark, Backlog, Engine, EngineError,
-    Gone, Heartbeat, Hit, Inbox, InboxKind, JoinFrames, JoinOutcome, Member, MessageFrame,
+    decode_events, duration_ms, millis, presence_ttl_ms, ArchiveMark, Backlog, Engine, EngineError,
+    Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames, JoinOutcome, Member, MessageFrame,
     Received, Room, StreamEntry, STREAM_MAX,
 };
 
@@ -150,6 +152,8 @@ pub(crate) struct RedisInbox {
     /// Reconnections not yet followed by a new subscription: while any, every event is
     /// dropped (the node's sockets were closed, and new ones are refused).
     holes: usize,
+    /// Events read from a message on the bus and not yet handed out.
+    pending: std::collections::VecDeque<Inbound>,
 }
 
 impl RedisInbox {
@@ -164,6 +168,7 @@ impl RedisInbox {
                 next = self.reconnects.recv() => match next {
                     Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
                         self.holes += 1;
+                        self.pending.clear();
                         return Some(Received::Gap);
                     }
                     Err(broadcast::error::RecvError::Closed) => return None,
@@ -171,6 +176,7 @@ impl RedisInbox {
                 next = self.deafened.recv() => match next {
                     Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {
                         self.holes += 1;
+                        self.pending.clear();
                         return Some(Received::Gap);
                     }
                     Err(broadcast::error::RecvError::Closed) => return None,
@@ -182,6 +188,11 @@ impl RedisInbox {
                     }
                     Err(broadcast::error::RecvError::Closed) => return None,
                 },
+                () = std::future::ready(()), if !self.pending.is_empty() => {
+                    if let Some(event) = self.pending.pop_front() {
+                        return Some(Received::Event(event));
+                    }
+                }
                 next = self.messages.recv() => match next {
                     Ok(message) if message.value.as_bytes().is_some_and(|b| b.first() == Some(&(PROBE as u8))) => {
                         if let Some(text) = message.value.as_str() {
@@ -190,10 +201,9 @@ impl RedisInbox {
                     }
                     Ok(_) if self.holes > 0 => {}
                     Ok(message) => {
-                        let decoded = message.value.as_str().and_then(|text| decode_event(&text));
-                        match decoded {
-                            Some(event) => return Some(Received::Event(event)),
-                            None => tracing::warn!(channel = %message.channel, "an unreadable event on the bus"),
+                        let read = message.value.as_str().is_some_and(|text| decode_events(&text, &mut self.pending));
+                        if !read {
+                            tracing::warn!(channel = %message.channel, "an unreadable event on the bus");
                         }
                     }
                     Err(broadcast::error::RecvError::Lagged(_)) => return Some(Received::Gap),
@@ -278,24 +288,22 @@ pub struct RedisEngine {
     sends: Lanes,
 }
 
-/// One chat message's script call, waiting for its batch.
+/// One chat message, waiting for its batch: its partition's anchor, and its
+/// part of the call's arguments (room id, sender, stored data, frame head, frame tail,
+/// client id or '').
 struct SendJob {
     anchor: String,
-    slot: u16,
-    args: Vec<String>,
+    args: [String; 6],
     answer: oneshot::Sender<Result<Option<String>, EngineError>>,
 }
 
 /// Chat messages go to Redis in batches, one lane per Redis server (a cluster's master):
 /// the first message of a batch waits [`SEND_LINGER`] for others, and those queued while a
-/// batch is out go in the next. A batch goes out in one write to Redis (all its calls are
-/// queued before fred writes), its answers come back in one read, and Redis runs them in
-/// one turn of its event loop, so each node's subscription gets their events in one write
-/// too. Each message is still its own script
-/// call, and a room's messages keep their order (one lane, one batch after another). A
-/// master that fails stalls only its own lane. Measured at 3,000 users chatting: Redis's
-/// CPU per message fell by a third and the nodes' by a tenth, for a millisecond or two on
-/// each message's way (loadtest/RESULTS.md).
+/// batch is out go in the next. A batch is one script call (see `SEND` in the scripts), so
+/// Redis starts Lua once for the batch and publishes its events in one message, which each
+/// node reads in one frame. A room's messages keep their order (one lane, one batch after
+/// another). A master that fails stalls only its own lane. Measured at 3,000 users
+/// chatting: see loadtest/RESULTS.md.
 const SEND_BATCH: usize = 256;
 const SEND_LINGER: Duration = Duration::from_millis(2);
 
@@ -359,34 +367,72 @@ async fn send_batches(client: Client, script: Script, mut jobs: mpsc::Receiver<S
                 Err(_) => break,
             }
         }
-        // Every call of the batch is queued before fred's writer looks (`join_all` starts
-        // them in turn): it writes what is queued and flushes once. A fred pipeline would
-        // flush after each of its commands.
-        let sha = script.sha1().to_string();
-        let calls = batch.iter().map(|job| {
-            // `EVALSHA sha 1 anchor args…`, routed by the anchor.
-            let command =
-                CustomCommand::new_static("EVALSHA", ClusterHash::Custom(job.slot), false);
-            let mut args = Vec::with_capacity(job.args.len() + 3);
-            args.push(sha.clone());
-            args.push("1".to_owned());
-            args.push(job.anchor.clone());
-            args.extend(job.args.iter().cloned());
-            client.custom::<Option<String>, _>(command, args)
-        });
-        let answers: Vec<Result<Option<String>, fred::error::Error>> = join_all(calls).await;
+        let answers = send_call(&client, &script, &batch).await;
+        let mut away = Vec::new();
         for (job, answer) in batch.drain(..).zip(answers) {
-            let answer = match answer {
-                // After a Redis restart the script is gone: loaded again, tried alone.
-                Err(e) if e.details().starts_with("NOSCRIPT") => script
-                    .evalsha_with_reload(&client, job.anchor, job.args)
-                    .await
-                    .map_err(EngineError::from),
-                answer => answer.map_err(EngineError::from),
+            match answer {
+                Ok(Some(id)) if id.is_empty() => away.push(job),
+                answer => {
+                    let _ = job.answer.send(answer);
+                }
+            }
+        }
+        // Keys that were not on the batch's server (a slot moved since the lanes were
+        // drawn): each such message is sent again alone, routed by its own slot.
+        join_all(away.into_iter().map(|job| async {
+            let answer = match send_call(&client, &script, std::slice::from_ref(&job))
+                .await
+                .pop()
+            {
+                Some(Ok(Some(id))) if id.is_empty() => Err(keys_away()),
+                Some(answer) => answer,
+                None => Err(keys_away()),
             };
             let _ = job.answer.send(answer);
-        }
+        }))
+        .await;
     }
+}
+
+/// One call of the send script for `jobs` (not empty), routed by the first's slot; an
+/// answer per job.
+async fn send_call(
+    client: &Client,
+    script: &Script,
+    jobs: &[SendJob],
+) -> Vec<Result<Option<String>, EngineError>> {
+    let mut args = Vec::with_capacity(1 + jobs.len() * 7);
+    args.push(STREAM_MAX.to_string());
+    for job in jobs {
+        args.push(job.anchor.clone());
+        args.extend(job.args.iter().cloned());
+    }
+    // After a Redis restart the script is gone: loaded again, and the call made again.
+    let answers: Result<Vec<Option<String>>, _> = script
+        .evalsha_with_reload(client, jobs[0].anchor.clone(), args)
+        .await;
+    match answers {
+        Ok(answers) if answers.len() == jobs.len() => answers.into_iter().map(Ok).collect(),
+        Ok(answers) => {
+            let e = format!("{} answers to {} chat messages", answers.len(), jobs.len());
+            jobs.iter()
+                .map(|_| Err(EngineError::Protocol(e.clone())))
+                .collect()
+        }
+        Err(e) => jobs
+            .iter()
+            .map(|_| Err(EngineError::Redis(e.clone())))
+            .collect(),
+    }
+}
+
+/// A chat message whose keys were not where its call was routed, even alone (its slot is
+/// being moved): an outage for the sender, who tries again.
+fn keys_away() -> EngineError {
+    EngineError::Redis(fred::error::Error::new(
+        fred::error::ErrorKind::Cluster,
+        "a chat message's keys are being moved to another server",
+    ))
 }
 
 /// Starts a client's routing task again whenever it ends with an error. fred ends it, and
@@ -1146,11 +1192,9 @@ impl Engine for RedisEngine {
         let slot = fred::util::redis_keyslot(anchor.as_bytes());
         let job = SendJob {
             anchor: anchor.to_owned(),
-            slot,
-            args: vec![
+            args: [
                 room_id.to_owned(),
                 sender.to_string(),
-                STREAM_MAX.to_string(),
                 data.to_owned(),
                 frame.head.to_owned(),
                 frame.tail.to_owned(),
@@ -1269,6 +1313,7 @@ impl Engine for RedisEngine {
                 resubscribed: self.bus.resubscribed.subscribe(),
                 probes: self.bus.probes.clone(),
                 holes: 0,
+                pending: std::collections::VecDeque::new(),
             }),
         })
     }

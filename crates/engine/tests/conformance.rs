@@ -1047,9 +1047,10 @@ async fn many_senders_at_once_are_delivered_whole_and_in_order(engine: Arc<dyn E
             tokio::spawn(async move {
                 let mut ids = Vec::new();
                 for i in 0..EACH {
+                    // Shaped as the service's (a stream id, a newline, JSON).
                     let frame = MessageFrame {
                         head: "<",
-                        tail: ">",
+                        tail: ">\n{\"m\":\"a\\nb\"}",
                     };
                     let data = format!("{room}:{i}");
                     ids.push(
@@ -1088,7 +1089,10 @@ async fn many_senders_at_once_are_delivered_whole_and_in_order(engine: Arc<dyn E
         quiet(node).await;
     }
     for (room, from) in &rooms {
-        let ids: Vec<String> = sent[room].iter().map(|id| format!("<{id}>")).collect();
+        let ids: Vec<String> = sent[room]
+            .iter()
+            .map(|id| format!("<{id}>\n{{\"m\":\"a\\nb\"}}"))
+            .collect();
         assert_eq!(got[from], ids, "the sender's own, in order");
         let partner = from + 1;
         assert_eq!(got[&partner], ids, "the partner's, in order");

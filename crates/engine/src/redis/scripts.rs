@@ -230,29 +230,55 @@ redis.call('EXPIRE', rk, 86400)
 return redis.call('HGETALL', rk)
 ";
 
-/// ARGV: room id, sender, stream max length, stored data, frame head, frame tail, client
-/// id or ''. `room:<id>:c` maps the client ids of the room's messages (prefixed with the
-/// sender) to their stream ids, so a retry is echoed, not appended again. The message
-/// path of the service: its event is built in one concatenation and no helper is made,
-/// for every string a script makes is Lua's to allocate and collect.
+/// Chat messages, a batch of them in one call: the service's message path. ARGV: the
+/// stream max length, then per message its partition's anchor, room id, sender, stored
+/// data, frame head, frame tail and client id or ''. `room:<id>:c` maps the client ids of a
+/// room's messages (prefixed with the sender) to their stream ids, so a retry is echoed,
+/// not appended again. Answers per message its stream id, false (not the sender's open
+/// room), or '' (its keys are not on this server: a slot moved; it is sent again alone).
+///
+/// The messages may be of several partitions of this server (`allow-cross-slot-keys`: a
+/// cluster still refuses any key another master holds, which `pcall` turns into ''), and
+/// their events go out in one `SPUBLISH` on the first's channel, each after an ASCII
+/// record separator (see `decode_events`). Every node listens on every channel, and what one
+/// server publishes reaches each node in order on one connection, so a room's events keep
+/// their order. Each message's keys are read before anything of it is written, so a key
+/// away fails the message before it is stored. Every string built here is Lua's to
+/// allocate and collect: an event is built in one concatenation and no helper is made.
 const SEND: &str = r"
-local rk = K .. 'room:' .. ARGV[1]
-local r = redis.call('HMGET', rk, 'ended', 'ua', 'ub')
-if r[2] ~= ARGV[2] and r[3] ~= ARGV[2] then return false end
-local cid = ARGV[7]
-if cid ~= '' then
-  cid = ARGV[2] .. ':' .. cid
-  local seen = redis.call('HGET', rk .. ':c', cid)
-  if seen then
-    redis.call('SPUBLISH', K .. 'bus', ARGV[2] .. '\n' .. ARGV[5] .. seen .. ARGV[6])
-    return seen
+local max = ARGV[1]
+local answers, events = {}, {}
+for i = 2, #ARGV, 7 do
+  local rk = ARGV[i] .. 'room:' .. ARGV[i + 1]
+  local sender, cid = ARGV[i + 2], ARGV[i + 6]
+  local id = false
+  local ok, r = pcall(redis.call, 'HMGET', rk, 'ended', 'ua', 'ub')
+  if not ok then
+    id = ''
+  elseif r[2] == sender or r[3] == sender then
+    local seen = false
+    if cid ~= '' then
+      cid = sender .. ':' .. cid
+      ok, seen = pcall(redis.call, 'HGET', rk .. ':c', cid)
+      if not ok then id, seen = '', false end
+    end
+    if seen then
+      id = seen
+      events[#events + 1] = sender .. '\n' .. ARGV[i + 4] .. seen .. ARGV[i + 5]
+    elseif id ~= '' and r[1] == '0' then
+      ok, id = pcall(redis.call, 'XADD', rk .. ':s', 'MAXLEN', '~', max, '*', 'd', ARGV[i + 3])
+      if not ok then
+        id = ''
+      else
+        if cid ~= '' then pcall(redis.call, 'HSET', rk .. ':c', cid, id) end
+        events[#events + 1] = r[2] .. ',' .. r[3] .. '\n' .. ARGV[i + 4] .. id .. ARGV[i + 5]
+      end
+    end
   end
+  answers[#answers + 1] = id
 end
-if r[1] ~= '0' then return false end
-local id = redis.call('XADD', rk .. ':s', 'MAXLEN', '~', ARGV[3], '*', 'd', ARGV[4])
-if cid ~= '' then redis.call('HSET', rk .. ':c', cid, id) end
-redis.call('SPUBLISH', K .. 'bus', r[2] .. ',' .. r[3] .. '\n' .. ARGV[5] .. id .. ARGV[6])
-return id
+if #events > 0 then redis.call('SPUBLISH', KEYS[1] .. 'bus', '\30' .. table.concat(events, '\30')) end
+return answers
 ";
 
 /// ARGV: room id, sender, frame.
@@ -415,7 +441,10 @@ pub(super) struct Scripts {
 impl Scripts {
     pub fn new() -> Self {
         // Each script carries only the helpers it calls: Lua builds them at every call.
-        let s = |parts: &[&str]| Script::from_lua(format!("#!lua\n{}", parts.concat()));
+        let script = |shebang: &str, parts: &[&str]| {
+            Script::from_lua(format!("{shebang}\n{}", parts.concat()))
+        };
+        let s = |parts: &[&str]| script("#!lua", parts);
         let anchored = |body: &str| s(&["local K = KEYS[1]\n", body]);
         let publishing = |body: &str| s(&[PUBLISH, body]);
         let gone = |body: &str| s(&["local K = KEYS[1]\n", GONE, body]);
@@ -434,7 +463,7 @@ impl Scripts {
             expire_queues: anchored(EXPIRE_QUEUES),
             release: publishing(RELEASE),
             end_room: anchored(END_ROOM),
-            send: anchored(SEND),
+            send: script("#!lua flags=allow-cross-slot-keys", &[SEND]),
             relay: publishing(RELAY),
             read: anchored(READ),
             backlog: anchored(BACKLOG),
