@@ -253,28 +253,24 @@ for i = 2, #ARGV, 7 do
   local sender, cid = ARGV[i + 2], ARGV[i + 6]
   local id = false
   local ok, r = pcall(redis.call, 'HMGET', rk, 'ended', 'ua', 'ub')
-  if not ok then
-    id = ''
-  elseif r[2] == sender or r[3] == sender then
+  if ok and (r[2] == sender or r[3] == sender) then
     local seen = false
     if cid ~= '' then
       cid = sender .. ':' .. cid
       ok, seen = pcall(redis.call, 'HGET', rk .. ':c', cid)
-      if not ok then id, seen = '', false end
     end
-    if seen then
+    if ok and seen then
       id = seen
       events[#events + 1] = sender .. '\n' .. ARGV[i + 4] .. seen .. ARGV[i + 5]
-    elseif id ~= '' and r[1] == '0' then
+    elseif ok and r[1] == '0' then
       ok, id = pcall(redis.call, 'XADD', rk .. ':s', 'MAXLEN', '~', max, '*', 'd', ARGV[i + 3])
-      if not ok then
-        id = ''
-      else
+      if ok then
         if cid ~= '' then pcall(redis.call, 'HSET', rk .. ':c', cid, id) end
         events[#events + 1] = r[2] .. ',' .. r[3] .. '\n' .. ARGV[i + 4] .. id .. ARGV[i + 5]
       end
     end
   end
+  if not ok then id = '' end
   answers[#answers + 1] = id
 end
 if #events > 0 then redis.call('SPUBLISH', KEYS[1] .. 'bus', '\30' .. table.concat(events, '\30')) end
