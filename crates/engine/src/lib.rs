@@ -82,6 +82,28 @@ mod tests {
             assert!(!is_stream_id(id), "{id}");
         }
     }
+
+    #[test]
+    fn archive_shares_split_hex_ids_evenly() {
+        let digits = "0123456789abcdef";
+        for parts in [1, 2, 4, 8, 16] {
+            let mut counts = vec![0; parts as usize];
+            for c in digits.chars() {
+                let id = format!("0f{c}");
+                let holding: Vec<u32> = (0..parts)
+                    .filter(|&part| ArchiveShare { part, parts }.holds(&id))
+                    .collect();
+                assert_eq!(holding.len(), 1, "{id} of {parts}: {holding:?}");
+                counts[holding[0] as usize] += 1;
+            }
+            assert!(counts.iter().all(|&n| n == 16 / parts), "{counts:?}");
+        }
+        assert!(ArchiveShare::ALL.holds(""));
+        assert_eq!(
+            ArchiveShare::of_turn(6, 4),
+            ArchiveShare { part: 2, parts: 4 }
+        );
+    }
 }
 
 /// A failure to reach or use the shared coordination store.
@@ -185,6 +207,41 @@ pub struct Backlog {
     pub archived: Option<String>,
     /// The messages after it, oldest first.
     pub entries: Vec<StreamEntry>,
+}
+
+/// Which rooms of the archive's list a turn reads: those whose id falls in `part` of
+/// `parts`. Taking the parts in turn, each room is read once every `parts` turns with the
+/// messages of all of them, instead of at every turn with a few: a room read costs Redis
+/// the same whether it brings one message or forty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArchiveShare {
+    pub part: u32,
+    pub parts: u32,
+}
+
+impl ArchiveShare {
+    /// Every room.
+    pub const ALL: Self = Self { part: 0, parts: 1 };
+
+    /// The share of turn `turn` when the rooms are read in `parts` parts.
+    pub fn of_turn(turn: u64, parts: u32) -> Self {
+        let parts = parts.max(1);
+        Self {
+            part: u32::try_from(turn % u64::from(parts)).unwrap_or(0),
+            parts,
+        }
+    }
+
+    /// Whether the turn reads `room_id`: the value of its last character as a hex digit
+    /// (room ids are hex; its code otherwise), modulo `parts`. The Redis engine's backlog
+    /// script says the same in Lua.
+    pub fn holds(self, room_id: &str) -> bool {
+        let Some(last) = room_id.chars().next_back() else {
+            return self.part == 0;
+        };
+        let value = last.to_digit(16).unwrap_or(u32::from(last));
+        value % self.parts.max(1) == self.part
+    }
 }
 
 /// How far the archive got in a room.
@@ -375,12 +432,13 @@ pub trait Engine: Send + Sync + 'static {
         limit: usize,
     ) -> Result<Vec<StreamEntry>, EngineError>;
 
-    /// The archive's work of a turn: every room on the archive list (from its match on,
-    /// until the archive finishes it) with its messages beyond the archive's mark, at most
-    /// `per_room` of each. A turn holds at most about `budget` messages: the rooms that do
-    /// not fit wait for a later turn, which starts elsewhere in the list.
+    /// The archive's work of a turn: every room of `share` on the archive list (from its
+    /// match on, until the archive finishes it) with its messages beyond the archive's
+    /// mark, at most `per_room` of each. A turn holds at most about `budget` messages: the
+    /// rooms that do not fit wait for a later turn, which starts elsewhere in the list.
     async fn archive_backlog(
         &self,
+        share: ArchiveShare,
         per_room: usize,
         budget: usize,
     ) -> Result<Vec<Backlog>, EngineError>;

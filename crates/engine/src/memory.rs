@@ -6,9 +6,9 @@ use async_trait::async_trait;
 use tokio::sync::broadcast;
 
 use crate::{
-    millis, presence_ttl_ms, ArchiveMark, Backlog, Engine, EngineError, Gone, Heartbeat, Hit,
-    Inbound, Inbox, InboxKind, JoinFrames, JoinOutcome, Member, MessageFrame, Room, StreamEntry,
-    STREAM_MAX,
+    millis, presence_ttl_ms, ArchiveMark, ArchiveShare, Backlog, Engine, EngineError, Gone,
+    Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames, JoinOutcome, Member, MessageFrame, Room,
+    StreamEntry, STREAM_MAX,
 };
 
 /// Events a node's inbox holds before its reader is told of a gap.
@@ -437,11 +437,16 @@ impl Engine for MemoryEngine {
 
     async fn archive_backlog(
         &self,
+        share: ArchiveShare,
         per_room: usize,
         budget: usize,
     ) -> Result<Vec<Backlog>, EngineError> {
         let mut state = self.state();
-        let mut rooms: Vec<(&String, &Option<String>)> = state.archive.iter().collect();
+        let mut rooms: Vec<(&String, &Option<String>)> = state
+            .archive
+            .iter()
+            .filter(|(id, _)| share.holds(id))
+            .collect();
         rooms.sort_unstable();
         let start = state.archive_turns % rooms.len().max(1);
         let mut backlog = Vec::new();

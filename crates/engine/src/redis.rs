@@ -48,9 +48,9 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use self::scripts::Scripts;
 use crate::{
-    decode_events, duration_ms, millis, presence_ttl_ms, ArchiveMark, Backlog, Engine, EngineError,
-    Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames, JoinOutcome, Member, MessageFrame,
-    Received, Room, StreamEntry, STREAM_MAX,
+    decode_events, duration_ms, millis, presence_ttl_ms, ArchiveMark, ArchiveShare, Backlog,
+    Engine, EngineError, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames, JoinOutcome,
+    Member, MessageFrame, Received, Room, StreamEntry, STREAM_MAX,
 };
 
 /// Partitions of the key space and channels of the bus. A multiple of 2, 3, 4, 6 and 8,
@@ -1258,6 +1258,7 @@ impl Engine for RedisEngine {
     /// to its end, so chat messages wait for at most one of them, not for all 24.
     async fn archive_backlog(
         &self,
+        share: ArchiveShare,
         per_room: usize,
         budget: usize,
     ) -> Result<Vec<Backlog>, EngineError> {
@@ -1266,6 +1267,8 @@ impl Engine for RedisEngine {
             per_room.to_string(),
             (budget / PARTITIONS).max(1).to_string(),
             turn.to_string(),
+            share.parts.max(1).to_string(),
+            share.part.to_string(),
         ];
         let mut backlog = Vec::new();
         for anchor in &self.layout.anchors {

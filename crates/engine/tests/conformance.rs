@@ -12,8 +12,8 @@ use std::collections::{HashMap, HashSet};
 
 use telepathy_engine::is_stream_id;
 use telepathy_engine::{
-    ArchiveMark, Backlog, Engine, EngineError, Gone, Inbound, Inbox, JoinFrames, JoinOutcome,
-    Member, MemoryEngine, MessageFrame, Received, RedisEngine, Room,
+    ArchiveMark, ArchiveShare, Backlog, Engine, EngineError, Gone, Inbound, Inbox, JoinFrames,
+    JoinOutcome, Member, MemoryEngine, MessageFrame, Received, RedisEngine, Room,
 };
 
 async fn redis() -> Arc<dyn Engine> {
@@ -77,6 +77,7 @@ both!(
     only_members_of_open_rooms_send,
     archive_bookkeeping,
     archive_turns_reach_every_room,
+    archive_shares_divide_the_rooms,
     events_reach_the_nodes_that_hold_their_users,
     an_inbox_that_falls_behind_says_so,
     presence_counts_users_on_live_nodes,
@@ -536,7 +537,7 @@ async fn archive_bookkeeping(engine: Arc<dyn Engine>) {
     let room = room_of_two(&engine, 1, 2).await;
     let backlog_of = |engine: Arc<dyn Engine>, id: String, per_room: usize| async move {
         engine
-            .archive_backlog(per_room, 100_000)
+            .archive_backlog(ArchiveShare::ALL, per_room, 100_000)
             .await
             .unwrap()
             .into_iter()
@@ -612,7 +613,10 @@ async fn archive_turns_reach_every_room(engine: Arc<dyn Engine>) {
     }
     let mut seen = HashSet::new();
     for _ in 0..(2 * rooms.len() + 24) {
-        let turn = engine.archive_backlog(10, 1).await.unwrap();
+        let turn = engine
+            .archive_backlog(ArchiveShare::ALL, 10, 1)
+            .await
+            .unwrap();
         let carried: usize = turn.iter().map(|b| b.entries.len()).sum();
         assert!(carried <= 3 * 24, "a small budget holds little: {carried}");
         seen.extend(
@@ -623,6 +627,36 @@ async fn archive_turns_reach_every_room(engine: Arc<dyn Engine>) {
     }
     for room in &rooms {
         assert!(seen.contains(room), "room {room} never had its turn");
+    }
+}
+
+/// The parts of a share divide the archive's list: a turn reads a room exactly when
+/// `ArchiveShare::holds` says so, so taking the parts in turn reads every room once.
+async fn archive_shares_divide_the_rooms(engine: Arc<dyn Engine>) {
+    let mut rooms = Vec::new();
+    for k in 0..8 {
+        rooms.push(room_of_two(&engine, 200 + k, 40 + k).await.id);
+    }
+    for part in 0..4 {
+        let share = ArchiveShare { part, parts: 4 };
+        let read: HashSet<String> = engine
+            .archive_backlog(share, 10, 100_000)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|b| b.room_id)
+            .collect();
+        for room in &rooms {
+            assert_eq!(
+                read.contains(room),
+                share.holds(room),
+                "room {room} in part {part} of 4"
+            );
+        }
+        assert!(
+            rooms.iter().any(|r| read.contains(r)),
+            "part {part} read none"
+        );
     }
 }
 

@@ -299,23 +299,28 @@ return out
 
 /// The archive's turn in one partition (see `Engine::archive_backlog`), starting at a
 /// place in the list that moves from turn to turn. ARGV: messages per room, messages in
-/// all (the last room may pass it), the place to start. Answers for each room
+/// all (the last room may pass it), the place to start, the parts and the part of the
+/// rooms to read (`ArchiveShare::holds`). Answers for each room
 /// `{id, mark or '', {id, data, id, data, …}, {the room's hash, flat}}`.
 const BACKLOG: &str = r"
 local rooms = redis.call('SMEMBERS', K .. 'archive')
 local out, n, total, budget = {}, #rooms, 0, tonumber(ARGV[2])
+local parts, part = tonumber(ARGV[4]), tonumber(ARGV[5])
 for i = 0, n - 1 do
   if total >= budget then break end
   local id = rooms[(tonumber(ARGV[3]) + i) % n + 1]
-  local rk = K .. 'room:' .. id
-  local mark = redis.call('HGET', K .. 'archived', id)
-  local flat = {}
-  for _, e in ipairs(redis.call('XRANGE', rk .. ':s', mark and ('(' .. mark) or '-', '+', 'COUNT', ARGV[1])) do
-    flat[#flat + 1] = e[1]
-    flat[#flat + 1] = e[2][2]
+  local last = string.sub(id, -1)
+  if (tonumber(last, 16) or string.byte(last) or 0) % parts == part then
+    local rk = K .. 'room:' .. id
+    local mark = redis.call('HGET', K .. 'archived', id)
+    local flat = {}
+    for _, e in ipairs(redis.call('XRANGE', rk .. ':s', mark and ('(' .. mark) or '-', '+', 'COUNT', ARGV[1])) do
+      flat[#flat + 1] = e[1]
+      flat[#flat + 1] = e[2][2]
+    end
+    total = total + #flat / 2
+    out[#out + 1] = {id, mark or '', flat, redis.call('HGETALL', rk)}
   end
-  total = total + #flat / 2
-  out[#out + 1] = {id, mark or '', flat, redis.call('HGETALL', rk)}
 end
 return out
 ";

@@ -11,7 +11,7 @@ use futures_util::stream::{self, StreamExt};
 use telepathy_domain::limits::{REPORT_DUE, WITHDRAWN_KEEP_DAYS, WORDSET_REFRESH};
 use telepathy_domain::time::millis;
 use telepathy_engine::{
-    ArchiveMark, Backlog, EngineError, Heartbeat, Inbox, Received, Room, StreamEntry,
+    ArchiveMark, ArchiveShare, Backlog, EngineError, Heartbeat, Inbox, Received, Room, StreamEntry,
 };
 use telepathy_store::{ArchivedMessage, StoreError};
 
@@ -33,6 +33,10 @@ const ONLINE_PUSH_AT_ONCE_BELOW: u64 = 10;
 /// Often, so that each turn is small: a turn's answer from Redis holds up the replies
 /// behind it on the same connection while it is read.
 const ARCHIVE_EVERY: Duration = Duration::from_secs(1);
+/// A turn reads one of this many parts of the rooms (`ArchiveShare`): a busy room is read
+/// every four seconds with four seconds of messages, not every second with one, and a
+/// turn still carries about a second's worth.
+const ARCHIVE_SHARES: u32 = 4;
 /// Messages of one room archived per turn, at most.
 const ARCHIVE_BATCH: usize = 500;
 /// Messages the archive takes in one turn, about (20,000 a second at most): each
@@ -77,7 +81,10 @@ pub async fn start(state: &AppState) -> anyhow::Result<()> {
     tokio::spawn(rounds(state.clone()));
     tokio::spawn(presence(state.clone()));
     tokio::spawn(every(state.clone(), ARCHIVE_EVERY, |s| async move {
-        archive(&s).await
+        // Turns counted by the shared clock, so that whichever node holds the lease
+        // takes the next part.
+        let turn = u64::try_from(s.shared_now_ms() / millis(ARCHIVE_EVERY)).unwrap_or(0);
+        archive(&s, ArchiveShare::of_turn(turn, ARCHIVE_SHARES)).await
     }));
     tokio::spawn(every(state.clone(), SWEEP_EVERY, |s| async move {
         sweep_away(&s).await
@@ -376,9 +383,10 @@ pub async fn sweep_away(state: &AppState) {
     }
 }
 
-/// Moves new messages from room streams into SQL. One node at a time does it (a short
-/// lease in the engine); were two to overlap, each message is still stored once.
-pub async fn archive(state: &AppState) {
+/// Moves the new messages of the rooms of `share` from their streams into SQL. One node
+/// at a time does it (a short lease in the engine); were two to overlap, each message is
+/// still stored once.
+pub async fn archive(state: &AppState, share: ArchiveShare) {
     if !lease(state, "archive", ARCHIVE_EVERY).await {
         return;
     }
@@ -386,7 +394,7 @@ pub async fn archive(state: &AppState) {
     // rooms' marks move, and the ended rooms are finished.
     let backlog = match state
         .engine
-        .archive_backlog(ARCHIVE_BATCH, ARCHIVE_TURN)
+        .archive_backlog(share, ARCHIVE_BATCH, ARCHIVE_TURN)
         .await
     {
         Ok(backlog) => backlog,

@@ -313,7 +313,7 @@ async fn messages_reach_the_archive(mut app: TestApp) {
     );
     // Archiving again stores nothing twice.
     app.state.engine.clear("lease:archive").await.unwrap();
-    telepathy_server::realtime::archive(&app.state).await;
+    telepathy_server::realtime::archive(&app.state, telepathy_engine::ArchiveShare::ALL).await;
     assert_eq!(app.state.store.transcript(&room).await.unwrap().len(), 2);
 }
 
@@ -798,7 +798,7 @@ async fn archive_recorded(app: &TestApp, room: &str) {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     app.state.engine.clear("lease:archive").await.unwrap();
-    telepathy_server::realtime::archive(&app.state).await;
+    telepathy_server::realtime::archive(&app.state, telepathy_engine::ArchiveShare::ALL).await;
 }
 
 /// Binary frames count toward the frame limit like text ones (they are read for nothing),
@@ -979,7 +979,7 @@ async fn a_message_the_database_refuses_holds_back_no_other(mut app: TestApp) {
     assert_eq!(bodies(&second).await, ["넷"]);
     // The next turn moves on: nothing is tried again, nothing counted twice.
     app.state.engine.clear("lease:archive").await.unwrap();
-    telepathy_server::realtime::archive(&app.state).await;
+    telepathy_server::realtime::archive(&app.state, telepathy_engine::ArchiveShare::ALL).await;
     if postgres {
         assert!(app
             .state
