@@ -405,7 +405,9 @@ pub trait Engine: Send + Sync + 'static {
 
     /// A chat message, in one step: if the room is open and `sender` sits in it, appends
     /// `data` to the room's stream and delivers `frame` (with `ID` replaced by the new
-    /// stream id) to both members. Answers the id, or `None` when refused.
+    /// stream id) to both members. Answers the id, or `None` when refused. `room` is the
+    /// caller's record of the room (its members never change; whether it is still open,
+    /// the engine says).
     ///
     /// `client_id` makes a retry safe: a message of `sender` in this room with the same
     /// client id was appended already (a send whose answer was lost, say in a Redis
@@ -413,7 +415,7 @@ pub trait Engine: Send + Sync + 'static {
     /// first id, even when the room has ended since.
     async fn send(
         &self,
-        room_id: &str,
+        room: &Room,
         sender: i64,
         client_id: Option<&str>,
         data: &str,

@@ -358,12 +358,14 @@ impl Engine for MemoryEngine {
 
     async fn send(
         &self,
-        room_id: &str,
+        room: &Room,
         sender: i64,
         client_id: Option<&str>,
         data: &str,
         frame: &MessageFrame<'_>,
     ) -> Result<Option<String>, EngineError> {
+        // This engine's own record decides, whatever the caller's says.
+        let room_id = room.id.as_str();
         let now = now_ms();
         let mut state = self.state();
         let Some(room) = state.rooms.get(room_id) else {

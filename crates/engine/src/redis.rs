@@ -289,11 +289,11 @@ pub struct RedisEngine {
 }
 
 /// One chat message, waiting for its batch: its partition's anchor, and its
-/// part of the call's arguments (room id, sender, stored data, frame head, frame tail,
-/// client id or '').
+/// part of the call's arguments (room key, sender, members, stored data, frame head,
+/// frame tail, client id or '').
 struct SendJob {
     anchor: String,
-    args: [String; 6],
+    args: [String; 7],
     answer: oneshot::Sender<Result<Option<String>, EngineError>>,
 }
 
@@ -404,7 +404,6 @@ async fn send_call(
     let mut args = Vec::with_capacity(1 + jobs.len() * 7);
     args.push(STREAM_MAX.to_string());
     for job in jobs {
-        args.push(job.anchor.clone());
         args.extend(job.args.iter().cloned());
     }
     // After a Redis restart the script is gone: loaded again, and the call made again.
@@ -1181,20 +1180,26 @@ impl Engine for RedisEngine {
 
     async fn send(
         &self,
-        room_id: &str,
+        room: &Room,
         sender: i64,
         client_id: Option<&str>,
         data: &str,
         frame: &MessageFrame<'_>,
     ) -> Result<Option<String>, EngineError> {
+        // Redis checks only that the room is open (see `SEND`).
+        if room.partner_of(sender).is_none() {
+            return Ok(None);
+        }
         let (answer, answered) = oneshot::channel();
-        let anchor = self.layout.of(room_id);
+        let anchor = self.layout.of(&room.id);
         let slot = fred::util::redis_keyslot(anchor.as_bytes());
+        let [a, b] = &room.members;
         let job = SendJob {
             anchor: anchor.to_owned(),
             args: [
-                room_id.to_owned(),
+                format!("{anchor}room:{}", room.id),
                 sender.to_string(),
+                format!("{},{}", a.user_id, b.user_id),
                 data.to_owned(),
                 frame.head.to_owned(),
                 frame.tail.to_owned(),

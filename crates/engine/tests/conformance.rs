@@ -469,13 +469,13 @@ const FRAME: MessageFrame<'static> = MessageFrame {
     tail: ">",
 };
 
-async fn send(engine: &Arc<dyn Engine>, room: &str, from: i64, data: &str) -> Option<String> {
+async fn send(engine: &Arc<dyn Engine>, room: &Room, from: i64, data: &str) -> Option<String> {
     engine.send(room, from, None, data, &FRAME).await.unwrap()
 }
 
 async fn streams_keep_order_and_resume(engine: Arc<dyn Engine>) {
-    let r1 = room_of_two(&engine, 1, 2).await.id;
-    let r2 = room_of_two(&engine, 3, 4).await.id;
+    let r1 = room_of_two(&engine, 1, 2).await;
+    let r2 = room_of_two(&engine, 3, 4).await;
     let mut ids = Vec::new();
     for i in 0..5 {
         ids.push(
@@ -485,27 +485,24 @@ async fn streams_keep_order_and_resume(engine: Arc<dyn Engine>) {
         );
     }
     send(&engine, &r2, 3, "other room").await.unwrap();
-    let all = engine.read_after(&r1, None, 100).await.unwrap();
+    let r1 = r1.id.as_str();
+    let all = engine.read_after(r1, None, 100).await.unwrap();
     assert_eq!(
         all.iter().map(|e| e.data.as_str()).collect::<Vec<_>>(),
         ["m0", "m1", "m2", "m3", "m4"]
     );
     assert_eq!(all.iter().map(|e| e.id.clone()).collect::<Vec<_>>(), ids);
-    let rest = engine.read_after(&r1, Some(&ids[1]), 100).await.unwrap();
+    let rest = engine.read_after(r1, Some(&ids[1]), 100).await.unwrap();
     assert_eq!(
         rest.iter().map(|e| e.data.as_str()).collect::<Vec<_>>(),
         ["m2", "m3", "m4"]
     );
     assert_eq!(
-        engine
-            .read_after(&r1, Some(&ids[1]), 2)
-            .await
-            .unwrap()
-            .len(),
+        engine.read_after(r1, Some(&ids[1]), 2).await.unwrap().len(),
         2
     );
     assert!(engine
-        .read_after(&r1, Some(&ids[4]), 100)
+        .read_after(r1, Some(&ids[4]), 100)
         .await
         .unwrap()
         .is_empty());
@@ -519,13 +516,44 @@ async fn streams_keep_order_and_resume(engine: Arc<dyn Engine>) {
 async fn only_members_of_open_rooms_send(engine: Arc<dyn Engine>) {
     let room = room_of_two(&engine, 1, 2).await;
     join(&engine, 7, "봄", 3).await;
-    assert_eq!(send(&engine, &room.id, 3, "stranger").await, None);
-    assert_eq!(send(&engine, "no-such-room", 1, "nowhere").await, None);
+    assert_eq!(send(&engine, &room, 3, "stranger").await, None);
+    let nowhere = Room {
+        id: "no-such-room".into(),
+        ..room.clone()
+    };
+    assert_eq!(send(&engine, &nowhere, 1, "nowhere").await, None);
     assert!(engine.relay(&room.id, 1, "typing").await.unwrap());
     assert!(!engine.relay(&room.id, 3, "typing").await.unwrap());
     engine.end_room(&room.id, None, 9_000).await.unwrap();
-    assert_eq!(send(&engine, &room.id, 1, "too late").await, None);
+    assert_eq!(send(&engine, &room, 1, "too late").await, None);
     assert!(!engine.relay(&room.id, 1, "typing").await.unwrap());
+    assert!(engine
+        .read_after(&room.id, None, 10)
+        .await
+        .unwrap()
+        .is_empty());
+
+    // A room that ends after its messages keeps them, readable, and takes no more; nor
+    // once the archive has finished it and its stream is gone.
+    assert!(engine.cancel_wait(3).await.unwrap());
+    let room = room_of_two(&engine, 4, 5).await;
+    let first = send(&engine, &room, 4, "before").await.unwrap();
+    engine.end_room(&room.id, Some(5), 9_000).await.unwrap();
+    assert_eq!(send(&engine, &room, 5, "after").await, None);
+    let kept = engine.read_after(&room.id, None, 10).await.unwrap();
+    assert_eq!(
+        kept.iter()
+            .map(|e| (e.id.as_str(), e.data.as_str()))
+            .collect::<Vec<_>>(),
+        [(first.as_str(), "before")]
+    );
+    let done = ArchiveMark {
+        room_id: &room.id,
+        upto: &first,
+        done: true,
+    };
+    engine.mark_archived(&[done]).await.unwrap();
+    assert_eq!(send(&engine, &room, 4, "later still").await, None);
     assert!(engine
         .read_after(&room.id, None, 10)
         .await
@@ -550,8 +578,8 @@ async fn archive_bookkeeping(engine: Arc<dyn Engine>) {
     assert_eq!(listed.archived, None);
     assert_eq!(listed.room, Some(room.clone()));
 
-    let first = send(&engine, &room.id, 1, "hello").await.unwrap();
-    let second = send(&engine, &room.id, 2, "again").await.unwrap();
+    let first = send(&engine, &room, 1, "hello").await.unwrap();
+    let second = send(&engine, &room, 2, "again").await.unwrap();
     let listed = backlog_of(engine.clone(), room.id.clone(), 1)
         .await
         .unwrap();
@@ -603,13 +631,13 @@ async fn archive_bookkeeping(engine: Arc<dyn Engine>) {
 async fn archive_turns_reach_every_room(engine: Arc<dyn Engine>) {
     let mut rooms = Vec::new();
     for k in 0..6 {
-        let room = room_of_two(&engine, 10 + 2 * k, 11 + 2 * k).await.id;
+        let room = room_of_two(&engine, 10 + 2 * k, 11 + 2 * k).await;
         for i in 0..3 {
             send(&engine, &room, 10 + 2 * k, &format!("m{i}"))
                 .await
                 .unwrap();
         }
-        rooms.push(room);
+        rooms.push(room.id);
     }
     let mut seen = HashSet::new();
     for _ in 0..(2 * rooms.len() + 24) {
@@ -786,7 +814,7 @@ async fn events_reach_the_nodes_that_hold_their_users(engine: Arc<dyn Engine>) {
     let room = matched(join(&engine, 7, "봄", 2).await);
     assert_eq!(next(&mut n1).await, event(&[1], "matched 1"));
     assert_eq!(next(&mut n2).await, event(&[2], "matched 2"));
-    let id = send(&engine, &room.id, 2, "hi").await.unwrap();
+    let id = send(&engine, &room, 2, "hi").await.unwrap();
     assert_eq!(next(&mut n1).await, event(&[1], &format!("<{id}>")));
     assert_eq!(next(&mut n2).await, event(&[2], &format!("<{id}>")));
     engine.relay(&room.id, 1, "typing").await.unwrap();
@@ -1009,7 +1037,7 @@ async fn a_retried_message_is_appended_once_and_echoed_with_its_id(engine: Arc<d
     n2.hold(&engine, 2).await;
     join(&engine, 7, "봄", 1).await;
     next(&mut n1).await;
-    let room = matched(join(&engine, 7, "봄", 2).await).id;
+    let room = matched(join(&engine, 7, "봄", 2).await);
     assert_eq!(next(&mut n1).await, event(&[1], "matched 1"));
     assert_eq!(next(&mut n2).await, event(&[2], "matched 2"));
     let sent = |from: i64, cid: &'static str, data: &'static str| {
@@ -1036,14 +1064,14 @@ async fn a_retried_message_is_appended_once_and_echoed_with_its_id(engine: Arc<d
     assert_ne!(other, id);
     assert_eq!(next(&mut n1).await, event(&[1], &format!("<{other}>")));
     assert_eq!(next(&mut n2).await, event(&[2], &format!("<{other}>")));
-    let stored = engine.read_after(&room, None, 10).await.unwrap();
+    let stored = engine.read_after(&room.id, None, 10).await.unwrap();
     assert_eq!(
         stored.iter().map(|e| e.data.as_str()).collect::<Vec<_>>(),
         ["first", "reply"]
     );
 
     // After the room ended, a retry is still told its id; a new message is refused.
-    engine.end_room(&room, None, now).await.unwrap();
+    engine.end_room(&room.id, None, now).await.unwrap();
     assert_eq!(sent(1, "c1", "first").await, Some(id.clone()));
     assert_eq!(next(&mut n1).await, event(&[1], &format!("<{id}>")));
     assert_eq!(sent(1, "c2", "late").await, None);
@@ -1071,7 +1099,7 @@ async fn many_senders_at_once_are_delivered_whole_and_in_order(engine: Arc<dyn E
         } else {
             n2.hold(&engine, b).await;
         }
-        rooms.push((room_of_two(&engine, a, b).await.id, a));
+        rooms.push((room_of_two(&engine, a, b).await, a));
     }
     let tasks: Vec<_> = rooms
         .iter()
@@ -1086,7 +1114,7 @@ async fn many_senders_at_once_are_delivered_whole_and_in_order(engine: Arc<dyn E
                         head: "<",
                         tail: ">\n{\"m\":\"a\\nb\"}",
                     };
-                    let data = format!("{room}:{i}");
+                    let data = format!("{}:{i}", room.id);
                     ids.push(
                         engine
                             .send(&room, from, None, &data, &frame)
@@ -1101,7 +1129,7 @@ async fn many_senders_at_once_are_delivered_whole_and_in_order(engine: Arc<dyn E
         .collect();
     let mut sent: HashMap<String, Vec<String>> = HashMap::new();
     for ((room, _), task) in rooms.iter().zip(tasks) {
-        sent.insert(room.clone(), task.await.unwrap());
+        sent.insert(room.id.clone(), task.await.unwrap());
     }
     // n1 holds every sender and half the partners; n2 the other half.
     let mut got: HashMap<i64, Vec<String>> = HashMap::new();
@@ -1123,17 +1151,19 @@ async fn many_senders_at_once_are_delivered_whole_and_in_order(engine: Arc<dyn E
         quiet(node).await;
     }
     for (room, from) in &rooms {
-        let ids: Vec<String> = sent[room]
+        let ids: Vec<String> = sent[&room.id]
             .iter()
             .map(|id| format!("<{id}>\n{{\"m\":\"a\\nb\"}}"))
             .collect();
         assert_eq!(got[from], ids, "the sender's own, in order");
         let partner = from + 1;
         assert_eq!(got[&partner], ids, "the partner's, in order");
-        let stored = engine.read_after(room, None, 100).await.unwrap();
+        let stored = engine.read_after(&room.id, None, 100).await.unwrap();
         assert_eq!(
             stored.iter().map(|e| e.data.clone()).collect::<Vec<_>>(),
-            (0..EACH).map(|i| format!("{room}:{i}")).collect::<Vec<_>>()
+            (0..EACH)
+                .map(|i| format!("{}:{i}", room.id))
+                .collect::<Vec<_>>()
         );
     }
 }

@@ -219,7 +219,9 @@ return told
 ";
 
 /// ARGV: room id, now ms, member or ''. Answers the room's fields when this call ended
-/// it; the members' own records are freed after (`LEAVE_ROOM`, in their partitions).
+/// it; the members' own records are freed after (`LEAVE_ROOM`, in their partitions). The
+/// room's stream, if it has one, takes no message from now on: its last id moves to the
+/// last possible one, which `XADD` cannot pass (see `SEND`); what it holds stays readable.
 const END_ROOM: &str = r"
 local rk = K .. 'room:' .. ARGV[1]
 local r = redis.call('HMGET', rk, 'ended', 'ua', 'ub')
@@ -227,47 +229,61 @@ if r[1] ~= '0' then return false end
 if ARGV[3] ~= '' and r[2] ~= ARGV[3] and r[3] ~= ARGV[3] then return false end
 redis.call('HSET', rk, 'ended', ARGV[2])
 redis.call('EXPIRE', rk, 86400)
+if redis.call('EXISTS', rk .. ':s') == 1 then
+  redis.call('XSETID', rk .. ':s', '18446744073709551615-18446744073709551615')
+end
 return redis.call('HGETALL', rk)
 ";
 
 /// Chat messages, a batch of them in one call: the service's message path. ARGV: the
-/// stream max length, then per message its partition's anchor, room id, sender, stored
-/// data, frame head, frame tail and client id or ''. `room:<id>:c` maps the client ids of a
-/// room's messages (prefixed with the sender) to their stream ids, so a retry is echoed,
-/// not appended again. Answers per message its stream id, false (not the sender's open
-/// room), or '' (its keys are not on this server: a slot moved; it is sent again alone).
+/// stream max length, then per message its room's key, sender, members (`<a>,<b>`, whom
+/// its event is for), stored data, frame head, frame tail and client id or ''. The node
+/// vouches that the sender is a member (it read the room's record; members never change);
+/// whether the room is still open, Redis says: `END_ROOM` moves an ended room's stream to
+/// the last possible id, so that `XADD` refuses it, and a room without a stream (no message
+/// yet, or archived and dropped) is read before its first message is appended. So a
+/// message costs one command, not a read and an append. `room:<id>:c` maps the client
+/// ids of a room's messages (prefixed with the sender) to their stream ids, so a retry is
+/// echoed, not appended again. Answers per message its stream id, false (not an open
+/// room of the sender), or '' (its keys are not on this server: a slot moved; it is sent
+/// again alone).
 ///
 /// The messages may be of several partitions of this server (`allow-cross-slot-keys`: a
 /// cluster still refuses any key another master holds, which `pcall` turns into ''), and
 /// their events go out in one `SPUBLISH` on the first's channel, each after an ASCII
 /// record separator (see `decode_events`). Every node listens on every channel, and what one
 /// server publishes reaches each node in order on one connection, so a room's events keep
-/// their order. Each message's keys are read before anything of it is written, so a key
-/// away fails the message before it is stored. Every string built here is Lua's to
-/// allocate and collect: an event is built in one concatenation and no helper is made.
+/// their order. A message's first command reads or fails before anything of it is
+/// written, so a key away fails the message before it is stored. Every string built here
+/// is Lua's to allocate and collect: an event is built in one concatenation and no helper
+/// is made.
 const SEND: &str = r"
 local max = ARGV[1]
 local answers, events = {}, {}
 for i = 2, #ARGV, 7 do
-  local rk = ARGV[i] .. 'room:' .. ARGV[i + 1]
-  local sender, cid = ARGV[i + 2], ARGV[i + 6]
-  local id = false
-  local ok, r = pcall(redis.call, 'HMGET', rk, 'ended', 'ua', 'ub')
-  if ok and (r[2] == sender or r[3] == sender) then
-    local seen = false
-    if cid ~= '' then
-      cid = sender .. ':' .. cid
-      ok, seen = pcall(redis.call, 'HGET', rk .. ':c', cid)
-    end
-    if ok and seen then
-      id = seen
-      events[#events + 1] = sender .. '\n' .. ARGV[i + 4] .. seen .. ARGV[i + 5]
-    elseif ok and r[1] == '0' then
-      ok, id = pcall(redis.call, 'XADD', rk .. ':s', 'MAXLEN', '~', max, '*', 'd', ARGV[i + 3])
-      if ok then
-        if cid ~= '' then pcall(redis.call, 'HSET', rk .. ':c', cid, id) end
-        events[#events + 1] = r[2] .. ',' .. r[3] .. '\n' .. ARGV[i + 4] .. id .. ARGV[i + 5]
+  local rk, sender, cid = ARGV[i], ARGV[i + 1], ARGV[i + 6]
+  local ok, id, seen = true, false, false
+  if cid ~= '' then
+    cid = sender .. ':' .. cid
+    ok, seen = pcall(redis.call, 'HGET', rk .. ':c', cid)
+  end
+  if ok and seen then
+    id = seen
+    events[#events + 1] = sender .. '\n' .. ARGV[i + 4] .. seen .. ARGV[i + 5]
+  elseif ok then
+    ok, id = pcall(redis.call, 'XADD', rk .. ':s', 'NOMKSTREAM', 'MAXLEN', '~', max, '*', 'd', ARGV[i + 3])
+    if ok and not id then
+      local r
+      ok, r = pcall(redis.call, 'HMGET', rk, 'ended', 'ua', 'ub')
+      if ok and r[1] == '0' and (r[2] == sender or r[3] == sender) then
+        ok, id = pcall(redis.call, 'XADD', rk .. ':s', 'MAXLEN', '~', max, '*', 'd', ARGV[i + 3])
       end
+    elseif not ok and string.find(tostring(type(id) == 'table' and id.err or id), 'exhausted', 1, true) then
+      ok, id = true, false
+    end
+    if ok and id then
+      if cid ~= '' then pcall(redis.call, 'HSET', rk .. ':c', cid, id) end
+      events[#events + 1] = ARGV[i + 2] .. '\n' .. ARGV[i + 4] .. id .. ARGV[i + 5]
     end
   end
   if not ok then id = '' end

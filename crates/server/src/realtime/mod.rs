@@ -495,7 +495,7 @@ impl AppState {
             .engine(
                 "send",
                 self.engine.send(
-                    &room.id,
+                    room,
                     user.id,
                     stored.client_id.as_deref(),
                     &data,

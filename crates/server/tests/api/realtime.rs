@@ -932,10 +932,11 @@ async fn a_message_the_database_refuses_holds_back_no_other(mut app: TestApp) {
         head: "{\"event\":\"injected\",\"data\":{\"id\":\"",
         tail: "\"}}",
     };
+    let room = app.state.engine.room(&first).await.unwrap().unwrap();
     app.state
         .engine
         .send(
-            &first,
+            &room,
             ma["senderId"].as_i64().unwrap(),
             None,
             &poison.to_string(),
