@@ -233,8 +233,7 @@ impl ArchiveShare {
     }
 
     /// Whether the turn reads `room_id`: the value of its last character as a hex digit
-    /// (room ids are hex; its code otherwise), modulo `parts`. The Redis engine's backlog
-    /// script says the same in Lua.
+    /// (room ids are hex; its code otherwise), modulo `parts`.
     pub fn holds(self, room_id: &str) -> bool {
         let Some(last) = room_id.chars().next_back() else {
             return self.part == 0;

@@ -313,34 +313,6 @@ end
 return out
 ";
 
-/// The archive's turn in one partition (see `Engine::archive_backlog`), starting at a
-/// place in the list that moves from turn to turn. ARGV: messages per room, messages in
-/// all (the last room may pass it), the place to start, the parts and the part of the
-/// rooms to read (`ArchiveShare::holds`). Answers for each room
-/// `{id, mark or '', {id, data, id, data, …}, {the room's hash, flat}}`.
-const BACKLOG: &str = r"
-local rooms = redis.call('SMEMBERS', K .. 'archive')
-local out, n, total, budget = {}, #rooms, 0, tonumber(ARGV[2])
-local parts, part = tonumber(ARGV[4]), tonumber(ARGV[5])
-for i = 0, n - 1 do
-  if total >= budget then break end
-  local id = rooms[(tonumber(ARGV[3]) + i) % n + 1]
-  local last = string.sub(id, -1)
-  if (tonumber(last, 16) or string.byte(last) or 0) % parts == part then
-    local rk = K .. 'room:' .. id
-    local mark = redis.call('HGET', K .. 'archived', id)
-    local flat = {}
-    for _, e in ipairs(redis.call('XRANGE', rk .. ':s', mark and ('(' .. mark) or '-', '+', 'COUNT', ARGV[1])) do
-      flat[#flat + 1] = e[1]
-      flat[#flat + 1] = e[2][2]
-    end
-    total = total + #flat / 2
-    out[#out + 1] = {id, mark or '', flat, redis.call('HGETALL', rk)}
-  end
-end
-return out
-";
-
 /// Moves the archive's marks in one partition. ARGV: room, last id stored, '1' when the
 /// room is finished (it leaves the list; its stream, client ids and mark go), … .
 const MARK_ARCHIVED: &str = r"
@@ -445,7 +417,6 @@ pub(super) struct Scripts {
     pub send: Script,
     pub relay: Script,
     pub read: Script,
-    pub backlog: Script,
     pub mark_archived: Script,
     pub attach: Script,
     pub detach: Script,
@@ -483,7 +454,6 @@ impl Scripts {
             send: script("#!lua flags=allow-cross-slot-keys", &[SEND]),
             relay: publishing(RELAY),
             read: anchored(READ),
-            backlog: anchored(BACKLOG),
             mark_archived: anchored(MARK_ARCHIVED),
             attach: anchored(ATTACH),
             detach: gone(DETACH),
@@ -494,7 +464,7 @@ impl Scripts {
         }
     }
 
-    pub fn all(&self) -> [&Script; 25] {
+    pub fn all(&self) -> [&Script; 24] {
         [
             &self.hit,
             &self.refund,
@@ -513,7 +483,6 @@ impl Scripts {
             &self.send,
             &self.relay,
             &self.read,
-            &self.backlog,
             &self.mark_archived,
             &self.attach,
             &self.detach,
