@@ -855,11 +855,9 @@ fn backlog_from(
                 let [id, Value::Array(fields)] = parts.as_slice() else {
                     return Err(bad(entry));
                 };
-                let data = fields
-                    .chunks_exact(2)
-                    .find(|kv| kv[0].as_str().as_deref() == Some("d"))
-                    .and_then(|kv| kv[1].as_string())
-                    .ok_or_else(|| bad(entry))?;
+                // The value of its one field (`d`); an entry without one is read as
+                // empty, which the archive leaves out, rather than stopping every turn.
+                let data = fields.get(1).and_then(Value::as_string).unwrap_or_default();
                 Ok(StreamEntry {
                     id: id.as_string().ok_or_else(|| bad(entry))?,
                     data,
