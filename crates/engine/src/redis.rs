@@ -746,7 +746,7 @@ impl RedisEngine {
     }
 
     fn room_key(&self, room_id: &str) -> String {
-        format!("{}room:{room_id}", self.layout.of(room_id))
+        room_key_in(self.layout.of(room_id), room_id)
     }
 
     /// Frees `user_id` from `room_id` (in the user's partition).
@@ -832,6 +832,17 @@ fn room_from(room_id: &str, fields: &HashMap<String, String>) -> Result<Room, En
         created_ms: number("created")?,
         ended_ms: (ended != 0).then_some(ended),
     })
+}
+
+/// The key of a room's hash in its partition, `anchor` (its stream and client ids are
+/// this key with `:s` and `:c`).
+fn room_key_in(anchor: &str, room_id: &str) -> String {
+    format!("{anchor}room:{room_id}")
+}
+
+/// Where `XRANGE` starts to read a stream after `id` (exclusive), or from its start.
+fn range_after(id: Option<&str>) -> String {
+    id.map_or_else(|| "-".to_owned(), |id| format!("({id}"))
 }
 
 /// A room of the archive's turn from its replies: `XRANGE` of its stream after `mark`,
@@ -1253,7 +1264,7 @@ impl Engine for RedisEngine {
         let job = SendJob {
             anchor: anchor.to_owned(),
             args: [
-                format!("{anchor}room:{}", room.id),
+                room_key_in(anchor, &room.id),
                 sender.to_string(),
                 format!("{},{}", a.user_id, b.user_id),
                 data.to_owned(),
@@ -1297,7 +1308,7 @@ impl Engine for RedisEngine {
         after: Option<&str>,
         limit: usize,
     ) -> Result<Vec<StreamEntry>, EngineError> {
-        let start = after.map_or_else(|| "-".to_owned(), |id| format!("({id}"));
+        let start = range_after(after);
         let flat: Vec<String> = self
             .run(
                 &self.scripts.read,
@@ -1349,10 +1360,8 @@ impl Engine for RedisEngine {
                 }
                 let pipe = self.client.pipeline();
                 for id in chunk {
-                    let from = marks
-                        .get(id)
-                        .map_or_else(|| "-".to_owned(), |mark| format!("({mark}"));
-                    let key = format!("{anchor}room:{id}");
+                    let from = range_after(marks.get(id).map(String::as_str));
+                    let key = room_key_in(anchor, id);
                     let () = pipe
                         .xrange(format!("{key}:s"), from, "+", Some(per_room as u64))
                         .await?;
