@@ -236,17 +236,17 @@ return redis.call('HGETALL', rk)
 ";
 
 /// Chat messages, a batch of them in one call: the service's message path. ARGV: the
-/// stream max length, then per message its room's key, sender, members (`<a>,<b>`, whom
-/// its event is for), stored data, frame head, frame tail and client id or ''. The node
-/// vouches that the sender is a member (it read the room's record; members never change);
-/// whether the room is still open, Redis says: `END_ROOM` moves an ended room's stream to
-/// the last possible id, so that `XADD` refuses it, and a room without a stream (no message
-/// yet, or archived and dropped) is read before its first message is appended. So a
-/// message costs one command, not a read and an append. `room:<id>:c` maps the client
-/// ids of a room's messages (prefixed with the sender) to their stream ids, so a retry is
-/// echoed, not appended again. Answers per message its stream id, false (not an open
-/// room of the sender), or '' (its keys are not on this server: a slot moved; it is sent
-/// again alone).
+/// stream max length, then per message its room's key, its event's prefix (the members,
+/// `<a>,<b>`, whom it is for, a newline and the frame's head), stored data, frame tail and
+/// client id key (`<sender>:<client id>`, or ''). The node vouches that the sender is a
+/// member (it read the room's record; members never change); whether the room is still
+/// open, Redis says: `END_ROOM` moves an ended room's stream to the last possible id, so
+/// that `XADD` refuses it, and a room without a stream (no message yet, or archived and
+/// dropped) is read before its first message is appended. So a message costs one command,
+/// not a read and an append. `room:<id>:c` maps the client id keys of a room's messages to
+/// their stream ids, so a retry is echoed to its sender alone, not appended again. Answers
+/// per message its stream id, false (not an open room), or '' (its keys are not on this
+/// server: a slot moved; it is sent again alone).
 ///
 /// The messages may be of several partitions of this server (`allow-cross-slot-keys`: a
 /// cluster still refuses any key another master holds, which `pcall` turns into ''), and
@@ -254,36 +254,36 @@ return redis.call('HGETALL', rk)
 /// record separator (see `decode_events`). Every node listens on every channel, and what one
 /// server publishes reaches each node in order on one connection, so a room's events keep
 /// their order. A message's first command reads or fails before anything of it is
-/// written, so a key away fails the message before it is stored. Every string built here
-/// is Lua's to allocate and collect: an event is built in one concatenation and no helper
-/// is made.
+/// written, so a key away fails the message before it is stored. Lua makes every argument
+/// a string of its own and copies it whole, so a message passes as few as it can, and its
+/// event is built in one concatenation.
 const SEND: &str = r"
 local max = ARGV[1]
 local answers, events = {}, {}
-for i = 2, #ARGV, 7 do
-  local rk, sender, cid = ARGV[i], ARGV[i + 1], ARGV[i + 6]
+for i = 2, #ARGV, 5 do
+  local rk, cid = ARGV[i], ARGV[i + 4]
   local ok, id, seen = true, false, false
   if cid ~= '' then
-    cid = sender .. ':' .. cid
     ok, seen = pcall(redis.call, 'HGET', rk .. ':c', cid)
   end
   if ok and seen then
     id = seen
-    events[#events + 1] = sender .. '\n' .. ARGV[i + 4] .. seen .. ARGV[i + 5]
+    local head = string.sub(ARGV[i + 1], (string.find(ARGV[i + 1], '\n', 1, true)))
+    events[#events + 1] = string.match(cid, '^[^:]*') .. head .. seen .. ARGV[i + 3]
   elseif ok then
-    ok, id = pcall(redis.call, 'XADD', rk .. ':s', 'NOMKSTREAM', 'MAXLEN', '~', max, '*', 'd', ARGV[i + 3])
+    ok, id = pcall(redis.call, 'XADD', rk .. ':s', 'NOMKSTREAM', 'MAXLEN', '~', max, '*', 'd', ARGV[i + 2])
     if ok and not id then
-      local r
-      ok, r = pcall(redis.call, 'HMGET', rk, 'ended', 'ua', 'ub')
-      if ok and r[1] == '0' and (r[2] == sender or r[3] == sender) then
-        ok, id = pcall(redis.call, 'XADD', rk .. ':s', 'MAXLEN', '~', max, '*', 'd', ARGV[i + 3])
+      local ended
+      ok, ended = pcall(redis.call, 'HGET', rk, 'ended')
+      if ok and ended == '0' then
+        ok, id = pcall(redis.call, 'XADD', rk .. ':s', 'MAXLEN', '~', max, '*', 'd', ARGV[i + 2])
       end
     elseif not ok and string.find(tostring(type(id) == 'table' and id.err or id), 'exhausted', 1, true) then
       ok, id = true, false
     end
     if ok and id then
       if cid ~= '' then pcall(redis.call, 'HSET', rk .. ':c', cid, id) end
-      events[#events + 1] = ARGV[i + 2] .. '\n' .. ARGV[i + 4] .. id .. ARGV[i + 5]
+      events[#events + 1] = ARGV[i + 1] .. id .. ARGV[i + 3]
     end
   end
   if not ok then id = '' end
