@@ -289,8 +289,8 @@ pub struct RedisEngine {
 }
 
 /// One chat message, waiting for its batch: its partition's anchor, and its
-/// part of the call's arguments (room key, event prefix, stored data, frame tail, client
-/// id key or ''; see `SEND`).
+/// part of the call's arguments (room stream key, event prefix, stored data, frame tail,
+/// client id key or ''; see `SEND`).
 struct SendJob {
     anchor: String,
     args: [String; 5],
@@ -1276,7 +1276,7 @@ impl Engine for RedisEngine {
         let job = SendJob {
             anchor: anchor.to_owned(),
             args: [
-                room_key_in(anchor, &room.id),
+                format!("{}:s", room_key_in(anchor, &room.id)),
                 format!("{},{}\n{}", a.user_id, b.user_id, frame.head),
                 data.to_owned(),
                 frame.tail.to_owned(),
