@@ -251,6 +251,10 @@ pub struct ArchiveMark<'a> {
     pub upto: &'a str,
     /// The room is finished: it leaves the archive's list and its stream is dropped.
     pub done: bool,
+    /// Nothing more can come to the room (it ended, and the turn read all it had): turns
+    /// before this time pass it by, instead of reading it again for nothing while its
+    /// stream is kept for members who resume late.
+    pub rest_until: Option<i64>,
 }
 
 /// An event for some users' sockets, as it arrives from the bus. An inbox may also bring
@@ -435,13 +439,15 @@ pub trait Engine: Send + Sync + 'static {
 
     /// The archive's work of a turn: every room of `share` on the archive list (from its
     /// match on, until the archive finishes it) with its messages beyond the archive's
-    /// mark, at most `per_room` of each. A turn holds at most about `budget` messages: the
+    /// mark, at most `per_room` of each, but for rooms resting past `now_ms` (see
+    /// [`ArchiveMark::rest_until`]). A turn holds at most about `budget` messages: the
     /// rooms that do not fit wait for a later turn, which starts elsewhere in the list.
     async fn archive_backlog(
         &self,
         share: ArchiveShare,
         per_room: usize,
         budget: usize,
+        now_ms: i64,
     ) -> Result<Vec<Backlog>, EngineError>;
 
     /// The last archived message id of a room.

@@ -37,6 +37,8 @@ struct State {
     rooms: HashMap<String, Room>,
     streams: HashMap<String, Stream>,
     archive: HashMap<String, Option<String>>,
+    /// Rooms of the archive's list that its turns pass by until then (see `ArchiveMark`).
+    resting: HashMap<String, i64>,
     /// Turns of the archive taken: each starts one room further down its list.
     archive_turns: usize,
     /// Live node instances and their last beat.
@@ -442,12 +444,14 @@ impl Engine for MemoryEngine {
         share: ArchiveShare,
         per_room: usize,
         budget: usize,
+        now_ms: i64,
     ) -> Result<Vec<Backlog>, EngineError> {
         let mut state = self.state();
         let mut rooms: Vec<(&String, &Option<String>)> = state
             .archive
             .iter()
             .filter(|(id, _)| share.holds(id))
+            .filter(|(id, _)| state.resting.get(*id).is_none_or(|until| *until <= now_ms))
             .collect();
         rooms.sort_unstable();
         let start = state.archive_turns % rooms.len().max(1);
@@ -492,12 +496,16 @@ impl Engine for MemoryEngine {
         for mark in marks {
             if mark.done {
                 state.archive.remove(mark.room_id);
+                state.resting.remove(mark.room_id);
                 state.streams.remove(mark.room_id);
                 state.rooms.remove(mark.room_id);
             } else {
                 state
                     .archive
                     .insert(mark.room_id.to_owned(), Some(mark.upto.to_owned()));
+                if let Some(until) = mark.rest_until {
+                    state.resting.insert(mark.room_id.to_owned(), until);
+                }
             }
         }
         Ok(())

@@ -32,7 +32,7 @@
 
 mod scripts;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -399,8 +399,8 @@ async fn send_batches(
 ) {
     let mut batch = Vec::with_capacity(SEND_BATCH);
     while jobs.recv_many(&mut batch, SEND_BATCH).await > 0 {
-        let until = tokio::time::Instant::now()
-            + Duration::from_micros(linger.load(Ordering::Relaxed));
+        let until =
+            tokio::time::Instant::now() + Duration::from_micros(linger.load(Ordering::Relaxed));
         while batch.len() + jobs.len() < SEND_DEPTH {
             let left = until.saturating_duration_since(tokio::time::Instant::now());
             if left.is_zero() {
@@ -1348,6 +1348,7 @@ impl Engine for RedisEngine {
         share: ArchiveShare,
         per_room: usize,
         budget: usize,
+        now_ms: i64,
     ) -> Result<Vec<Backlog>, EngineError> {
         let turn = self.archive_turns.fetch_add(1, Ordering::Relaxed);
         let budget = (budget / PARTITIONS).max(1);
@@ -1356,8 +1357,19 @@ impl Engine for RedisEngine {
             let pipe = self.client.pipeline();
             let () = pipe.smembers(format!("{anchor}archive")).await?;
             let () = pipe.hgetall(format!("{anchor}archived")).await?;
-            let (mut rooms, mut marks): (Vec<String>, HashMap<String, String>) = pipe.all().await?;
-            rooms.retain(|id| share.holds(id));
+            let () = pipe.hgetall(format!("{anchor}resting")).await?;
+            let (mut rooms, mut marks, resting): (
+                Vec<String>,
+                HashMap<String, String>,
+                HashMap<String, i64>,
+            ) = pipe.all().await?;
+            // A room finished by a build that knew no rests leaves its rest behind.
+            let listed: HashSet<&String> = rooms.iter().collect();
+            let stale: Vec<&String> = resting.keys().filter(|id| !listed.contains(id)).collect();
+            if !stale.is_empty() {
+                let () = self.client.hdel(format!("{anchor}resting"), stale).await?;
+            }
+            rooms.retain(|id| share.holds(id) && resting.get(id).is_none_or(|t| *t <= now_ms));
             rooms.sort_unstable();
             if !rooms.is_empty() {
                 let start = turn % rooms.len();
@@ -1403,6 +1415,7 @@ impl Engine for RedisEngine {
                 mark.room_id.to_owned(),
                 mark.upto.to_owned(),
                 if mark.done { "1" } else { "0" }.to_owned(),
+                mark.rest_until.map(|t| t.to_string()).unwrap_or_default(),
             ]);
         }
         self.in_partitions::<i64>(&self.scripts.mark_archived, by_partition)

@@ -551,6 +551,7 @@ async fn only_members_of_open_rooms_send(engine: Arc<dyn Engine>) {
         room_id: &room.id,
         upto: &first,
         done: true,
+        rest_until: None,
     };
     engine.mark_archived(&[done]).await.unwrap();
     assert_eq!(send(&engine, &room, 4, "later still").await, None);
@@ -565,7 +566,7 @@ async fn archive_bookkeeping(engine: Arc<dyn Engine>) {
     let room = room_of_two(&engine, 1, 2).await;
     let backlog_of = |engine: Arc<dyn Engine>, id: String, per_room: usize| async move {
         engine
-            .archive_backlog(ArchiveShare::ALL, per_room, 100_000)
+            .archive_backlog(ArchiveShare::ALL, per_room, 100_000, 0)
             .await
             .unwrap()
             .into_iter()
@@ -594,6 +595,7 @@ async fn archive_bookkeeping(engine: Arc<dyn Engine>) {
         room_id: &room.id,
         upto: &first,
         done: false,
+        rest_until: None,
     };
     engine.mark_archived(&[mark]).await.unwrap();
     assert_eq!(
@@ -610,15 +612,50 @@ async fn archive_bookkeeping(engine: Arc<dyn Engine>) {
     );
     assert_eq!(listed.archived, Some(first));
 
+    // A room that rests is passed by until its rest is over, its mark moved all the same.
+    let rest = ArchiveMark {
+        room_id: &room.id,
+        upto: &second,
+        done: false,
+        rest_until: Some(5_000),
+    };
+    engine.mark_archived(&[rest]).await.unwrap();
+    let listed_at = |now_ms: i64| {
+        let engine = engine.clone();
+        let id = room.id.clone();
+        async move {
+            engine
+                .archive_backlog(ArchiveShare::ALL, 10, 100_000, now_ms)
+                .await
+                .unwrap()
+                .into_iter()
+                .any(|b| b.room_id == id)
+        }
+    };
+    assert!(!listed_at(4_999).await, "a resting room is passed by");
+    assert!(
+        listed_at(5_000).await,
+        "and listed again when its rest is over"
+    );
+    assert_eq!(
+        engine.archived_upto(&room.id).await.unwrap(),
+        Some(second.clone())
+    );
+
     let mark = ArchiveMark {
         room_id: &room.id,
         upto: &second,
         done: true,
+        rest_until: None,
     };
     engine.mark_archived(&[mark]).await.unwrap();
     assert!(backlog_of(engine.clone(), room.id.clone(), 10)
         .await
         .is_none());
+    assert!(
+        !listed_at(i64::MAX).await,
+        "a finished room leaves its rest too"
+    );
     assert!(engine
         .read_after(&room.id, None, 10)
         .await
@@ -642,7 +679,7 @@ async fn archive_turns_reach_every_room(engine: Arc<dyn Engine>) {
     let mut seen = HashSet::new();
     for _ in 0..(2 * rooms.len() + 24) {
         let turn = engine
-            .archive_backlog(ArchiveShare::ALL, 10, 1)
+            .archive_backlog(ArchiveShare::ALL, 10, 1, 0)
             .await
             .unwrap();
         let carried: usize = turn.iter().map(|b| b.entries.len()).sum();
@@ -668,7 +705,7 @@ async fn archive_shares_divide_the_rooms(engine: Arc<dyn Engine>) {
     for part in 0..4 {
         let share = ArchiveShare { part, parts: 4 };
         let read: HashSet<String> = engine
-            .archive_backlog(share, 10, 100_000)
+            .archive_backlog(share, 10, 100_000, 0)
             .await
             .unwrap()
             .into_iter()

@@ -319,16 +319,19 @@ return out
 ";
 
 /// Moves the archive's marks in one partition. ARGV: room, last id stored, '1' when the
-/// room is finished (it leaves the list; its stream, client ids and mark go), … .
+/// room is finished (it leaves the list; its stream, client ids, mark and rest go), and
+/// the time until which the archive passes it by, or '', … .
 const MARK_ARCHIVED: &str = r"
-for i = 1, #ARGV, 3 do
+for i = 1, #ARGV, 4 do
   local id = ARGV[i]
   if ARGV[i + 2] == '1' then
     redis.call('SREM', K .. 'archive', id)
     redis.call('HDEL', K .. 'archived', id)
+    redis.call('HDEL', K .. 'resting', id)
     redis.call('DEL', K .. 'room:' .. id .. ':s', K .. 'room:' .. id .. ':c')
   else
     redis.call('HSET', K .. 'archived', id, ARGV[i + 1])
+    if ARGV[i + 3] ~= '' then redis.call('HSET', K .. 'resting', id, ARGV[i + 3]) end
   end
 end
 return 0

@@ -394,7 +394,7 @@ pub async fn archive(state: &AppState, share: ArchiveShare) {
     // rooms' marks move, and the ended rooms are finished.
     let backlog = match state
         .engine
-        .archive_backlog(share, ARCHIVE_BATCH, ARCHIVE_TURN)
+        .archive_backlog(share, ARCHIVE_BATCH, ARCHIVE_TURN, state.shared_now_ms())
         .await
     {
         Ok(backlog) => backlog,
@@ -447,16 +447,19 @@ pub async fn archive(state: &AppState, share: ArchiveShare) {
         .filter_map(|done| async move { done })
         .collect()
         .await;
-    // A finished room leaves the list; another moves its mark when it had new messages.
+    // A finished room leaves the list; another moves its mark when it had new messages,
+    // and rests until it may be finished once it ended and the turn read all it had.
     let marks: Vec<ArchiveMark<'_>> = backlog
         .iter()
         .filter_map(|b| {
             let done = done.contains(&b.room_id);
             let read = b.entries.last().map(|e| e.id.as_str());
-            (done || read.is_some()).then(|| ArchiveMark {
+            let rest_until = rest_until(b).filter(|_| !done);
+            (done || read.is_some() || rest_until.is_some()).then(|| ArchiveMark {
                 room_id: &b.room_id,
                 upto: read.or(b.archived.as_deref()).unwrap_or("0-0"),
                 done,
+                rest_until,
             })
         })
         .collect();
@@ -491,6 +494,7 @@ pub async fn flush_room(state: &AppState, room_id: &str) -> anyhow::Result<()> {
                 room_id,
                 upto: &cursor,
                 done: false,
+                rest_until: None,
             };
             state.engine.mark_archived(&[mark]).await?;
         }
@@ -595,6 +599,13 @@ fn archived(room_id: &str, entries: &[StreamEntry]) -> Vec<ArchivedMessage> {
 
 /// Whether the archive is done with a room after this turn: it ended a while ago (or is
 /// gone), and the turn read all it had.
+/// Until when the archive may pass a room by: from when it ended and a turn read all it
+/// had (an ended room's stream takes nothing more), until it may be finished.
+fn rest_until(b: &Backlog) -> Option<i64> {
+    let ended = b.room.as_ref()?.ended_ms?;
+    (b.entries.len() < ARCHIVE_BATCH).then_some(ended + ENDED_STREAM_KEEP_MS + 1)
+}
+
 fn is_finished(b: &Backlog, now_ms: i64) -> bool {
     let over = match &b.room {
         None => true,

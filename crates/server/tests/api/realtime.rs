@@ -11,6 +11,7 @@ crate::both!(
     joins_are_checked,
     a_reconnecting_member_gets_what_it_missed,
     messages_reach_the_archive,
+    an_ended_rooms_stream_is_kept_a_minute_then_finished,
     a_third_user_waits_and_rounds_expire_waits,
     revoked_sessions_close_their_sockets,
     a_socket_the_client_closes_is_answered_at_once,
@@ -315,6 +316,31 @@ async fn messages_reach_the_archive(mut app: TestApp) {
     app.state.engine.clear("lease:archive").await.unwrap();
     telepathy_server::realtime::archive(&app.state, telepathy_engine::ArchiveShare::ALL).await;
     assert_eq!(app.state.store.transcript(&room).await.unwrap().len(), 2);
+}
+
+/// The archive keeps an ended room's stream a minute for members who resume late (its
+/// turns pass the room by meanwhile: nothing more can come to it), then finishes it.
+async fn an_ended_rooms_stream_is_kept_a_minute_then_finished(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+    a.send("chatMessage", json!({ "roomId": room, "message": "안녕" }))
+        .await;
+    b.expect("chatMessage").await;
+    a.send("leaveRoom", json!({ "roomId": room })).await;
+    b.expect("chatEnded").await;
+    let engine = &app.state.engine;
+    archive_recorded(&app, &room).await;
+    archive_recorded(&app, &room).await;
+    assert_eq!(engine.read_after(&room, None, 10).await.unwrap().len(), 1);
+    assert!(engine.archived_upto(&room).await.unwrap().is_some());
+
+    app.clock.advance(std::time::Duration::from_secs(61));
+    archive_recorded(&app, &room).await;
+    assert!(engine.read_after(&room, None, 10).await.unwrap().is_empty());
+    assert_eq!(engine.archived_upto(&room).await.unwrap(), None);
+    assert_eq!(app.state.store.transcript(&room).await.unwrap().len(), 1);
 }
 
 async fn a_third_user_waits_and_rounds_expire_waits(mut app: TestApp) {
