@@ -891,18 +891,8 @@ fn backlog_from(
         other => return Err(bad(other)),
     };
     let fields: HashMap<String, String> = match record {
-        Value::Map(map) => map
-            .clone()
-            .inner()
-            .into_iter()
-            .filter_map(|(k, v)| Some((k.as_str()?.to_string(), v.as_string()?)))
-            .collect(),
-        Value::Array(flat) => flat
-            .chunks_exact(2)
-            .filter_map(|kv| Some((kv[0].as_string()?, kv[1].as_string()?)))
-            .collect(),
         Value::Null => HashMap::new(),
-        other => return Err(bad(other)),
+        other => other.clone().convert().map_err(|_| bad(other))?,
     };
     let room = if fields.is_empty() {
         None

@@ -597,24 +597,21 @@ fn archived(room_id: &str, entries: &[StreamEntry]) -> Vec<ArchivedMessage> {
         .collect()
 }
 
-/// Whether the archive is done with a room after this turn: it ended a while ago (or is
-/// gone), and the turn read all it had.
-/// Until when the archive may pass a room by: from when it ended and a turn read all it
-/// had (an ended room's stream takes nothing more), until it may be finished.
+/// When a room may be finished, once it ended and a turn read all it had (an ended
+/// room's stream takes nothing more): the archive passes it by until then.
 fn rest_until(b: &Backlog) -> Option<i64> {
     let ended = b.room.as_ref()?.ended_ms?;
+    // A room with more than a batch of new messages is read again at a later turn.
     (b.entries.len() < ARCHIVE_BATCH).then_some(ended + ENDED_STREAM_KEEP_MS + 1)
 }
 
+/// Whether the archive is done with a room after this turn: it ended a while ago (or is
+/// gone), and the turn read all it had.
 fn is_finished(b: &Backlog, now_ms: i64) -> bool {
-    let over = match &b.room {
-        None => true,
-        Some(r) => r
-            .ended_ms
-            .is_some_and(|t| now_ms - t > ENDED_STREAM_KEEP_MS),
-    };
-    // A room with more than a batch of new messages is finished at a later turn.
-    over && b.entries.len() < ARCHIVE_BATCH
+    match &b.room {
+        None => b.entries.len() < ARCHIVE_BATCH,
+        Some(_) => rest_until(b).is_some_and(|until| until <= now_ms),
+    }
 }
 
 /// Before a finished room's stream goes: the room and its end were recorded when they
