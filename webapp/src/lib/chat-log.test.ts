@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@/api/realtime';
-import { compareMessageIds, lastServerId, mergeMessages, pendingEntry, type ChatEntry } from './chat-log';
+import { chatLog, compareMessageIds, lastServerId, mergeMessages, pendingEntry, type ChatEntry } from './chat-log';
 
 const ME = 1;
 const PARTNER = 2;
@@ -86,5 +86,38 @@ describe('lastServerId', () => {
     const entries = mergeMessages([pendingEntry('p', ME, 'p', 9)], [message('1700000000000-10', ME, 'x'), message('1700000000000-9', PARTNER, 'y')]);
     expect(lastServerId(entries)).toBe('1700000000000-10');
     expect(lastServerId([])).toBeUndefined();
+  });
+});
+
+describe('the resume point', () => {
+  const id = (n: number) => `170000000000${n}-0`;
+
+  it('moves with live messages, and holds still while a resume is out', () => {
+    chatLog.clear();
+    expect(chatLog.beginResume('room')).toBeUndefined();
+    chatLog.receive(message(id(1), PARTNER, 'a'));
+    chatLog.resumed('room');
+    chatLog.receive(message(id(2), ME, 'b'));
+    expect(chatLog.beginResume('room')).toBe(id(2));
+
+    // A live message overtakes the resumed ones, and the connection drops before they come.
+    chatLog.receive(message(id(5), PARTNER, 'e'));
+    expect(chatLog.beginResume('room')).toBe(id(2));
+
+    // The next resume brings the rest.
+    for (const n of [3, 4, 5]) chatLog.receive(message(id(n), PARTNER, 'x'));
+    chatLog.resumed('room');
+    expect(chatLog.beginResume('room')).toBe(id(5));
+    chatLog.resumed('room');
+    chatLog.receive(message(id(6), ME, 'f'));
+    expect(chatLog.beginResume('room')).toBe(id(6));
+  });
+
+  it('starts over with another room', () => {
+    chatLog.clear();
+    chatLog.open('room');
+    chatLog.receive(message(id(1), PARTNER, 'a'));
+    expect(chatLog.beginResume('other')).toBeUndefined();
+    chatLog.clear();
   });
 });

@@ -89,6 +89,23 @@ interface LogState {
   entries: ChatEntry[];
 }
 
+/**
+ * Where the next resume of the room starts. Between a `resume` and its `resumed`, live messages
+ * may arrive before the older ones the resume brings: a connection lost in between would leave
+ * a hole behind the newest message shown. So the point moves with each message only while no
+ * resume is out, and to the newest one when a resume is whole.
+ */
+interface ResumeState {
+  after: string | undefined;
+  resuming: boolean;
+}
+
+const FRESH: ResumeState = { after: undefined, resuming: false };
+
+function newer(a: string | undefined, b: string): string {
+  return a === undefined || compareMessageIds(b, a) > 0 ? b : a;
+}
+
 const EMPTY: ChatEntry[] = [];
 
 /**
@@ -98,6 +115,7 @@ const EMPTY: ChatEntry[] = [];
  */
 class ChatLog {
   private state: LogState = { roomId: null, entries: EMPTY };
+  private resume: ResumeState = FRESH;
   private readonly listeners = new Set<() => void>();
 
   subscribe = (listener: () => void): (() => void) => {
@@ -114,17 +132,37 @@ class ChatLog {
   /** Makes `roomId` the current room; another room's messages are dropped. */
   open(roomId: string): void {
     if (this.state.roomId === roomId) return;
+    this.resume = FRESH;
     this.set({ roomId, entries: EMPTY });
   }
 
   clear(): void {
+    this.resume = FRESH;
     this.set({ roomId: null, entries: EMPTY });
   }
 
   /** A message from the server; ignored unless it belongs to the current room. */
   receive(message: ChatMessage): void {
     if (message.roomId !== this.state.roomId) return;
+    if (!this.resume.resuming) this.resume = { after: newer(this.resume.after, message.id), resuming: false };
     this.set({ roomId: this.state.roomId, entries: mergeMessages(this.state.entries, [message]) });
+  }
+
+  /**
+   * A resume of `roomId` goes out: answers the id to resume after (none: from the start), which
+   * holds still until the room's `resumed`.
+   */
+  beginResume(roomId: string): string | undefined {
+    this.open(roomId);
+    this.resume = { after: this.resume.after, resuming: true };
+    return this.resume.after;
+  }
+
+  /** The server has sent everything of `roomId` up to the newest message shown. */
+  resumed(roomId: string): void {
+    if (this.state.roomId !== roomId) return;
+    const newest = lastServerId(this.state.entries);
+    this.resume = { after: newest === undefined ? this.resume.after : newer(this.resume.after, newest), resuming: false };
   }
 
   add(roomId: string, entry: ChatEntry): void {
@@ -138,10 +176,6 @@ class ChatLog {
       roomId,
       entries: this.state.entries.map((entry) => (entry.id === null && entry.clientId === clientId ? { ...entry, ...change } : entry)),
     });
-  }
-
-  lastServerId(roomId: string): string | undefined {
-    return this.state.roomId === roomId ? lastServerId(this.state.entries) : undefined;
   }
 
   private set(state: LogState): void {

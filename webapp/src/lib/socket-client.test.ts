@@ -139,6 +139,34 @@ describe('SocketClient', () => {
     client.stop();
   });
 
+  it('asks for the resume again while the server cannot read the chat, and only then', () => {
+    const { client, latest } = setup({ roomId: 'room-1', lastId: '1700000000000-3' });
+    const resume = { event: 'resume', data: { roomId: 'room-1', lastId: '1700000000000-3' } };
+    client.start();
+    latest().open();
+    latest().receive('hello', { userId: 1, roomId: 'room-1', round });
+    latest().receive('error', { event: 'resume', code: 'UNAVAILABLE', message: '지금은 서비스 연결이 원활하지 않아요. 잠시 후 다시 시도해주세요.' });
+    vi.advanceTimersByTime(999);
+    expect(latest().sent).toEqual([resume]);
+    vi.advanceTimersByTime(1);
+    expect(latest().sent).toEqual([resume, resume]);
+
+    latest().receive('error', { event: 'resume', code: 'INVALID_REQUEST', message: '요청 형식이 올바르지 않아요.' });
+    latest().receive('error', { event: 'chatMessage', code: 'UNAVAILABLE', message: '지금은 서비스 연결이 원활하지 않아요. 잠시 후 다시 시도해주세요.' });
+    vi.advanceTimersByTime(10_000);
+    expect(latest().sent).toEqual([resume, resume]);
+
+    // A connection that drops takes its pending try with it: the next hello resumes.
+    latest().receive('error', { event: 'resume', code: 'UNAVAILABLE', message: '지금은 서비스 연결이 원활하지 않아요. 잠시 후 다시 시도해주세요.' });
+    latest().drop();
+    vi.advanceTimersByTime(1000);
+    latest().open();
+    expect(latest().sent).toEqual([]);
+    latest().receive('hello', { userId: 1, roomId: 'room-1', round });
+    expect(latest().sent).toEqual([resume]);
+    client.stop();
+  });
+
   it('delivers frames to their handlers and remembers the round and the online count', () => {
     const { client, latest } = setup();
     const counts: number[] = [];

@@ -56,6 +56,7 @@ export class SocketClient {
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private connectTimer: ReturnType<typeof setTimeout> | null = null;
+  private resumeTimer: ReturnType<typeof setTimeout> | null = null;
   private status: SocketStatus = 'idle';
   private readonly handlers = new Map<string, Set<Handler>>();
   private readonly statusListeners = new Set<() => void>();
@@ -186,9 +187,20 @@ export class SocketClient {
     }
     this.dispatch(event, data);
     if (event === 'hello') {
-      const point = this.options.resumePoint?.();
-      if (point) this.send('resume', point);
+      this.resume();
+    } else if (event === 'error' && isResumeOutage(data)) {
+      // The server could not read the chat just now (its store is failing over): ask again.
+      if (this.resumeTimer) clearTimeout(this.resumeTimer);
+      this.resumeTimer = setTimeout(() => {
+        this.resumeTimer = null;
+        this.resume();
+      }, RECONNECT_BASE_MS);
     }
+  }
+
+  private resume(): void {
+    const point = this.options.resumePoint?.();
+    if (point) this.send('resume', point);
   }
 
   private dispatch(event: string, data: unknown): void {
@@ -224,8 +236,10 @@ export class SocketClient {
   private clearTimers(): void {
     if (this.retryTimer) clearTimeout(this.retryTimer);
     if (this.connectTimer) clearTimeout(this.connectTimer);
+    if (this.resumeTimer) clearTimeout(this.resumeTimer);
     this.retryTimer = null;
     this.connectTimer = null;
+    this.resumeTimer = null;
   }
 
   private setStatus(status: SocketStatus): void {
@@ -233,6 +247,11 @@ export class SocketClient {
     this.status = status;
     for (const listener of [...this.statusListeners]) listener();
   }
+}
+
+/** A `resume` refused for now: `UNAVAILABLE`, the one refusal that passes. */
+function isResumeOutage(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && 'event' in data && data.event === 'resume' && 'code' in data && data.code === 'UNAVAILABLE';
 }
 
 function detach(socket: WebSocketLike): void {

@@ -21,14 +21,16 @@ export function tabSocket(): SocketClient {
         const info = readChatInfo();
         if (!info) return null;
         if (client.latest('hello')?.roomId !== info.roomId) clearChatInfo();
-        // The resumed messages belong to this room: make sure the log takes them.
-        chatLog.open(info.roomId);
-        const lastId = chatLog.lastServerId(info.roomId);
+        // The resumed messages belong to this room: the log takes them.
+        const lastId = chatLog.beginResume(info.roomId);
         return lastId === undefined ? { roomId: info.roomId } : { roomId: info.roomId, lastId };
       },
     });
     client.on('chatMessage', (message) => {
       chatLog.receive(message);
+    });
+    client.on('resumed', (resumed) => {
+      chatLog.resumed(resumed.roomId);
     });
     const over = (ended: { roomId: string }) => {
       if (readChatInfo()?.roomId === ended.roomId) clearChatInfo();
