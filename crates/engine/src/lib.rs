@@ -336,6 +336,16 @@ pub trait Engine: Send + Sync + 'static {
         true
     }
 
+    /// Where resumes start at the latest while a hole in this node's bus is recent: the
+    /// Unix milliseconds before which every message reached this node's sockets in order.
+    /// Past it, a socket may have been handed a message and not an older one (a channel
+    /// went deaf while others of its server were heard), so a resume whose last id is
+    /// later starts here instead (the client drops by id what it has twice). None when no
+    /// hole is that recent (and always on one process).
+    fn resume_floor_ms(&self) -> Option<i64> {
+        None
+    }
+
     /// The shared clock, in Unix milliseconds: every node reads the same time from it.
     async fn now_ms(&self) -> Result<i64, EngineError>;
 

@@ -28,7 +28,8 @@
 //! `sunsubscribe`, which fred drops). So each node publishes a probe on every channel each
 //! [`PROBE_EVERY`] and checks that it hears its own; a channel that misses
 //! [`PROBE_MISSES`] probes while the others are heard is a hole like a reconnection:
-//! subscribed again, and every socket resumes.
+//! subscribed again, and every socket resumes, from before the hole for a while (a room's
+//! later messages may have come on another channel; see [`Engine::resume_floor_ms`]).
 
 mod scripts;
 
@@ -78,6 +79,12 @@ const PROBE_EVERY: Duration = Duration::from_secs(1);
 /// Probes published on a channel in a row and not heard back, while later ones were heard
 /// on other channels, before the node takes the channel as deaf.
 const PROBE_MISSES: usize = 3;
+/// How far a master's clock (a stream id's time) may be behind a node's: a hole's floor
+/// lies this much before the last probe heard.
+const CLOCK_SLACK_MS: i64 = 1_000;
+/// How long resumes start at a hole's floor: the sockets closed for it come back within
+/// seconds, a client that could not (a phone asleep) within minutes.
+const FLOOR_KEEP: Duration = Duration::from_secs(600);
 /// Starts a probe on the bus (`~<engine>:<partition>:<seq>`); events start with a user id
 /// or a newline.
 const PROBE: char = '~';
@@ -167,6 +174,7 @@ impl RedisInbox {
                 biased;
                 next = self.reconnects.recv() => match next {
                     Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                        self.probes.hole(0..PARTITIONS);
                         self.holes += 1;
                         self.pending.clear();
                         return Some(Received::Gap);
@@ -206,7 +214,10 @@ impl RedisInbox {
                             tracing::warn!(channel = %message.channel, "an unreadable event on the bus");
                         }
                     }
-                    Err(broadcast::error::RecvError::Lagged(_)) => return Some(Received::Gap),
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        self.probes.hole(0..PARTITIONS);
+                        return Some(Received::Gap);
+                    }
                     Err(broadcast::error::RecvError::Closed) => return None,
                 },
             }
@@ -214,14 +225,27 @@ impl RedisInbox {
     }
 }
 
-/// What this engine's probes of the bus have heard (see "Hearing" above).
+fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// What this engine's probes of the bus have heard (see "Hearing" above), and the floor
+/// of the latest hole (see [`Engine::resume_floor_ms`]).
 struct Probes {
     /// This engine's mark, random: every node hears every node's probes.
     mine: String,
-    /// The last probe heard on each partition's channel.
+    /// The last probe heard on each partition's channel: a probe's number is the Unix
+    /// milliseconds at which it was published, so everything published on the channel
+    /// before then has been heard.
     heard: Vec<AtomicU64>,
+    /// When listening began: the floor of a channel never heard.
+    since: u64,
     /// Inboxes alive: only a node that listens can hear its probes.
     listening: AtomicUsize,
+    /// The floor of the holes of the last [`FLOOR_KEEP`], and when the latest began.
+    floor: std::sync::Mutex<Option<(i64, std::time::Instant)>>,
 }
 
 impl Probes {
@@ -229,8 +253,38 @@ impl Probes {
         Self {
             mine: format!("{:016x}", rand::random::<u64>()),
             heard: (0..PARTITIONS).map(|_| AtomicU64::new(0)).collect(),
+            since: unix_ms(),
             listening: AtomicUsize::new(0),
+            floor: std::sync::Mutex::new(None),
         }
+    }
+
+    /// A hole begins on the channels of `partitions`: what was published on them since
+    /// their last probe heard may be lost, while later messages of the same rooms may
+    /// have come on other channels.
+    fn hole(&self, partitions: impl IntoIterator<Item = usize>) {
+        let heard = partitions
+            .into_iter()
+            .filter_map(|p| self.heard.get(p))
+            .map(|h| match h.load(Ordering::Relaxed) {
+                0 => self.since,
+                at => at,
+            })
+            .min()
+            .unwrap_or(self.since);
+        let floor = i64::try_from(heard).unwrap_or(i64::MAX) - CLOCK_SLACK_MS;
+        let mut kept = self.floor.lock().unwrap_or_else(|e| e.into_inner());
+        let floor = match *kept {
+            Some((earlier, at)) if at.elapsed() < FLOOR_KEEP => earlier.min(floor),
+            _ => floor,
+        };
+        *kept = Some((floor, std::time::Instant::now()));
+    }
+
+    fn floor(&self) -> Option<i64> {
+        let kept = self.floor.lock().unwrap_or_else(|e| e.into_inner());
+        kept.filter(|(_, at)| at.elapsed() < FLOOR_KEEP)
+            .map(|(floor, _)| floor)
     }
 
     fn probe(&self, partition: usize, seq: u64) -> String {
@@ -573,10 +627,9 @@ async fn probe(client: Client, bus: Bus) {
         // later ones on others. A listener that is only behind hears none of them.
         let deaf: Vec<usize> = (0..PARTITIONS)
             .filter(|p| {
-                unheard[*p].len() >= PROBE_MISSES
-                    && unheard[*p]
-                        .first()
-                        .is_some_and(|first| latest >= first + PROBE_MISSES as u64 - 1)
+                unheard[*p]
+                    .get(PROBE_MISSES - 1)
+                    .is_some_and(|missed| latest >= *missed)
             })
             .collect();
         if !deaf.is_empty() {
@@ -588,11 +641,13 @@ async fn probe(client: Client, bus: Bus) {
             );
             // Not ready before the inboxes hear of the hole: no socket slips in meanwhile.
             bus.up.store(false, Ordering::SeqCst);
+            bus.probes.hole(deaf.iter().copied());
             let _ = bus.deafened.send(());
             bus.subscribe_again(&channels).await;
             deaf.iter().for_each(|p| unheard[*p].clear());
         }
-        seq += 1;
+        // Numbered by the time it goes out (see `Probes::heard`), each after the last.
+        seq = unix_ms().max(seq + 1);
         let sent = join_all((0..PARTITIONS).map(|p| {
             client.spublish::<i64, _, _>(bus.channels[p].clone(), bus.probes.probe(p, seq))
         }))
@@ -919,6 +974,10 @@ impl Engine for RedisEngine {
 
     fn bus_ready(&self) -> bool {
         self.subscriber.is_connected() && self.bus.up.load(Ordering::SeqCst)
+    }
+
+    fn resume_floor_ms(&self) -> Option<i64> {
+        self.bus.probes.floor()
     }
 
     async fn ping(&self) -> Result<(), EngineError> {
@@ -1597,6 +1656,27 @@ mod tests {
             heard, expected,
             "the latest of its own, on their own channel"
         );
+    }
+
+    #[test]
+    fn a_hole_floors_resumes_before_the_last_probe_heard_on_its_channels() {
+        let probes = Probes::new();
+        assert_eq!(probes.floor(), None, "no hole, no floor");
+        let t = 1_800_000_000_000_u64;
+        let floor = |heard: u64| Some(i64::try_from(heard).unwrap() - CLOCK_SLACK_MS);
+        probes.heard(&probes.probe(1, t));
+        probes.heard(&probes.probe(2, t + 5_000));
+        probes.hole([2]);
+        assert_eq!(probes.floor(), floor(t + 5_000));
+        // A later hole on a channel heard earlier moves the floor back, never forward.
+        probes.hole([1, 2]);
+        assert_eq!(probes.floor(), floor(t));
+        probes.heard(&probes.probe(1, t + 9_000));
+        probes.hole([1]);
+        assert_eq!(probes.floor(), floor(t));
+        // A channel never heard: everything since listening began.
+        probes.hole([5]);
+        assert_eq!(probes.floor(), floor(probes.since));
     }
 
     #[test]

@@ -911,6 +911,32 @@ async fn a_slot_moved_under_chat_is_heard_again_and_its_rooms_go_on() {
     }
     assert!(gaps >= 2.0, "each node counted the hole: {gaps}");
 
+    // A resume on a node that had the hole starts before it: a client that was handed a
+    // newer message on another channel while this one was deaf still gets what it carried.
+    let t = &talkers[0];
+    let newest = t.last_id.clone().unwrap();
+    let mut c = Client::connect(
+        a.base.trim_start_matches("http://"),
+        Some(&t.cookie),
+        &a.base,
+    )
+    .await
+    .unwrap();
+    c.send("resume", json!({ "roomId": t.room, "lastId": newest }))
+        .await;
+    let mut again = Vec::new();
+    while let Ok((name, data)) = c.try_expect_any(&["chatMessage", "resumed"], SOON).await {
+        if name == "resumed" {
+            break;
+        }
+        again.push(data["id"].as_str().unwrap().to_owned());
+    }
+    assert!(
+        again
+            .iter()
+            .any(|id| id_order(id).0 > moved_ms && id_order(id) < id_order(&newest)),
+        "a resume after {newest} brings what came since the hole again: {again:?}"
+    );
     eprintln!("reshard: slots {slots:?} moved; {acknowledged} messages acknowledged");
 }
 

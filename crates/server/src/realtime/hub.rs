@@ -295,7 +295,12 @@ impl Hub {
         }
     }
 
+    /// Queues a frame for a socket not kicked: a kicked one is handed nothing more (what
+    /// comes after a hole must not reach a client before it has resumed across it).
     fn push(&self, socket: &Socket, frame: &str) {
+        if socket.control.reason().is_some() {
+            return;
+        }
         match socket.tx.try_send(frame.to_owned()) {
             Ok(()) => {}
             Err(flume::TrySendError::Full(_)) => self.kick(&socket.control, Kick::Slow),
@@ -375,6 +380,18 @@ mod tests {
         hub.send_to(1, "and another");
         assert_eq!(slow.control.reason(), Some(Kick::Slow));
         assert_eq!(hub.metrics.sockets_kicked.slow.get(), 1, "counted once");
+    }
+
+    #[test]
+    fn a_kicked_socket_is_handed_nothing_after_the_kick() {
+        let hub = hub();
+        let socket = hub.register(1);
+        hub.send_to(1, "before the hole");
+        hub.kick_all(Kick::Resync);
+        hub.send_to(1, "after the hole");
+        hub.send_all("a round");
+        let queued: Vec<String> = socket.outgoing.drain().collect();
+        assert_eq!(queued, ["before the hole"]);
     }
 
     #[tokio::test]

@@ -339,6 +339,9 @@ async fn write(
     ping.tick().await;
     loop {
         tokio::select! {
+            // A kicked socket writes nothing more than the frame in hand.
+            biased;
+            _ = control.closing() => break,
             first = outgoing.recv_async() => {
                 // Every sender gone: the socket is closing.
                 let Ok(first) = first else { break };
@@ -347,7 +350,6 @@ async fn write(
                 }
             }
             _ = ping.tick() => if sink.send(Message::Ping(Vec::new())).await.is_err() { return },
-            _ = control.closing() => break,
         }
     }
     if let Some(why) = control.reason() {
