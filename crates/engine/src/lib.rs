@@ -336,13 +336,13 @@ pub trait Engine: Send + Sync + 'static {
         true
     }
 
-    /// Where resumes start at the latest while a hole in this node's bus is recent: the
-    /// Unix milliseconds before which every message reached this node's sockets in order.
-    /// Past it, a socket may have been handed a message and not an older one (a channel
-    /// went deaf while others of its server were heard), so a resume whose last id is
-    /// later starts here instead (the client drops by id what it has twice). None when no
-    /// hole is that recent (and always on one process).
-    fn resume_floor_ms(&self) -> Option<i64> {
+    /// Where a resume whose last id is of `last_ms` (Unix ms) starts instead, when a hole
+    /// in this node's bus is recent and the id lies inside it: a socket may have been
+    /// handed a message and not an older one there (a channel went deaf while others of
+    /// its server were heard), so the resume starts before the hole (the client drops by
+    /// id what it has twice). None otherwise (and always on one process).
+    fn resume_from(&self, last_ms: i64) -> Option<i64> {
+        let _ = last_ms;
         None
     }
 

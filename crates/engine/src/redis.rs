@@ -29,7 +29,7 @@
 //! [`PROBE_EVERY`] and checks that it hears its own; a channel that misses
 //! [`PROBE_MISSES`] probes while the others are heard is a hole like a reconnection:
 //! subscribed again, and every socket resumes, from before the hole for a while (a room's
-//! later messages may have come on another channel; see [`Engine::resume_floor_ms`]).
+//! later messages may have come on another channel; see [`Engine::resume_from`]).
 
 mod scripts;
 
@@ -191,6 +191,7 @@ impl RedisInbox {
                 },
                 next = self.resubscribed.recv() => match next {
                     Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                        self.probes.hole_ends();
                         self.holes = self.holes.saturating_sub(1);
                         return Some(Received::Gap);
                     }
@@ -232,7 +233,7 @@ fn unix_ms() -> u64 {
 }
 
 /// What this engine's probes of the bus have heard (see "Hearing" above), and the floor
-/// of the latest hole (see [`Engine::resume_floor_ms`]).
+/// of the latest hole (see [`Engine::resume_from`]).
 struct Probes {
     /// This engine's mark, random: every node hears every node's probes.
     mine: String,
@@ -244,8 +245,26 @@ struct Probes {
     since: u64,
     /// Inboxes alive: only a node that listens can hear its probes.
     listening: AtomicUsize,
-    /// The floor of the holes of the last [`FLOOR_KEEP`], and when the latest began.
-    floor: std::sync::Mutex<Option<(i64, std::time::Instant)>>,
+    /// The holes of the last [`FLOOR_KEEP`], if any.
+    holes: std::sync::Mutex<Option<Holes>>,
+}
+
+/// The holes in a node's bus of the last [`FLOOR_KEEP`]: what may have been missed since
+/// `floor` (Unix ms), until the latest edge (when the node closed its sockets).
+struct Holes {
+    floor: i64,
+    edge_ms: i64,
+    at: std::time::Instant,
+}
+
+impl Holes {
+    fn edge(floor: i64) -> Self {
+        Self {
+            floor,
+            edge_ms: i64::try_from(unix_ms()).unwrap_or(i64::MAX),
+            at: std::time::Instant::now(),
+        }
+    }
 }
 
 impl Probes {
@@ -255,7 +274,7 @@ impl Probes {
             heard: (0..PARTITIONS).map(|_| AtomicU64::new(0)).collect(),
             since: unix_ms(),
             listening: AtomicUsize::new(0),
-            floor: std::sync::Mutex::new(None),
+            holes: std::sync::Mutex::new(None),
         }
     }
 
@@ -273,18 +292,33 @@ impl Probes {
             .min()
             .unwrap_or(self.since);
         let floor = i64::try_from(heard).unwrap_or(i64::MAX) - CLOCK_SLACK_MS;
-        let mut kept = self.floor.lock().unwrap_or_else(|e| e.into_inner());
-        let floor = match *kept {
-            Some((earlier, at)) if at.elapsed() < FLOOR_KEEP => earlier.min(floor),
+        let mut holes = self.holes.lock().unwrap_or_else(|e| e.into_inner());
+        let floor = match &*holes {
+            Some(kept) if kept.at.elapsed() < FLOOR_KEEP => kept.floor.min(floor),
             _ => floor,
         };
-        *kept = Some((floor, std::time::Instant::now()));
+        *holes = Some(Holes::edge(floor));
     }
 
-    fn floor(&self) -> Option<i64> {
-        let kept = self.floor.lock().unwrap_or_else(|e| e.into_inner());
-        kept.filter(|(_, at)| at.elapsed() < FLOOR_KEEP)
-            .map(|(floor, _)| floor)
+    /// A hole's last edge: the sockets are closed once more.
+    fn hole_ends(&self) {
+        let mut holes = self.holes.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(kept) = holes.as_mut() {
+            *kept = Holes::edge(kept.floor);
+        }
+    }
+
+    /// Where a resume whose last id is of `last_ms` starts instead: a recent hole's floor,
+    /// when the id lies inside the hole (a client may hold it and not an older one). An
+    /// id from after the hole's last edge came to a socket opened since, whose resume
+    /// started at the floor already.
+    fn resume_from(&self, last_ms: i64) -> Option<i64> {
+        let holes = self.holes.lock().unwrap_or_else(|e| e.into_inner());
+        holes
+            .as_ref()
+            .filter(|h| h.at.elapsed() < FLOOR_KEEP)
+            .filter(|h| h.floor < last_ms && last_ms <= h.edge_ms + CLOCK_SLACK_MS)
+            .map(|h| h.floor)
     }
 
     fn probe(&self, partition: usize, seq: u64) -> String {
@@ -976,8 +1010,8 @@ impl Engine for RedisEngine {
         self.subscriber.is_connected() && self.bus.up.load(Ordering::SeqCst)
     }
 
-    fn resume_floor_ms(&self) -> Option<i64> {
-        self.bus.probes.floor()
+    fn resume_from(&self, last_ms: i64) -> Option<i64> {
+        self.bus.probes.resume_from(last_ms)
     }
 
     async fn ping(&self) -> Result<(), EngineError> {
@@ -1659,24 +1693,35 @@ mod tests {
     }
 
     #[test]
-    fn a_hole_floors_resumes_before_the_last_probe_heard_on_its_channels() {
+    fn a_hole_floors_resumes_from_inside_it_at_the_last_probe_heard_on_its_channels() {
         let probes = Probes::new();
-        assert_eq!(probes.floor(), None, "no hole, no floor");
-        let t = 1_800_000_000_000_u64;
-        let floor = |heard: u64| Some(i64::try_from(heard).unwrap() - CLOCK_SLACK_MS);
-        probes.heard(&probes.probe(1, t));
-        probes.heard(&probes.probe(2, t + 5_000));
+        let now = unix_ms();
+        let ms = |t: u64| i64::try_from(t).unwrap();
+        assert_eq!(probes.resume_from(ms(now)), None, "no hole, no floor");
+        probes.heard(&probes.probe(1, now - 20_000));
+        probes.heard(&probes.probe(2, now - 10_000));
         probes.hole([2]);
-        assert_eq!(probes.floor(), floor(t + 5_000));
+        let floor = ms(now - 10_000) - CLOCK_SLACK_MS;
+        assert_eq!(probes.resume_from(ms(now - 5_000)), Some(floor));
+        assert_eq!(probes.resume_from(floor), None, "from before the hole");
+        assert_eq!(
+            probes.resume_from(ms(now) + 60_000),
+            None,
+            "from after its last edge"
+        );
         // A later hole on a channel heard earlier moves the floor back, never forward.
         probes.hole([1, 2]);
-        assert_eq!(probes.floor(), floor(t));
-        probes.heard(&probes.probe(1, t + 9_000));
+        let floor = ms(now - 20_000) - CLOCK_SLACK_MS;
+        assert_eq!(probes.resume_from(ms(now - 15_000)), Some(floor));
+        probes.heard(&probes.probe(1, now - 1_000));
         probes.hole([1]);
-        assert_eq!(probes.floor(), floor(t));
+        probes.hole_ends();
+        assert_eq!(probes.resume_from(ms(now - 15_000)), Some(floor));
         // A channel never heard: everything since listening began.
-        probes.hole([5]);
-        assert_eq!(probes.floor(), floor(probes.since));
+        let fresh = Probes::new();
+        fresh.hole([5]);
+        let since = ms(fresh.since);
+        assert_eq!(fresh.resume_from(since), Some(since - CLOCK_SLACK_MS));
     }
 
     #[test]

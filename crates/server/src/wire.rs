@@ -156,7 +156,10 @@ pub struct RoomRef {
 #[oai(rename_all = "camelCase")]
 pub struct Resume {
     pub room_id: String,
-    /// The id of the last message the client has; everything after it is sent.
+    /// Where the client's resume point is: the newest id it holds, taken only outside a
+    /// resume or once `resumed` came (live messages may arrive among the resumed ones,
+    /// before older ones). Everything after it is sent, and after a hole in the node's bus
+    /// from a little before it too (the client drops by id what it has twice).
     pub last_id: Option<String>,
 }
 

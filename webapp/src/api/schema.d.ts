@@ -2748,7 +2748,12 @@ export interface components {
          */
         Resume: {
             roomId: string;
-            /** @description The id of the last message the client has; everything after it is sent. */
+            /**
+             * @description Where the client's resume point is: the newest id it holds, taken only outside a
+             *     resume or once `resumed` came (live messages may arrive among the resumed ones,
+             *     before older ones). Everything after it is sent, and after a hole in the node's bus
+             *     from a little before it too (the client drops by id what it has twice).
+             */
             lastId?: string;
         };
         /**

@@ -658,14 +658,12 @@ impl AppState {
         let mut out = Vec::new();
         let mut after = last_id.map(str::to_owned);
         // After a hole in this node's bus the client may hold a message and not an older one.
-        if let Some(floor) = self.engine.resume_floor_ms() {
-            let ms = |id: &str| {
-                id.split_once('-')
-                    .and_then(|(ms, _)| ms.parse::<i64>().ok())
-            };
-            if after.as_deref().and_then(ms).is_some_and(|ms| ms > floor) {
-                after = Some(format!("{floor}-0"));
-            }
+        let last_ms = after
+            .as_deref()
+            .and_then(|id| id.split_once('-'))
+            .and_then(|(ms, _)| ms.parse::<i64>().ok());
+        if let Some(floor) = last_ms.and_then(|ms| self.engine.resume_from(ms)) {
+            after = Some(format!("{floor}-0"));
         }
         loop {
             let batch = self
