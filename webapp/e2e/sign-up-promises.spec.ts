@@ -80,6 +80,8 @@ test('My page says when the nickname may change, and changes it once the month i
     await dialog.getByRole('button', { name: '다음' }).click();
     await page.getByRole('button', { name: '이 닉네임으로 할게요' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
+    // The confirmation, which names the new nickname too, stays until the change is saved.
+    await expect(page.getByTestId('modal-backdrop')).toHaveCount(0);
     await expect(page.getByText(`달${suffix}`, { exact: true })).toBeVisible();
     await expect(page.getByText('부터 바꿀 수 있어요', { exact: false })).toBeVisible();
   } finally {
