@@ -547,6 +547,20 @@ pub fn is_stream_id(id: &str) -> bool {
     })
 }
 
+/// A stream id `<ms>-<seq>` as a pair that orders like the stream.
+pub fn parse_stream_id(id: &str) -> Option<(i64, u64)> {
+    let (ms, seq) = id.split_once('-')?;
+    Some((ms.parse().ok()?, seq.parse().ok()?))
+}
+
+/// This machine's clock, in Unix milliseconds.
+fn wall_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or_default()
+}
+
 /// How long a node counts as alive after its last heartbeat.
 pub const PRESENCE_TTL: Duration = Duration::from_secs(10);
 

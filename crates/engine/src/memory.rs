@@ -6,9 +6,9 @@ use async_trait::async_trait;
 use tokio::sync::broadcast;
 
 use crate::{
-    millis, presence_ttl_ms, ArchiveMark, ArchiveShare, Backlog, Engine, EngineError, Gone,
-    Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames, JoinOutcome, Member, MessageFrame, Room,
-    StreamEntry, STREAM_MAX,
+    millis, parse_stream_id, presence_ttl_ms, wall_ms, ArchiveMark, ArchiveShare, Backlog, Engine,
+    EngineError, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames, JoinOutcome, Member,
+    MessageFrame, Room, StreamEntry, STREAM_MAX,
 };
 
 /// Events a node's inbox holds before its reader is told of a gap.
@@ -83,13 +83,6 @@ impl MemoryEngine {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or_default()
 }
 
 impl State {
@@ -170,7 +163,7 @@ impl Engine for MemoryEngine {
     }
 
     async fn now_ms(&self) -> Result<i64, EngineError> {
-        Ok(now_ms())
+        Ok(wall_ms())
     }
 
     async fn hit(&self, key: &str, limit: u32, window: Duration) -> Result<Hit, EngineError> {
@@ -368,7 +361,7 @@ impl Engine for MemoryEngine {
     ) -> Result<Option<String>, EngineError> {
         // This engine's own record decides, whatever the caller's says.
         let room_id = room.id.as_str();
-        let now = now_ms();
+        let now = wall_ms();
         let mut state = self.state();
         let Some(room) = state.rooms.get(room_id) else {
             return Ok(None);
@@ -429,11 +422,11 @@ impl Engine for MemoryEngine {
         let Some(stream) = state.streams.get(room_id) else {
             return Ok(Vec::new());
         };
-        let after = after.and_then(parse_id);
+        let after = after.and_then(parse_stream_id);
         Ok(stream
             .entries
             .iter()
-            .filter(|e| after.is_none_or(|a| parse_id(&e.id).is_some_and(|id| id > a)))
+            .filter(|e| after.is_none_or(|a| parse_stream_id(&e.id).is_some_and(|id| id > a)))
             .take(limit)
             .cloned()
             .collect())
@@ -461,7 +454,7 @@ impl Engine for MemoryEngine {
             if total >= budget {
                 break;
             }
-            let after = archived.as_deref().and_then(parse_id);
+            let after = archived.as_deref().and_then(parse_stream_id);
             let entries: Vec<StreamEntry> = state
                 .streams
                 .get(*room_id)
@@ -469,7 +462,9 @@ impl Engine for MemoryEngine {
                     stream
                         .entries
                         .iter()
-                        .filter(|e| after.is_none_or(|a| parse_id(&e.id).is_some_and(|id| id > a)))
+                        .filter(|e| {
+                            after.is_none_or(|a| parse_stream_id(&e.id).is_some_and(|id| id > a))
+                        })
                         .take(per_room)
                         .cloned()
                         .collect()
@@ -653,10 +648,4 @@ impl Engine for MemoryEngine {
         }
         Ok(out)
     }
-}
-
-/// `<ms>-<seq>` as a pair that orders like the stream.
-pub(crate) fn parse_id(id: &str) -> Option<(i64, u64)> {
-    let (ms, seq) = id.split_once('-')?;
-    Some((ms.parse().ok()?, seq.parse().ok()?))
 }

@@ -49,9 +49,9 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use self::scripts::Scripts;
 use crate::{
-    decode_events, duration_ms, millis, presence_ttl_ms, ArchiveMark, ArchiveShare, Backlog,
-    Engine, EngineError, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames, JoinOutcome,
-    Member, MessageFrame, Received, Room, StreamEntry, STREAM_MAX,
+    decode_events, duration_ms, millis, presence_ttl_ms, wall_ms, ArchiveMark, ArchiveShare,
+    Backlog, Engine, EngineError, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames,
+    JoinOutcome, Member, MessageFrame, Received, Room, StreamEntry, STREAM_MAX,
 };
 
 /// Partitions of the key space and channels of the bus. A multiple of 2, 3, 4, 6 and 8,
@@ -227,13 +227,11 @@ impl RedisInbox {
 }
 
 fn unix_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+    u64::try_from(wall_ms()).unwrap_or(0)
 }
 
-/// What this engine's probes of the bus have heard (see "Hearing" above), and the floor
-/// of the latest hole (see [`Engine::resume_from`]).
+/// What this engine's probes of the bus have heard (see "Hearing" above), and its recent
+/// holes (see [`Engine::resume_from`]).
 struct Probes {
     /// This engine's mark, random: every node hears every node's probes.
     mine: String,
@@ -261,7 +259,7 @@ impl Holes {
     fn edge(floor: i64) -> Self {
         Self {
             floor,
-            edge_ms: i64::try_from(unix_ms()).unwrap_or(i64::MAX),
+            edge_ms: wall_ms(),
             at: std::time::Instant::now(),
         }
     }

@@ -18,7 +18,9 @@ use telepathy_domain::round::RoundAt;
 use telepathy_domain::text::ChatText;
 use telepathy_domain::words::{custom_set_for_round, topic_for_round};
 use telepathy_domain::ErrorCode;
-use telepathy_engine::{is_stream_id, JoinFrames, JoinOutcome, Member, MessageFrame, Room};
+use telepathy_engine::{
+    is_stream_id, parse_stream_id, JoinFrames, JoinOutcome, Member, MessageFrame, Room,
+};
 use telepathy_store::{MatchSide, RoomRecord, User};
 use tokio::sync::mpsc;
 
@@ -658,10 +660,7 @@ impl AppState {
         let mut out = Vec::new();
         let mut after = last_id.map(str::to_owned);
         // After a hole in this node's bus the client may hold a message and not an older one.
-        let last_ms = after
-            .as_deref()
-            .and_then(|id| id.split_once('-'))
-            .and_then(|(ms, _)| ms.parse::<i64>().ok());
+        let last_ms = after.as_deref().and_then(parse_stream_id).map(|(ms, _)| ms);
         if let Some(floor) = last_ms.and_then(|ms| self.engine.resume_from(ms)) {
             after = Some(format!("{floor}-0"));
         }
