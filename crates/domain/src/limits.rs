@@ -4,20 +4,48 @@ use std::time::Duration;
 
 /// Life of a phone verification code (spec: 180-second countdown).
 pub const CODE_TTL: Duration = Duration::from_secs(180);
-/// Wrong codes allowed before the code is void.
+/// Wrong codes one network (see the server's `security::neighbourhood`) may try against
+/// one code: past them that network is refused for the code's life, while the code stays
+/// good for the phone's owner elsewhere.
 pub const CODE_MAX_ATTEMPTS: i64 = 5;
+/// Wrong codes allowed against one code from all networks together before it is void:
+/// three networks' worth. A stranger needs three networks to spoil one code, and guesses
+/// one in 6 × 10⁴ codes at best.
+pub const CODE_MAX_ATTEMPTS_ALL: i64 = 3 * CODE_MAX_ATTEMPTS;
 /// How long a verified phone may be used to register.
 pub const VERIFIED_PHONE_TTL: Duration = Duration::from_secs(15 * 60);
-/// Minimum gap between two codes to one phone.
+/// Minimum gap between two codes to one phone asked for from one network: another
+/// network's asking (a stranger's) does not hold the owner back.
 pub const SMS_COOLDOWN: Duration = Duration::from_secs(60);
-/// Codes one phone may receive per day.
+/// Codes one phone may receive per day when asked for from one network.
 pub const SMS_DAILY_PER_PHONE: u32 = 5;
+/// Codes one phone may receive per day from all networks together, against texting a
+/// stranger's phone from many. A device that logged in to the phone's account before is
+/// not held back by it (a password reset from the owner's own browser).
+pub const SMS_DAILY_PER_PHONE_ALL: u32 = 10;
 /// Codes one client address may request per day.
 pub const SMS_DAILY_PER_IP: u32 = 30;
 /// Failed logins per client address, whatever the username, in `LOGIN_WINDOW`.
 pub const LOGIN_PER_IP: u32 = 50;
+/// Login tries per client address, failed or not, in `LOGIN_WINDOW`: each costs the node
+/// an Argon2id hash, the most expensive thing it does for a stranger.
+pub const LOGIN_TRIES_PER_IP: u32 = 100;
+/// Successful logins (new sessions) of one account in `LOGIN_WINDOW`, from anywhere: a
+/// person logs in a few times a day, not dozens of times a minute.
+pub const LOGINS_PER_ACCOUNT: u32 = 10;
 /// Window of the login limits.
 pub const LOGIN_WINDOW: Duration = Duration::from_secs(10 * 60);
+/// The back-off of one username, whatever the address, for tries from devices that never
+/// logged in to it: guesses spread over many addresses are held back too. The owner's own
+/// devices (see `DEVICE_TRUST`) are not.
+pub const LOGIN_ACCOUNT_BACKOFF: [(u32, Duration); 3] = [
+    (10, Duration::from_secs(10 * 60)),
+    (20, Duration::from_secs(60 * 60)),
+    (50, Duration::from_secs(24 * 60 * 60)),
+];
+/// How long a browser that logged in to an account is known as that account's device,
+/// exempt from the limits strangers trip for it.
+pub const DEVICE_TRUST: Duration = Duration::from_secs(365 * 24 * 60 * 60);
 /// The back-off of one client address for one username: at most this many failed logins
 /// in each window, so the address waits longer the more it fails (5 minutes after 5
 /// failures, the hour after 10, the day after 20). Other addresses, the owner's among

@@ -6,6 +6,7 @@ pub mod bell;
 pub mod cli;
 pub mod clock;
 pub mod config;
+pub mod devices;
 pub mod error;
 pub mod listener;
 pub mod megaphones;

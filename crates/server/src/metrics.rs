@@ -23,6 +23,12 @@ pub struct Op {
     pub op: &'static str,
 }
 
+/// A rate limit, by the first part of its counter's name (`login`, `sms`, `lookup`, …).
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct Limit {
+    pub limit: String,
+}
+
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct Route {
     pub route: String,
@@ -96,6 +102,8 @@ pub struct Metrics {
     /// and held back none of the others.
     pub store_rejected: Family<Op, Counter>,
     pub http_requests: Family<Route, Counter>,
+    /// Events refused by a rate limit, by limit.
+    pub rate_limited: Family<Limit, Counter>,
     pub http_latency: Family<RouteOnly, Histogram, fn() -> Histogram>,
 }
 
@@ -156,6 +164,7 @@ impl Metrics {
             store_latency: Family::new_with_constructor(latency),
             store_rejected: Family::default(),
             http_requests: Family::default(),
+            rate_limited: Family::default(),
             http_latency: Family::new_with_constructor(latency),
             registry: Registry::default(),
         };
@@ -275,6 +284,11 @@ impl Metrics {
             "http_requests",
             "HTTP requests, by route (the API's operation id) and status",
             metrics.http_requests.clone(),
+        );
+        r.register(
+            "rate_limited",
+            "Requests and frames refused by a rate limit, by limit (the first part of its counter's name)",
+            metrics.rate_limited.clone(),
         );
         r.register(
             "http_latency_seconds",

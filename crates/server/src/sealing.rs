@@ -45,6 +45,16 @@ impl DataKey {
         Self(*Key::<Aes256Gcm>::from_slice(&bytes))
     }
 
+    /// A key for another `purpose` (signing, say) derived from this one: whoever holds one
+    /// derived key learns nothing of the data key.
+    pub fn derive(&self, purpose: &str) -> [u8; 32] {
+        let mut hasher = Sha256::new();
+        hasher.update(purpose.as_bytes());
+        hasher.update([0]);
+        hasher.update(self.0.as_slice());
+        hasher.finalize().into()
+    }
+
     /// `plain`, sealed. (Encryption fails only past GCM's length limit, gigabytes.)
     pub fn seal(&self, plain: &str) -> Result<String, Unsealable> {
         let cipher = Aes256Gcm::new(&self.0);

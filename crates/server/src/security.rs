@@ -1,6 +1,7 @@
 //! Request guards shared by the API: the Origin check of state changes, client addresses,
 //! and rate limits over the shared engine.
 
+use std::net::{IpAddr, Ipv6Addr};
 use std::time::Duration;
 
 use poem::error::ReadBodyError;
@@ -8,28 +9,61 @@ use poem::http::{header, Method};
 use poem::{Body, Endpoint, IntoResponse, Request, Response};
 use sha2::{Digest, Sha256};
 use telepathy_domain::limits::{
-    LOGIN_BACKOFF, LOGIN_PER_IP, LOGIN_WINDOW, LOOKUPS_PER_IP, LOOKUP_WINDOW,
+    LOGINS_PER_ACCOUNT, LOGIN_ACCOUNT_BACKOFF, LOGIN_BACKOFF, LOGIN_PER_IP, LOGIN_TRIES_PER_IP,
+    LOGIN_WINDOW, LOOKUPS_PER_IP, LOOKUP_WINDOW,
 };
 use telepathy_domain::ErrorCode;
 use telepathy_providers::Secret;
 
 use crate::config::Config;
+use crate::devices::Device;
 use crate::error::{ApiError, OrInternal};
 use crate::state::AppState;
 
-/// The client's address behind `trusted` proxies: see [`client_of`].
+/// The client's address behind `trusted` proxies: see [`client_of`]. An entry that is not
+/// valid text keeps its place in the list (a client may write anything to the left of what
+/// our proxies append), so the proxy's own entry still counts from the right.
 pub fn client_ip(req: &Request, trusted: usize) -> String {
-    let forwarded: Vec<&str> = if trusted == 0 {
+    let forwarded: Vec<String> = if trusted == 0 {
         Vec::new()
     } else {
         req.headers()
             .get_all("x-forwarded-for")
             .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
+            .flat_map(|v| v.as_bytes().split(|b| *b == b','))
+            .map(|entry| String::from_utf8_lossy(entry).into_owned())
             .collect()
     };
+    let forwarded: Vec<&str> = forwarded.iter().map(String::as_str).collect();
     client_of(&forwarded, &peer_ip(req), trusted)
+}
+
+/// The neighbourhood of the client behind `trusted` proxies: what every per-address limit
+/// counts (see [`neighbourhood`]).
+pub fn client_net(req: &Request, trusted: usize) -> String {
+    neighbourhood(&client_ip(req, trusted))
+}
+
+/// The unit a per-address limit counts: an IPv4 address alone (an IPv4-mapped IPv6 address
+/// as its IPv4 address), an IPv6 address by its /56. One customer of an ISP holds a whole
+/// prefix, not one address: a /64 at the least (one link; every phone on a mobile network
+/// gets its own), usually a /56 (what residential ISPs delegate, as RIPE-690 recommends) and
+/// at most a /48 (businesses). Counted by /64, one home would hold 256 neighbours' worth of
+/// limits; by /48, 256 households of one ISP would share one. The /56 is the common
+/// delegation: one customer is one neighbour, and mobile phones sharing a /56 of their
+/// carrier's pool share limits that are meant to be generous.
+pub fn neighbourhood(ip: &str) -> String {
+    match ip.parse::<IpAddr>() {
+        Ok(IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let prefix = u128::from(v6) & !((1u128 << (128 - 56)) - 1);
+                format!("{}/56", Ipv6Addr::from(prefix))
+            }
+        },
+        Ok(IpAddr::V4(v4)) => v4.to_string(),
+        Err(_) => ip.to_owned(),
+    }
 }
 
 /// The address of the connection's other end (the last proxy, if any).
@@ -53,7 +87,13 @@ pub fn client_of(forwarded: &[&str], peer: &str, trusted: usize) -> String {
         .chain(std::iter::once(peer))
         .collect();
     let at = chain.len().saturating_sub(1).saturating_sub(trusted);
-    chain.get(at).copied().unwrap_or(peer).to_owned()
+    // What our proxies write is an address; anything else was written by the client.
+    chain
+        .get(at)
+        .copied()
+        .filter(|a| a.parse::<IpAddr>().is_ok())
+        .unwrap_or(peer)
+        .to_owned()
 }
 
 /// Whether a request comes from this machine (a loopback peer that came through no proxy)
@@ -231,6 +271,9 @@ pub async fn check_origin<E: Endpoint>(next: E, req: Request) -> poem::Result<Re
     next.call(req).await.map(IntoResponse::into_response)
 }
 
+/// A counter's name, limit and window.
+type Counted = (String, u32, Duration);
+
 /// The counts of one try of a secret (a password, a one-time code), taken before it is
 /// checked so that tries at once on several nodes cannot pass together. A try that
 /// succeeds hands them to [`AppState::tries_succeeded`].
@@ -265,6 +308,64 @@ impl AppState {
             refund: vec![ip_key],
             clear: backoff_keys.to_vec(),
         })
+    }
+
+    /// Counts a user's login try for `username` from the network `ip`, before its password
+    /// is checked. From a device that logged in to the account before (`device`), only that
+    /// device's own back-off counts. From any other, the network's failures
+    /// (`LOGIN_PER_IP`), its back-off for the username (`LOGIN_BACKOFF`) and the username's
+    /// back-off from all such devices (`LOGIN_ACCOUNT_BACKOFF`): a guesser spread over many
+    /// networks is held back, and so is one behind the owner's address, but not the owner.
+    /// Every try of the network is counted first as well (`LOGIN_TRIES_PER_IP`), whatever
+    /// comes of it.
+    pub async fn count_login_try(
+        &self,
+        ip: &str,
+        username: &str,
+        device: Option<&Device>,
+    ) -> Result<Tries, ApiError> {
+        let backoff = |from: &str| {
+            LOGIN_BACKOFF.map(|(limit, window)| {
+                let key = format!("login:fail:{}s:{username}:{from}", window.as_secs());
+                (key, limit, window)
+            })
+        };
+        let (refund, clear): (Vec<Counted>, Vec<Counted>) = match device {
+            Some(device) => (Vec::new(), backoff(&format!("dev:{}", device.id)).to_vec()),
+            None => {
+                let mut refund = vec![(format!("login:ip:{ip}"), LOGIN_PER_IP, LOGIN_WINDOW)];
+                refund.extend(LOGIN_ACCOUNT_BACKOFF.map(|(limit, window)| {
+                    let key = format!("login-account:{}s:{username}", window.as_secs());
+                    (key, limit, window)
+                }));
+                (refund, backoff(ip).to_vec())
+            }
+        };
+        let every = format!("login-try:{ip}");
+        let mut limits = vec![(every.as_str(), LOGIN_TRIES_PER_IP, LOGIN_WINDOW)];
+        limits.extend(
+            refund
+                .iter()
+                .chain(&clear)
+                .map(|(key, limit, window)| (key.as_str(), *limit, *window)),
+        );
+        self.limit_all(&limits, ErrorCode::RateLimited).await?;
+        Ok(Tries {
+            refund: refund.into_iter().map(|(key, _, _)| key).collect(),
+            clear: clear.into_iter().map(|(key, _, _)| key).collect(),
+        })
+    }
+
+    /// Counts one new session of `user_id`, refused past `LOGINS_PER_ACCOUNT` in
+    /// `LOGIN_WINDOW`.
+    pub async fn count_login(&self, user_id: i64) -> Result<(), ApiError> {
+        self.limit(
+            &format!("login-ok:{user_id}"),
+            LOGINS_PER_ACCOUNT,
+            LOGIN_WINDOW,
+            ErrorCode::RateLimited,
+        )
+        .await
     }
 
     /// Counts a try of `subject`'s one-time code against `backoff`: at most so many wrong
@@ -309,9 +410,9 @@ impl AppState {
     /// username is taken at sign-up) of the request's client address, so that usernames and
     /// phone numbers cannot be enumerated quickly.
     pub async fn limit_lookups(&self, req: &Request) -> Result<(), ApiError> {
-        let ip = client_ip(req, self.config.trusted_proxies);
+        let net = client_net(req, self.config.trusted_proxies);
         self.limit(
-            &format!("lookup:ip:{ip}"),
+            &format!("lookup:ip:{net}"),
             LOOKUPS_PER_IP,
             LOOKUP_WINDOW,
             ErrorCode::RateLimited,
@@ -381,14 +482,58 @@ impl AppState {
             Ok(())
         } else {
             tracing::info!(key, count = hit.count, "rate limit reached");
+            self.count_limited(key);
             Err(code)
         }
+    }
+
+    /// Counts one event refused by the limit counted under `key`.
+    pub fn count_limited(&self, key: &str) {
+        let limit = key.split(':').next().unwrap_or(key).to_owned();
+        self.metrics
+            .rate_limited
+            .get_or_create(&crate::metrics::Limit { limit })
+            .inc();
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{client_of, content_security_policy};
+    use poem::http::HeaderValue;
+    use poem::Request;
+
+    use super::{client_ip, client_of, content_security_policy, neighbourhood};
+
+    #[test]
+    fn an_ipv6_client_is_counted_by_its_56() {
+        let cases = [
+            ("2001:db8:77:1::5", "2001:db8:77::/56"),
+            ("2001:db8:77:ff:1:2:3:4", "2001:db8:77::/56"),
+            ("2001:db8:77:100::1", "2001:db8:77:100::/56"),
+            ("::ffff:203.0.113.5", "203.0.113.5"),
+            ("203.0.113.5", "203.0.113.5"),
+            ("unknown", "unknown"),
+        ];
+        for (ip, net) in cases {
+            assert_eq!(neighbourhood(ip), net, "{ip}");
+        }
+    }
+
+    #[test]
+    fn a_forwarded_entry_that_is_not_text_keeps_its_place() {
+        let req = Request::builder()
+            .header(
+                "x-forwarded-for",
+                HeaderValue::from_bytes(b"\xff\xfe garbage, 203.0.113.5").unwrap(),
+            )
+            .finish();
+        assert_eq!(client_ip(&req, 1), "203.0.113.5");
+        // What the proxy appended is always an address; a client's word never is taken for it.
+        let req = Request::builder()
+            .header("x-forwarded-for", "203.0.113.5, not-an-address")
+            .finish();
+        assert_eq!(client_ip(&req, 1), "unknown");
+    }
 
     #[test]
     fn sockets_go_to_our_own_origins_in_kind() {

@@ -84,6 +84,7 @@ impl AppState {
             .await
             .or_internal("creating a session")?;
         cookies.add(self.session_cookie(token, SESSION_TTL));
+        self.mark_device(cookies, user_id);
         Ok(())
     }
 

@@ -7,7 +7,7 @@ use telepathy_domain::{ErrorCode, Notice, Password, Username};
 use super::{Ack, Tag};
 use crate::error::{ApiError, ApiResult, OrInternal};
 use crate::passwords;
-use crate::security::client_ip;
+use crate::security::client_net;
 use crate::state::AppState;
 
 pub struct AccountsApi(pub AppState);
@@ -49,17 +49,17 @@ impl AccountsApi {
             return Err(ErrorCode::LoginFailed.into());
         };
         // Every try is counted before the password is checked; a try that succeeds is
-        // taken back.
-        let ip = client_ip(req, s.config.trusted_proxies);
-        let tries = s
-            .count_password_try("login", &ip, username.as_ref())
-            .await?;
-
+        // taken back, but for the network's count of tries.
+        let ip = client_net(req, s.config.trusted_proxies);
         let user = s
             .store
             .user_by_username(username.as_ref())
             .await
             .or_internal("finding a user")?;
+        let device = user.as_ref().and_then(|u| s.trusted_device(req, u.id));
+        let tries = s
+            .count_login_try(&ip, username.as_ref(), device.as_ref())
+            .await?;
         let ok = passwords::verify(
             password.expose().to_owned(),
             user.as_ref().map(|u| u.password_hash.clone()),
@@ -73,6 +73,7 @@ impl AccountsApi {
         s.refuse_restricted(user.id).await?;
         // This username's back-off from this address starts over.
         s.tries_succeeded(&tries).await?;
+        s.count_login(user.id).await?;
         s.start_session(req, cookies, user.id).await?;
         // A sanction given while this login was on its way ended every session but this
         // new one: look again, and end it too.

@@ -1,20 +1,22 @@
 //! SMS verification codes, shared by sign-up and password reset: a 6-digit code from the
-//! OS's CSPRNG, 180 s of life, bound to one phone and purpose, five wrong tries, sent under
-//! a per-phone cooldown and daily caps per phone and per client address.
+//! OS's CSPRNG, 180 s of life, bound to one phone and purpose, five wrong tries per network
+//! (fifteen in all), sent under a cooldown and daily caps per phone and network, a daily cap
+//! per phone and one per network.
 
 use std::time::Duration;
 
 use poem::Request;
 use rand::Rng;
 use telepathy_domain::limits::{
-    CODE_MAX_ATTEMPTS, CODE_TTL, SMS_COOLDOWN, SMS_DAILY_PER_IP, SMS_DAILY_PER_PHONE,
+    CODE_MAX_ATTEMPTS, CODE_MAX_ATTEMPTS_ALL, CODE_TTL, SMS_COOLDOWN, SMS_DAILY_PER_IP,
+    SMS_DAILY_PER_PHONE, SMS_DAILY_PER_PHONE_ALL,
 };
 use telepathy_domain::{ErrorCode, Phone};
 use telepathy_providers::CodePurpose;
 use telepathy_store::PhoneCode;
 
 use crate::error::{ApiError, OrInternal};
-use crate::security::client_ip;
+use crate::security::client_net;
 use crate::session::digest;
 use crate::state::AppState;
 
@@ -25,19 +27,24 @@ fn code_hash(purpose: CodePurpose, phone: &Phone, code: &str) -> String {
 }
 
 impl AppState {
-    /// Sends a fresh code to `phone`, within the limits against SMS pumping: the client
-    /// address's daily cap first, so that a capped address charges nothing to the phone it
-    /// names; then the phone's cooldown and daily cap, charged for an SMS that goes out only.
+    /// Sends a fresh code to `phone`, within the limits against SMS pumping and against
+    /// strangers who would use up a phone's codes to keep its owner out. The network's
+    /// daily cap comes first, so that a capped network charges nothing to the phone it
+    /// names; then the phone's cooldown and daily cap for this network, and the phone's
+    /// daily cap from all networks (which `owner_device`, a browser that logged in to the
+    /// phone's account before, is not held to). Each is charged for an SMS that goes out
+    /// only.
     pub async fn send_code(
         &self,
         req: &Request,
         phone: &Phone,
         purpose: CodePurpose,
+        owner_device: bool,
     ) -> Result<(), ApiError> {
         let p = phone.as_ref();
-        let ip = client_ip(req, self.config.trusted_proxies);
+        let net = client_net(req, self.config.trusted_proxies);
         self.limit(
-            &format!("sms:ip:{ip}"),
+            &format!("sms:ip:{net}"),
             SMS_DAILY_PER_IP,
             DAY,
             ErrorCode::SmsDailyLimit,
@@ -45,8 +52,9 @@ impl AppState {
         .await?;
         // Counted before the send, so that sends at once on several nodes cannot all pass,
         // and taken back when no SMS went out.
-        let cool = format!("sms:cool:{p}");
-        let day = format!("sms:day:{p}");
+        let cool = format!("sms:cool:{p}:{net}");
+        let day = format!("sms:day:{p}:{net}");
+        let all = format!("sms:all:{p}");
         if let Err(e) = self
             .limit(&cool, 1, SMS_COOLDOWN, ErrorCode::SmsCooldown)
             .await
@@ -54,15 +62,24 @@ impl AppState {
             self.refund(&[&cool]).await;
             return Err(e);
         }
-        let sent = match self
-            .limit(&day, SMS_DAILY_PER_PHONE, DAY, ErrorCode::SmsDailyLimit)
-            .await
-        {
-            Ok(()) => self.deliver_code(phone, purpose).await,
+        let mut limits = vec![(day.as_str(), SMS_DAILY_PER_PHONE, DAY)];
+        if !owner_device {
+            limits.push((all.as_str(), SMS_DAILY_PER_PHONE_ALL, DAY));
+        }
+        let sent = match self.limit_all(&limits, ErrorCode::SmsDailyLimit).await {
+            Ok(()) => {
+                let sent = self.deliver_code(phone, purpose).await;
+                if sent.is_err() {
+                    let counted: Vec<&str> = limits.iter().map(|(key, _, _)| *key).collect();
+                    self.refund(&counted).await;
+                }
+                sent
+            }
+            // A refused count is taken back already.
             Err(e) => Err(e),
         };
         if sent.is_err() {
-            self.refund(&[&cool, &day]).await;
+            self.refund(&[&cool]).await;
         }
         sent
     }
@@ -89,10 +106,13 @@ impl AppState {
         })
     }
 
-    /// Checks `code` against the latest live code of `phone` for `purpose`, within its five
-    /// tries. The caller then marks the code verified or spends it.
+    /// Checks `code` against the latest live code of `phone` for `purpose`: at most
+    /// `CODE_MAX_ATTEMPTS` tries from the request's network and `CODE_MAX_ATTEMPTS_ALL`
+    /// from all, so a stranger's wrong tries use up their own network's, not the code. The
+    /// caller then marks the code verified or spends it.
     pub async fn check_code(
         &self,
+        req: &Request,
         phone: &Phone,
         purpose: CodePurpose,
         code: &str,
@@ -110,18 +130,34 @@ impl AppState {
         let Some(stored) = latest.filter(|c| c.expires_at > now && c.verified_at.is_none()) else {
             return Err(ErrorCode::CodeExpired.into());
         };
-        // The try is taken before the code is compared, in one step with the check of the
-        // limit: tries sent at once cannot all read "fewer than five" and all be compared.
+        // The tries are taken before the code is compared, each in one step with the check
+        // of its limit: tries sent at once cannot all read "fewer than five" and all be
+        // compared.
+        let net = client_net(req, self.config.trusted_proxies);
+        let key = format!("code-try:{}:{net}", stored.id);
+        let limit = u32::try_from(CODE_MAX_ATTEMPTS).unwrap_or(u32::MAX);
+        let ours = self
+            .engine
+            .hit(&key, limit, CODE_TTL)
+            .await
+            .or_internal("counting a code try")?;
+        if !ours.allowed {
+            self.count_limited(&key);
+            return Err(ErrorCode::CodeAttemptsExceeded.into());
+        }
         let Some(attempts) = self
             .store
-            .take_code_attempt(stored.id, CODE_MAX_ATTEMPTS)
+            .take_code_attempt(stored.id, CODE_MAX_ATTEMPTS_ALL)
             .await
             .or_internal("counting a code try")?
         else {
+            self.count_limited("code-all");
             return Err(ErrorCode::CodeAttemptsExceeded.into());
         };
         if stored.code_hash != code_hash(purpose, phone, code) {
-            return Err(if attempts >= CODE_MAX_ATTEMPTS {
+            let last =
+                i64::from(ours.count) >= CODE_MAX_ATTEMPTS || attempts >= CODE_MAX_ATTEMPTS_ALL;
+            return Err(if last {
                 ErrorCode::CodeAttemptsExceeded
             } else {
                 ErrorCode::CodeInvalid

@@ -11,7 +11,7 @@ use telepathy_store::NewComment;
 
 use super::Tag;
 use crate::error::{ApiResult, OrInternal};
-use crate::security::client_ip;
+use crate::security::client_net;
 use crate::state::AppState;
 
 /// The name a guest's comment is posted under, and the name it is shown with.
@@ -102,7 +102,7 @@ impl CommentsApi {
         let s = &self.0;
         let user = s.current_user(req).await?.map(|c| c.user);
         let text = CommentText::parse(&body.content)?;
-        let ip = client_ip(req, s.config.trusted_proxies);
+        let ip = client_net(req, s.config.trusted_proxies);
         let ip_key = format!("comment:ip:{ip}");
         let user_key = user.as_ref().map(|u| format!("comment:user:{}", u.id));
         let mut limits = vec![(ip_key.as_str(), COMMENTS_PER_IP, COMMENT_WINDOW)];

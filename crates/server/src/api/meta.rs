@@ -13,7 +13,7 @@ use telepathy_providers::CodePurpose;
 use super::Tag;
 use crate::config::{BusinessInfo, Officer};
 use crate::error::ApiResult;
-use crate::security::{client_ip, local_or_bearer};
+use crate::security::{client_net, local_or_bearer};
 use crate::state::AppState;
 
 pub struct MetaApi(pub AppState);
@@ -249,7 +249,7 @@ impl MetaApi {
         if !local_or_bearer(req, s.config.outbox_token.as_ref()) {
             return Err(ErrorCode::NotFound.into());
         }
-        let ip = client_ip(req, s.config.trusted_proxies);
+        let ip = client_net(req, s.config.trusted_proxies);
         s.limit(
             &format!("outbox:ip:{ip}"),
             OUTBOX_READS_PER_IP,

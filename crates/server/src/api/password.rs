@@ -102,7 +102,10 @@ impl PasswordApi {
             .await?
             .ok_or(ErrorCode::NotFound)?;
         let phone = Phone::parse(&user.phone).or_internal("a stored phone is invalid")?;
-        self.0.send_code(req, &phone, CodePurpose::Reset).await?;
+        let owner_device = self.0.trusted_device(req, user.id).is_some();
+        self.0
+            .send_code(req, &phone, CodePurpose::Reset, owner_device)
+            .await?;
         Ok(Json(CodeSent {
             success: true,
             message: Notice::ResetCodeSent.message().to_owned(),
@@ -132,7 +135,9 @@ impl PasswordApi {
             .await?
             .ok_or(ErrorCode::CodeInvalid)?;
         let phone = Phone::parse(&user.phone).or_internal("a stored phone is invalid")?;
-        let code = s.check_code(&phone, CodePurpose::Reset, &b.code).await?;
+        let code = s
+            .check_code(req, &phone, CodePurpose::Reset, &b.code)
+            .await?;
         let now = s.clock.now_ms();
         if !s
             .store

@@ -12,7 +12,7 @@ use telepathy_providers::DemoCardPayments;
 
 use super::{Ack, Tag};
 use crate::error::{ApiError, ApiResult, OrInternal};
-use crate::security::client_ip;
+use crate::security::client_net;
 use crate::state::AppState;
 
 pub struct PaymentsApi(pub AppState);
@@ -201,7 +201,7 @@ impl PaymentsApi {
     )]
     async fn webhook(&self, req: &Request, body: Json<PortOneNotice>) -> ApiResult<Ack> {
         let s = &self.0;
-        let ip = client_ip(req, s.config.trusted_proxies);
+        let ip = client_net(req, s.config.trusted_proxies);
         s.limit(
             &format!("payment:notice:ip:{ip}"),
             PAYMENT_NOTICES_PER_IP,

@@ -157,7 +157,9 @@ impl SignupApi {
         {
             return Err(ErrorCode::PhoneInUse.into());
         }
-        s.send_code(req, &phone, CodePurpose::Register).await?;
+        // A phone not yet registered has no account, so no device of its owner.
+        s.send_code(req, &phone, CodePurpose::Register, false)
+            .await?;
         Ok(Json(Ack::of(Notice::CodeSent)))
     }
 
@@ -167,11 +169,11 @@ impl SignupApi {
         method = "post",
         operation_id = "checkSignupCode"
     )]
-    async fn check(&self, body: Json<PhoneCodeBody>) -> ApiResult<Ack> {
+    async fn check(&self, req: &Request, body: Json<PhoneCodeBody>) -> ApiResult<Ack> {
         let s = &self.0;
         let phone = Phone::parse(&body.phone)?;
         let code = s
-            .check_code(&phone, CodePurpose::Register, &body.code)
+            .check_code(req, &phone, CodePurpose::Register, &body.code)
             .await?;
         s.store
             .mark_code_verified(code.id, s.clock.now_ms())

@@ -21,7 +21,7 @@ use telepathy_store::{DepositOutcome, NewDeposit, NewWordset, SubmitOutcome, Tra
 
 use super::{Ack, Tag};
 use crate::error::{ApiError, ApiResult, OrInternal};
-use crate::security::client_ip;
+use crate::security::client_net;
 use crate::state::AppState;
 
 pub struct WordsetApi(pub AppState);
@@ -561,7 +561,7 @@ impl WordsetApi {
         body: SignedDeposit,
     ) -> ApiResult<DepositAnswer> {
         let s = &self.0;
-        let ip = client_ip(req, s.config.trusted_proxies);
+        let ip = client_net(req, s.config.trusted_proxies);
         s.limit(
             &format!("deposit:ip:{ip}"),
             DEPOSIT_NOTICES_PER_IP,

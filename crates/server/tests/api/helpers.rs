@@ -61,6 +61,8 @@ pub struct TestApp {
     pub clock: Arc<ManualClock>,
     /// The session cookie the app last set, sent with every request.
     pub cookie: Option<String>,
+    /// The device cookie the app last set (a login or sign-up), sent with every request.
+    pub device: Option<String>,
 }
 
 /// An answer: status and JSON body.
@@ -174,6 +176,7 @@ pub async fn spawn_full(
         state,
         clock,
         cookie: None,
+        device: None,
     }
 }
 
@@ -201,10 +204,20 @@ async fn redis_engine() -> RedisEngine {
 }
 
 impl TestApp {
+    /// The Cookie header a browser would send: the session's and the device's.
+    fn cookies(&self) -> Option<String> {
+        let both: Vec<&str> = [&self.cookie, &self.device]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        (!both.is_empty()).then(|| both.join("; "))
+    }
+
     pub async fn get(&mut self, path: &str) -> Answer {
         let mut req = self.client.get(path);
-        if let Some(c) = &self.cookie {
-            req = req.header("cookie", c.clone());
+        if let Some(c) = self.cookies() {
+            req = req.header("cookie", c);
         }
         self.finish(req.send().await).await
     }
@@ -240,20 +253,29 @@ impl TestApp {
         for (k, v) in headers {
             req = req.header(*k, *v);
         }
-        if let Some(c) = &self.cookie {
-            req = req.header("cookie", c.clone());
+        if let Some(c) = self.cookies() {
+            req = req.header("cookie", c);
         }
         self.finish(req.send().await).await
     }
 
     async fn finish(&mut self, resp: poem::test::TestResponse) -> Answer {
         let status = resp.0.status();
-        let set_cookie = resp
+        let mut set_cookie = None;
+        for sc in resp
             .0
             .headers()
-            .get("set-cookie")
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_owned);
+            .get_all("set-cookie")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+        {
+            // The device cookie is kept apart, as a browser keeps it past a logout.
+            if sc.starts_with("tp_device=") {
+                self.device = Some(sc.split(';').next().unwrap_or_default().to_owned());
+            } else {
+                set_cookie = Some(sc.to_owned());
+            }
+        }
         if let Some(sc) = &set_cookie {
             let pair = sc.split(';').next().unwrap_or_default().to_owned();
             let cleared = pair.ends_with('=') || sc.contains("Max-Age=0");
@@ -294,11 +316,19 @@ impl TestApp {
         self.finish(req.send().await).await
     }
 
-    /// Lets the per-phone SMS cooldown pass (engine windows run on real time).
+    /// Lets the per-phone SMS cooldown of the in-process client pass (engine windows run on
+    /// real time).
     pub async fn pass_sms_cooldown(&self, phone: &str) {
+        // The in-process client has no address.
+        self.pass_sms_cooldown_from("unknown", phone).await;
+    }
+
+    /// Lets the SMS cooldown of `phone` for the client address `ip` pass.
+    pub async fn pass_sms_cooldown_from(&self, ip: &str, phone: &str) {
+        let net = telepathy_server::security::neighbourhood(ip);
         self.state
             .engine
-            .clear(&format!("sms:cool:{phone}"))
+            .clear(&format!("sms:cool:{phone}:{net}"))
             .await
             .unwrap();
     }

@@ -1,5 +1,7 @@
 use serde_json::json;
-use telepathy_domain::limits::{LOGIN_BACKOFF, LOGIN_PER_IP};
+use telepathy_domain::limits::{
+    LOGINS_PER_ACCOUNT, LOGIN_ACCOUNT_BACKOFF, LOGIN_BACKOFF, LOGIN_PER_IP,
+};
 
 use crate::helpers::TestApp;
 
@@ -12,7 +14,11 @@ crate::both!(
     logout_revokes_the_session,
     login_attempts_are_limited,
     an_attacker_cannot_lock_the_owner_out,
-    only_failed_logins_count,
+    a_login_clears_the_failures,
+    successful_logins_are_limited,
+    guesses_spread_over_addresses_are_limited,
+    a_neighbour_does_not_lock_the_owner_out,
+    an_ipv6_network_is_one_address,
     an_address_has_an_overall_limit,
     withdrawal_ends_every_session,
     requests_need_a_session,
@@ -85,7 +91,9 @@ async fn login_attempts_are_limited(mut app: TestApp) {
 async fn an_attacker_cannot_lock_the_owner_out(app: TestApp) {
     let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
     app.sign_up("alice", "abcdefg1", "01011112222").await;
+    // Neither the stranger nor the owner's new device has a device cookie of alice's.
     app.cookie = None;
+    app.device = None;
     let (first, _) = LOGIN_BACKOFF[0];
     for i in 0..first + 10 {
         let a = app.login_from(ATTACKER, "alice", "wrong-pass1").await;
@@ -103,23 +111,103 @@ async fn an_attacker_cannot_lock_the_owner_out(app: TestApp) {
     assert!(app.logged_in().await);
 }
 
-/// Logins that succeed cost nothing, and one clears the failures of its address for that
-/// username.
-async fn only_failed_logins_count(app: TestApp) {
+/// A login that succeeds clears the failures of its address for that username.
+async fn a_login_clears_the_failures(app: TestApp) {
     let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
     app.sign_up("alice", "abcdefg1", "01011112222").await;
-    for _ in 0..LOGIN_PER_IP + 1 {
-        app.login_from(OWNER, "alice", "abcdefg1").await.assert_ok();
-    }
+    app.device = None;
     let (first, _) = LOGIN_BACKOFF[0];
-    for _ in 0..3 {
+    for _ in 0..2 {
         for _ in 0..first - 1 {
             app.login_from(OWNER, "alice", "wrong-pass1")
                 .await
                 .assert_error(401, "LOGIN_FAILED");
         }
         app.login_from(OWNER, "alice", "abcdefg1").await.assert_ok();
+        app.device = None;
     }
+}
+
+/// One account gets a few fresh sessions a window, however right its password: each login
+/// costs an Argon2id hash and leaves a session row for 30 days.
+async fn successful_logins_are_limited(app: TestApp) {
+    let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    app.sign_up("bobby", "abcdefg1", "01033334444").await;
+    for _ in 0..LOGINS_PER_ACCOUNT {
+        app.login_from(OWNER, "alice", "abcdefg1").await.assert_ok();
+    }
+    app.cookie = None;
+    let a = app.login_from(ATTACKER, "alice", "abcdefg1").await;
+    a.assert_error(429, "RATE_LIMITED");
+    assert!(app.cookie.is_none(), "no session past the limit");
+    // Another account from the same address is not held back.
+    app.login_from(OWNER, "bobby", "abcdefg1").await.assert_ok();
+}
+
+/// Guesses for one username spread over many addresses are held back for the username,
+/// but not the devices that logged in to it before.
+async fn guesses_spread_over_addresses_are_limited(app: TestApp) {
+    let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    let owners_device = app.device.take().expect("sign-up marks the device");
+    app.cookie = None;
+    let (limit, _) = LOGIN_ACCOUNT_BACKOFF[0];
+    for i in 0..limit {
+        app.login_from(&format!("203.0.113.{i}"), "alice", "wrong-pass1")
+            .await
+            .assert_error(401, "LOGIN_FAILED");
+    }
+    app.login_from("203.0.113.200", "alice", "wrong-pass1")
+        .await
+        .assert_error(429, "RATE_LIMITED");
+    // A new device, even the owner's, waits too.
+    app.login_from(OWNER, "alice", "abcdefg1")
+        .await
+        .assert_error(429, "RATE_LIMITED");
+    // The browser that logged in before does not.
+    app.device = Some(owners_device);
+    app.login_from(OWNER, "alice", "abcdefg1").await.assert_ok();
+}
+
+/// An address that failed too often for everyone still lets the owner's own device in.
+async fn a_neighbour_does_not_lock_the_owner_out(app: TestApp) {
+    let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    let owners_device = app.device.take().expect("sign-up marks the device");
+    app.cookie = None;
+    for i in 0..LOGIN_PER_IP {
+        app.login_from(OWNER, &format!("user{i}"), "wrong-pass1")
+            .await
+            .assert_error(401, "LOGIN_FAILED");
+    }
+    app.login_from(OWNER, "alice", "abcdefg1")
+        .await
+        .assert_error(429, "RATE_LIMITED");
+    app.device = Some(owners_device);
+    app.login_from(OWNER, "alice", "abcdefg1").await.assert_ok();
+}
+
+/// Every address of one IPv6 /56 is one neighbour: its failures for a username share one
+/// back-off.
+async fn an_ipv6_network_is_one_address(app: TestApp) {
+    let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    app.device = None;
+    app.cookie = None;
+    let (first, _) = LOGIN_BACKOFF[0];
+    for i in 0..first {
+        app.login_from(&format!("2001:db8:77:{i}::{i}"), "alice", "wrong-pass1")
+            .await
+            .assert_error(401, "LOGIN_FAILED");
+    }
+    app.login_from("2001:db8:77:ff::1", "alice", "abcdefg1")
+        .await
+        .assert_error(429, "RATE_LIMITED");
+    // Another customer's /56 is another neighbour.
+    app.login_from("2001:db8:77:100::1", "alice", "abcdefg1")
+        .await
+        .assert_ok();
 }
 
 /// An address that fails for many usernames is held back as a whole.

@@ -1,6 +1,12 @@
 use serde_json::json;
+use telepathy_domain::limits::{CODE_MAX_ATTEMPTS, SMS_DAILY_PER_PHONE, SMS_DAILY_PER_PHONE_ALL};
 
 use crate::helpers::TestApp;
+
+const PHONE: &str = "01011112222";
+const OWNER: &str = "198.51.100.7";
+const STRANGER: &str = "203.0.113.66";
+const ANOTHER_STRANGER: &str = "2001:db8:66::1";
 
 crate::both!(
     find_password_with_the_phone_code,
@@ -8,7 +14,100 @@ crate::both!(
     reset_code_is_single_use,
     change_password_messages,
     change_keeps_this_session_and_ends_the_others,
+    a_stranger_cannot_use_up_the_owners_codes,
+    a_strangers_wrong_codes_spend_only_their_own_tries,
 );
+
+/// Knowing only a username, a stranger uses up their own network's share of the phone's
+/// codes, not the owner's; strangers on several networks use up the phone's share of all
+/// networks, but not for the browser the owner logged in on.
+async fn a_stranger_cannot_use_up_the_owners_codes(app: TestApp) {
+    let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    app.sign_up("alice", "abcdefg1", PHONE).await;
+    let owners_device = app.device.take().expect("sign-up marks the device");
+    app.cookie = None;
+    let send = json!({ "username": "alice" });
+    let mut sent = 1; // the sign-up's code
+    for _ in 0..SMS_DAILY_PER_PHONE {
+        app.pass_sms_cooldown_from(STRANGER, PHONE).await;
+        app.post_from(STRANGER, "/api/password/send-code", send.clone())
+            .await
+            .assert_ok();
+        sent += 1;
+    }
+    app.pass_sms_cooldown_from(STRANGER, PHONE).await;
+    app.post_from(STRANGER, "/api/password/send-code", send.clone())
+        .await
+        .assert_error(429, "SMS_DAILY_LIMIT");
+    // The stranger's cooldown and count are not the owner's.
+    app.post_from(OWNER, "/api/password/send-code", send.clone())
+        .await
+        .assert_ok();
+    sent += 1;
+    while sent < SMS_DAILY_PER_PHONE_ALL {
+        app.pass_sms_cooldown_from(ANOTHER_STRANGER, PHONE).await;
+        app.post_from(ANOTHER_STRANGER, "/api/password/send-code", send.clone())
+            .await
+            .assert_ok();
+        sent += 1;
+    }
+    app.pass_sms_cooldown_from(ANOTHER_STRANGER, PHONE).await;
+    app.post_from(ANOTHER_STRANGER, "/api/password/send-code", send.clone())
+        .await
+        .assert_error(429, "SMS_DAILY_LIMIT");
+    app.pass_sms_cooldown_from(OWNER, PHONE).await;
+    app.post_from(OWNER, "/api/password/send-code", send.clone())
+        .await
+        .assert_error(429, "SMS_DAILY_LIMIT");
+    // From the browser alice logged in on, the code still comes, and works.
+    app.device = Some(owners_device);
+    app.post_from(OWNER, "/api/password/send-code", send.clone())
+        .await
+        .assert_ok();
+    let code = app.reset_code(PHONE);
+    app.post_from(
+        OWNER,
+        "/api/password/reset",
+        json!({ "username": "alice", "password": "newpass1", "code": code }),
+    )
+    .await
+    .assert_ok();
+}
+
+/// Wrong codes from a stranger's network use up that network's tries, not the code: the
+/// owner's right code still resets the password.
+async fn a_strangers_wrong_codes_spend_only_their_own_tries(app: TestApp) {
+    let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    app.sign_up("alice", "abcdefg1", PHONE).await;
+    app.cookie = None;
+    app.device = None;
+    app.post_from(
+        OWNER,
+        "/api/password/send-code",
+        json!({ "username": "alice" }),
+    )
+    .await
+    .assert_ok();
+    let code = app.reset_code(PHONE);
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let reset = |code: &str| json!({ "username": "alice", "password": "newpass1", "code": code });
+    for _ in 0..CODE_MAX_ATTEMPTS - 1 {
+        app.post_from(STRANGER, "/api/password/reset", reset(wrong))
+            .await
+            .assert_error(400, "CODE_INVALID");
+    }
+    app.post_from(STRANGER, "/api/password/reset", reset(wrong))
+        .await
+        .assert_error(400, "CODE_ATTEMPTS_EXCEEDED");
+    // Past its tries, the stranger's network is refused even the right code.
+    app.post_from(STRANGER, "/api/password/reset", reset(&code))
+        .await
+        .assert_error(400, "CODE_ATTEMPTS_EXCEEDED");
+    app.post_from(OWNER, "/api/password/reset", reset(&code))
+        .await
+        .assert_ok();
+    app.login_from(OWNER, "alice", "newpass1").await.assert_ok();
+}
 
 async fn find_password_with_the_phone_code(mut app: TestApp) {
     app.sign_up("alice", "abcdefg1", "01011112222").await;

@@ -27,6 +27,8 @@ crate::both!(
     verified_phone_goes_stale,
     sms_cooldown_and_daily_cap,
     a_capped_address_charges_no_phone,
+    an_ipv6_network_shares_one_daily_cap,
+    a_strangers_wrong_codes_spare_the_owners_sign_up,
     failed_sends_charge_no_phone,
     phone_in_use_is_behind_the_lookup_limit,
     one_active_account_per_phone,
@@ -477,6 +479,73 @@ async fn a_capped_address_charges_no_phone(app: TestApp) {
         "198.51.100.7",
         "/api/verify-mvp/send",
         json!({ "phone": "01011112222" }),
+    )
+    .await
+    .assert_ok();
+}
+
+/// Every address of one IPv6 /56 counts as one address for the daily cap.
+async fn an_ipv6_network_shares_one_daily_cap(app: TestApp) {
+    let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    for i in 0..SMS_DAILY_PER_IP {
+        app.post_from(
+            &format!("2001:db8:77:{:x}::{i}", i % 256),
+            "/api/verify-mvp/send",
+            json!({ "phone": format!("0105555{i:04}") }),
+        )
+        .await
+        .assert_ok();
+    }
+    app.post_from(
+        "2001:db8:77:ff::99",
+        "/api/verify-mvp/send",
+        json!({ "phone": "01011112222" }),
+    )
+    .await
+    .assert_error(429, "SMS_DAILY_LIMIT");
+    app.post_from(
+        "2001:db8:78::1",
+        "/api/verify-mvp/send",
+        json!({ "phone": "01011112222" }),
+    )
+    .await
+    .assert_ok();
+}
+
+/// A stranger's wrong codes for a phone not yet registered use up the stranger's tries,
+/// not the code the owner is about to type.
+async fn a_strangers_wrong_codes_spare_the_owners_sign_up(app: TestApp) {
+    let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    let (owner, stranger) = ("198.51.100.7", "203.0.113.66");
+    app.post_from(
+        owner,
+        "/api/verify-mvp/send",
+        json!({ "phone": "01011112222" }),
+    )
+    .await
+    .assert_ok();
+    let code = app.outbox_code("01011112222").await;
+    let wrong = if code == "000000" { "111111" } else { "000000" };
+    let check = |code: &str| json!({ "phone": "01011112222", "code": code });
+    for _ in 0..CODE_MAX_ATTEMPTS {
+        let a = app
+            .post_from(stranger, "/api/verify-mvp/check", check(wrong))
+            .await;
+        assert!(
+            matches!(a.code(), "CODE_INVALID" | "CODE_ATTEMPTS_EXCEEDED"),
+            "{a:?}"
+        );
+    }
+    app.post_from(stranger, "/api/verify-mvp/check", check(&code))
+        .await
+        .assert_error(400, "CODE_ATTEMPTS_EXCEEDED");
+    app.post_from(owner, "/api/verify-mvp/check", check(&code))
+        .await
+        .assert_ok();
+    app.post_from(
+        owner,
+        "/api/register",
+        register_body("alice", "abcdefg1", "01011112222"),
     )
     .await
     .assert_ok();

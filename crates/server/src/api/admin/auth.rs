@@ -13,7 +13,7 @@ use super::time;
 use crate::api::{Ack, Tag};
 use crate::error::{internal, ApiResult, OrInternal};
 use crate::passwords;
-use crate::security::client_ip;
+use crate::security::client_net;
 use crate::state::AppState;
 use crate::totp;
 
@@ -103,7 +103,7 @@ impl AdminAuthApi {
             return Err(ErrorCode::LoginFailed.into());
         };
         let name = username.as_ref();
-        let ip = client_ip(req, s.config.trusted_proxies);
+        let ip = client_net(req, s.config.trusted_proxies);
         let tries = s.count_password_try("admin-login", &ip, name).await?;
         let operator = s
             .store
