@@ -199,6 +199,17 @@ pub fn is_room_id(id: &str) -> bool {
     id.len() == 32 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
+/// Refuses a room id a client sent that [`is_room_id`] does not take, as a room the user
+/// is not in, before the engine sees it: there, another key of a room's (its stream, say)
+/// would be read as the room.
+fn room_id_shape(id: &str) -> Result<(), ErrorCode> {
+    if is_room_id(id) {
+        Ok(())
+    } else {
+        Err(ErrorCode::NotInRoom)
+    }
+}
+
 impl AppState {
     /// The shared clock: this node's clock corrected by its measured skew from the
     /// engine's clock.
@@ -549,6 +560,7 @@ impl AppState {
         room_id: &str,
         event: &str,
     ) -> Result<(), ErrorCode> {
+        room_id_shape(room_id)?;
         let data = RoomRef {
             room_id: room_id.to_owned(),
             user_id: Some(user_id),
@@ -570,9 +582,7 @@ impl AppState {
 
     /// Ends a room the user sits in and tells both members.
     pub async fn leave_room(&self, user_id: i64, room_id: &str) -> Result<(), ErrorCode> {
-        if !is_room_id(room_id) {
-            return Err(ErrorCode::NotInRoom);
-        }
+        room_id_shape(room_id)?;
         if self
             .end_room(room_id, EndReason::Left, Some(user_id), Some(user_id))
             .await?

@@ -27,6 +27,7 @@ crate::both!(
     a_draining_node_is_not_ready_and_refuses_sockets,
     only_members_end_a_chat,
     room_ids_the_database_cannot_hold_are_refused_as_input,
+    typing_names_a_room_as_every_other_frame_does,
     abuse_and_early_contacts_are_masked_and_the_archive_keeps_what_was_said,
     a_blocked_partner_is_never_matched_again,
 );
@@ -678,6 +679,52 @@ async fn room_ids_the_database_cannot_hold_are_refused_as_input(mut app: TestApp
     )
     .await
     .assert_error(400, "FEEDBACK_NO_ROOM");
+}
+
+/// `typing` and `stopTyping` check the room id as `chatMessage` does: an id of another shape
+/// (a key of the room's, say) names no room, and is never handed to the engine.
+async fn typing_names_a_room_as_every_other_frame_does(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+    let odd = [
+        format!("{room}:s"),
+        format!("{room}:c"),
+        room.to_uppercase(),
+        "no-such-room".to_owned(),
+        String::new(),
+        "\u{0}".to_owned(),
+    ];
+    for event in ["typing", "stopTyping", "chatMessage"] {
+        for id in &odd {
+            a.send(event, json!({ "roomId": id, "message": "안녕" }))
+                .await;
+            let refused = a.expect("error").await;
+            assert_eq!(refused["event"], json!(event), "{id:?}");
+            assert_eq!(refused["code"], json!("NOT_IN_ROOM"), "{event} {id:?}");
+        }
+    }
+    // Not one of them reached the engine (where a key of the room's, a stream, would be
+    // read as a room: Redis refuses with WRONGTYPE).
+    let relayed = r#"telepathy_engine_latency_seconds_count{op="relay"}"#;
+    assert_eq!(metric(&app, relayed), 0.0);
+    assert_eq!(
+        metric(&app, r#"telepathy_engine_errors_total{op="relay"}"#),
+        0.0
+    );
+    // The room itself still works.
+    a.send("typing", json!({ "roomId": room })).await;
+    assert_eq!(b.expect("typing").await["roomId"], json!(room));
+    assert_eq!(metric(&app, relayed), 1.0);
+}
+
+/// The value of one series of the node's metrics (`name{labels}`), 0 when it is not there.
+fn metric(app: &TestApp, series: &str) -> f64 {
+    let text = app.state.metrics.encode();
+    text.lines()
+        .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
+        .map_or(0.0, |v| v.parse().unwrap())
 }
 
 /// Abusive words reach nobody, the sender's own echo included, and contact details are
