@@ -291,7 +291,8 @@ impl AsRef<str> for Nickname {
 }
 
 /// A comment of the board: one line of 1–100 characters after cleaning (`text`) and
-/// trimming, with no abusive word in it.
+/// trimming, with no abusive word in it, and its contact details and links masked
+/// (`moderation::mask_contacts`, as early in a chat): the board is public, read by guests.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommentText(String);
 
@@ -310,7 +311,7 @@ impl CommentText {
         if !crate::moderation::is_clean(s) {
             return Err(ErrorCode::ContentNotAllowed);
         }
-        Ok(Self(s.to_owned()))
+        Ok(Self(crate::moderation::mask_contacts(s)))
     }
 }
 
@@ -424,5 +425,12 @@ mod tests {
             Err(ErrorCode::ContentNotAllowed)
         );
         assert!(CommentText::parse("시발점에서 다시").is_ok());
+        // Masked, not refused: the length in characters is kept.
+        assert_eq!(
+            CommentText::parse(" 010-1234-5678 로 연락 ")
+                .unwrap()
+                .as_ref(),
+            "************* 로 연락"
+        );
     }
 }

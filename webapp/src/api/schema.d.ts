@@ -573,7 +573,8 @@ export interface paths {
         put?: never;
         /**
          * Posts a comment, as the session's user (by nickname) or as a guest (익명). Abusive
-         *     words are refused; limited per user and per address.
+         *     words are refused and contact details and links masked (the board is public);
+         *     limited per user and per address.
          */
         post: operations["postComment"];
         delete?: never;

@@ -91,7 +91,8 @@ impl CommentsApi {
     }
 
     /// Posts a comment, as the session's user (by nickname) or as a guest (익명). Abusive
-    /// words are refused; limited per user and per address.
+    /// words are refused and contact details and links masked (the board is public);
+    /// limited per user and per address.
     #[oai(
         path = "/comments",
         method = "post",

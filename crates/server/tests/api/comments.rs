@@ -8,6 +8,7 @@ crate::both!(
     comments_come_newest_first_with_the_author_from_the_session,
     bad_comments_are_refused_and_posting_is_limited,
     comments_are_cleaned_before_they_are_stored,
+    contact_details_and_links_are_masked_on_the_public_board,
 );
 
 async fn comments_come_newest_first_with_the_author_from_the_session(mut app: TestApp) {
@@ -118,4 +119,59 @@ async fn comments_are_cleaned_before_they_are_stored(mut app: TestApp) {
     let list = app.get("/api/comments").await;
     assert_eq!(list.body[0]["content"], json!("열어주 세요"));
     assert_eq!(list.body.as_array().unwrap().len(), 1);
+}
+
+/// The board is public: contact details and links are masked before a comment is stored,
+/// by the chat's own rules (`moderation::mask_contacts`), whoever posts it. Times and plain
+/// numbers stay as written.
+async fn contact_details_and_links_are_masked_on_the_public_board(mut app: TestApp) {
+    let said = [
+        ("번호 010-1234-5678 문자줘", "번호 ************* 문자줘"),
+        (
+            "open.kakao.com/o/abcdef 들어와",
+            "*********************** 들어와",
+        ),
+        ("공일공 일이삼사 오육칠팔", "*************"),
+        ("8시 30분에 열어요?", "8시 30분에 열어요?"),
+    ];
+    for (content, shown) in said {
+        let posted = app
+            .post("/api/comments", json!({ "content": content }))
+            .await;
+        assert_eq!(posted.assert_ok()["comment"]["content"], json!(shown));
+    }
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    let posted = app
+        .post(
+            "/api/comments",
+            json!({ "content": "카톡 아이디 abc123 https://example.com/path" }),
+        )
+        .await;
+    let masked = "카톡 아이디 ****** ************************";
+    assert_eq!(posted.assert_ok()["comment"]["content"], json!(masked));
+
+    let list = app.get("/api/comments").await;
+    let list: Vec<_> = list
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["content"].clone())
+        .collect();
+    assert_eq!(
+        list,
+        [
+            json!(masked),
+            json!("8시 30분에 열어요?"),
+            json!("*************"),
+            json!("*********************** 들어와"),
+            json!("번호 ************* 문자줘"),
+        ]
+    );
+    // What the board stores is the masked text: no one reads more, operators neither.
+    let stored = app.state.store.recent_comments(10).await.unwrap();
+    assert!(
+        stored.iter().all(|c| !c.content.contains("1234")),
+        "{stored:?}"
+    );
 }
