@@ -26,7 +26,6 @@ use telepathy_domain::Notice;
 use telepathy_providers::{ProviderError, PushDevice, PushMessage, PushOutcome, Urgency};
 use telepathy_store::{BatchCounts, PushTarget, StoreError};
 
-use crate::metrics::Op;
 use crate::state::AppState;
 
 /// How often a node looks at the clock.
@@ -219,28 +218,28 @@ async fn push_batch(
         gone: Vec::new(),
         again: Vec::new(),
     };
+    let metrics = &state.metrics;
     for (target, outcome) in outcomes {
-        let op = match outcome {
+        match outcome {
             Ok(PushOutcome::Accepted) => {
                 pushed.counts.sent += 1;
-                "sent"
+                metrics.count_opening_push("sent");
             }
             Ok(PushOutcome::Gone) => {
                 pushed.counts.gone += 1;
                 pushed.gone.push(target.id);
-                "gone"
+                metrics.count_opening_push("gone");
             }
             Err(e) if may_retry && refused_for_now(&e) => {
                 pushed.again.push(target);
-                "deferred"
+                metrics.count_opening_push("deferred");
             }
             Err(e) => {
                 pushed.counts.failed += 1;
                 tracing::debug!(error = %e, device = target.id, "an opening push failed");
-                "failed"
+                metrics.count_opening_push("failed");
             }
-        };
-        state.metrics.opening_pushes.get_or_create(&Op { op }).inc();
+        }
     }
     pushed
 }

@@ -15,7 +15,6 @@ use telepathy_providers::{CardPayment, CardStatus, ProviderError};
 use telepathy_store::{CardOrder, Grant, NewCardOrder, User};
 
 use crate::error::internal_code as internal;
-use crate::metrics::Op;
 use crate::state::AppState;
 use crate::wire::{frame, Megaphone, MegaphoneCount, MegaphoneSent};
 
@@ -101,7 +100,7 @@ impl AppState {
             return Err(self.refused(&payment.imp_uid, "another order or amount"));
         }
         if payment.status != CardStatus::Paid {
-            self.count_payment("unpaid");
+            self.metrics.count_card_payment("unpaid");
             return Err(ErrorCode::CardNotPaid);
         }
         let grant = self
@@ -116,7 +115,7 @@ impl AppState {
             .map_err(|e| internal("paying a card order", e))?;
         match grant {
             Grant::Granted { count } => {
-                self.count_payment("granted");
+                self.metrics.count_card_payment("granted");
                 tracing::info!(
                     user = order.user_id,
                     merchant_uid = %order.merchant_uid,
@@ -129,7 +128,7 @@ impl AppState {
                 Ok(count)
             }
             Grant::AlreadyGranted { count } => {
-                self.count_payment("repeated");
+                self.metrics.count_card_payment("repeated");
                 Ok(count)
             }
             Grant::Refused => Err(self.refused(&payment.imp_uid, "the order was paid otherwise")),
@@ -137,13 +136,9 @@ impl AppState {
     }
 
     fn refused(&self, imp_uid: &str, why: &str) -> ErrorCode {
-        self.count_payment("refused");
+        self.metrics.count_card_payment("refused");
         tracing::warn!(imp_uid, why, "card payment refused");
         ErrorCode::PaymentInvalid
-    }
-
-    fn count_payment(&self, op: &'static str) {
-        self.metrics.card_payments.get_or_create(&Op { op }).inc();
     }
 
     /// `megaphone:send`: spends one of `user`'s megaphones on `text` and sends it to

@@ -23,6 +23,60 @@ pub struct Op {
     pub op: &'static str,
 }
 
+// Every label the counters below are counted under, one list per family: each exists at
+// zero from the node's start, so that a panel shows 0 rather than "No data" and
+// `increase()` sees the first error. A unit test reads the call sites
+// (`every_counted_label_is_listed`): add a new operation or outcome here.
+
+/// The engine calls counted by [`Metrics::engine`] (`engine_errors`).
+const ENGINE_OPS: &[&str] = &[
+    "attach",
+    "broadcast",
+    "deliver",
+    "deliver_each",
+    "detach",
+    "end_room",
+    "heartbeat",
+    "join",
+    "relay",
+    "room",
+    "room_of",
+    "send",
+    "take_air",
+];
+
+/// The database calls counted by [`Metrics::store`] (`store_errors`).
+const STORE_OPS: &[&str] = &[
+    "active_restriction",
+    "archive_messages",
+    "kept_apart",
+    "mark_room_ended",
+    "record_matches",
+    "report_queue",
+    "room_record",
+    "session_user",
+    "user_by_id",
+];
+
+/// The batches whose refused rows [`Metrics::count_rejected`] counts (`store_rejected`).
+const STORE_REJECTED_OPS: &[&str] = &["archive_messages", "record_matches"];
+
+/// The outcomes [`Metrics::count_card_payment`] counts (`card_payments`).
+const CARD_PAYMENT_OUTCOMES: &[&str] = &["granted", "repeated", "refused", "unpaid"];
+
+/// The outcomes [`Metrics::count_opening_push`] counts (`opening_pushes`).
+const OPENING_PUSH_OUTCOMES: &[&str] = &["sent", "gone", "failed", "deferred"];
+
+/// A family of counters by `op`, each of `ops` at zero.
+fn counters_at_zero(ops: &[&'static str]) -> Family<Op, Counter> {
+    let family = Family::<Op, Counter>::default();
+    for &op in ops {
+        // Made at zero; the guard (the family's lock) is let go at once.
+        drop(family.get_or_create(&Op { op }));
+    }
+    family
+}
+
 /// A rate limit, by the first part of its counter's name (`login`, `sms`, `lookup`, …).
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct Limit {
@@ -85,22 +139,22 @@ pub struct Metrics {
     pub megaphones_sent: Counter,
     /// Card payments looked at, by outcome (op): granted, repeated (paid before, nothing
     /// more granted), refused (not ours, another amount or order), unpaid.
-    pub card_payments: Family<Op, Counter>,
+    card_payments: Family<Op, Counter>,
     /// Opening-bell pushes, by outcome (op): sent, gone (the subscription was removed),
     /// failed, deferred (refused for now, tried once more after the rest).
-    pub opening_pushes: Family<Op, Counter>,
+    opening_pushes: Family<Op, Counter>,
     /// Evening sends this node finished.
     pub opening_runs: Counter,
     /// Times the bus lost events for this node (lag or reconnection); each closes every
     /// socket of the node.
     pub bus_gaps: Counter,
-    pub engine_errors: Family<Op, Counter>,
-    pub engine_latency: Family<Op, Histogram, fn() -> Histogram>,
-    pub store_errors: Family<Op, Counter>,
-    pub store_latency: Family<Op, Histogram, fn() -> Histogram>,
+    engine_errors: Family<Op, Counter>,
+    engine_latency: Family<Op, Histogram, fn() -> Histogram>,
+    store_errors: Family<Op, Counter>,
+    store_latency: Family<Op, Histogram, fn() -> Histogram>,
     /// Rows of a batch the database refused, by operation: each was left out, logged once,
     /// and held back none of the others.
-    pub store_rejected: Family<Op, Counter>,
+    store_rejected: Family<Op, Counter>,
     pub http_requests: Family<Route, Counter>,
     /// Events refused by a rate limit, by limit.
     pub rate_limited: Family<Limit, Counter>,
@@ -154,15 +208,15 @@ impl Metrics {
             reports_open: Gauge::default(),
             reports_overdue: Gauge::default(),
             megaphones_sent: Counter::default(),
-            card_payments: Family::default(),
-            opening_pushes: Family::default(),
+            card_payments: counters_at_zero(CARD_PAYMENT_OUTCOMES),
+            opening_pushes: counters_at_zero(OPENING_PUSH_OUTCOMES),
             opening_runs: Counter::default(),
             bus_gaps: Counter::default(),
-            engine_errors: Family::default(),
+            engine_errors: counters_at_zero(ENGINE_OPS),
             engine_latency: Family::new_with_constructor(latency),
-            store_errors: Family::default(),
+            store_errors: counters_at_zero(STORE_OPS),
             store_latency: Family::new_with_constructor(latency),
-            store_rejected: Family::default(),
+            store_rejected: counters_at_zero(STORE_REJECTED_OPS),
             http_requests: Family::default(),
             rate_limited: Family::default(),
             http_latency: Family::new_with_constructor(latency),
@@ -332,6 +386,16 @@ impl Metrics {
         self.store_rejected.get_or_create(&Op { op }).inc();
     }
 
+    /// Counts one card payment looked at, by its outcome.
+    pub fn count_card_payment(&self, outcome: &'static str) {
+        self.card_payments.get_or_create(&Op { op: outcome }).inc();
+    }
+
+    /// Counts one opening-bell push, by its outcome.
+    pub fn count_opening_push(&self, outcome: &'static str) {
+        self.opening_pushes.get_or_create(&Op { op: outcome }).inc();
+    }
+
     /// Counts one HTTP request.
     pub fn http(&self, route: String, status: u16, seconds: f64) {
         self.http_latency
@@ -387,5 +451,92 @@ mod tests {
             text.contains("telepathy_relay_latency_seconds_bucket"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_fresh_node_counts_every_known_label_at_zero() {
+        let text = Metrics::new().encode();
+        let families = [
+            ("engine_errors", ENGINE_OPS),
+            ("store_errors", STORE_OPS),
+            ("store_rejected", STORE_REJECTED_OPS),
+            ("card_payments", CARD_PAYMENT_OUTCOMES),
+            ("opening_pushes", OPENING_PUSH_OUTCOMES),
+        ];
+        for (family, ops) in families {
+            for op in ops {
+                let line = format!("telepathy_{family}_total{{op=\"{op}\"}} 0\n");
+                assert!(text.contains(&line), "{line} in {text}");
+            }
+        }
+    }
+
+    /// Every label a call site counts under is one of its family's list, so the family
+    /// starts with it at zero. The call sites are read from the crate's source: a label is
+    /// a string literal, or a `const` of the same file.
+    #[test]
+    fn every_counted_label_is_listed() {
+        let families: [(&str, &[&str]); 5] = [
+            ("metrics.engine(", ENGINE_OPS),
+            ("metrics.store(", STORE_OPS),
+            ("metrics.count_rejected(", STORE_REJECTED_OPS),
+            ("metrics.count_card_payment(", CARD_PAYMENT_OUTCOMES),
+            ("metrics.count_opening_push(", OPENING_PUSH_OUTCOMES),
+        ];
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = vec![src];
+        let mut calls = 0;
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                let entries = std::fs::read_dir(&path).unwrap_or_else(|e| panic!("{e}"));
+                files.extend(entries.map(|e| e.unwrap_or_else(|e| panic!("{e}")).path()));
+                continue;
+            }
+            // This file names the calls in its tests, and makes none.
+            if path.extension().is_none_or(|x| x != "rs") || path.ends_with("src/metrics.rs") {
+                continue;
+            }
+            let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+            let code: String = source.chars().filter(|c| !c.is_whitespace()).collect();
+            for (call, known) in families {
+                for (at, _) in code.match_indices(call) {
+                    let labels = labels_at(&code, &code[at + call.len()..]);
+                    assert!(
+                        !labels.is_empty(),
+                        "{}: a `{call}` whose label is neither a string literal nor a const of the file",
+                        path.display()
+                    );
+                    for label in labels {
+                        assert!(
+                            known.contains(&label),
+                            "{}: `{call}` counts under \"{label}\", which metrics.rs does not list",
+                            path.display()
+                        );
+                    }
+                    calls += 1;
+                }
+            }
+        }
+        // The reading found the call sites (33 when this was written).
+        assert!(calls >= 30, "only {calls} call sites found");
+    }
+
+    /// The label `argument` (the source after a call's parenthesis, without white space)
+    /// names: a string literal, or every value of a `const` of that name in `code`.
+    fn labels_at<'a>(code: &'a str, argument: &'a str) -> Vec<&'a str> {
+        if let Some(literal) = argument.strip_prefix('"') {
+            return literal.split('"').take(1).collect();
+        }
+        let name: String = argument
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() {
+            return Vec::new();
+        }
+        let definition = format!("const{name}:&str=\"");
+        code.match_indices(&definition)
+            .filter_map(|(at, _)| code[at + definition.len()..].split('"').next())
+            .collect()
     }
 }

@@ -375,6 +375,15 @@ impl TestApp {
         .await
     }
 
+    /// The value of one series of the node's metrics (`name{labels}`), 0 when it is not
+    /// there.
+    pub fn metric(&self, series: &str) -> f64 {
+        let text = self.state.metrics.encode();
+        text.lines()
+            .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
+            .map_or(0.0, |v| v.parse().unwrap())
+    }
+
     pub async fn logged_in(&mut self) -> bool {
         self.get("/api/auth/check").await.assert_ok()["loggedIn"]
             .as_bool()

@@ -8,7 +8,6 @@ use poem::http::StatusCode;
 use serde_json::{json, Value};
 use telepathy_providers::push_stand_in::{PushServiceStandIn, StandInDevice};
 use telepathy_server::bell::{ring, Rung};
-use telepathy_server::metrics::Op;
 
 use crate::helpers::{register_body, sanction, user_id, TestApp};
 
@@ -275,19 +274,13 @@ async fn gone_devices_are_removed_and_failures_counted(app: TestApp) {
     }
     // 404 and 410 are forgotten; a failing service keeps its device for tomorrow.
     assert_eq!(app.get("/api/push").await.body["devices"], json!(5));
-    let counted = |op| {
-        app.state
-            .metrics
-            .opening_pushes
-            .get_or_create(&Op { op })
-            .get()
-    };
+    let counted = |op: &str| app.metric(&format!("telepathy_opening_pushes_total{{op=\"{op}\"}}"));
     assert_eq!(
         (counted("sent"), counted("gone"), counted("failed")),
-        (3, 2, 2)
+        (3.0, 2.0, 2.0)
     );
     // The 500, 429, 503 and 502 devices were each tried once more.
-    assert_eq!(counted("deferred"), 4);
+    assert_eq!(counted("deferred"), 4.0);
     let opening = app
         .state
         .store

@@ -708,23 +708,15 @@ async fn typing_names_a_room_as_every_other_frame_does(mut app: TestApp) {
     // Not one of them reached the engine (where a key of the room's, a stream, would be
     // read as a room: Redis refuses with WRONGTYPE).
     let relayed = r#"telepathy_engine_latency_seconds_count{op="relay"}"#;
-    assert_eq!(metric(&app, relayed), 0.0);
+    assert_eq!(app.metric(relayed), 0.0);
     assert_eq!(
-        metric(&app, r#"telepathy_engine_errors_total{op="relay"}"#),
+        app.metric(r#"telepathy_engine_errors_total{op="relay"}"#),
         0.0
     );
     // The room itself still works.
     a.send("typing", json!({ "roomId": room })).await;
     assert_eq!(b.expect("typing").await["roomId"], json!(room));
-    assert_eq!(metric(&app, relayed), 1.0);
-}
-
-/// The value of one series of the node's metrics (`name{labels}`), 0 when it is not there.
-fn metric(app: &TestApp, series: &str) -> f64 {
-    let text = app.state.metrics.encode();
-    text.lines()
-        .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
-        .map_or(0.0, |v| v.parse().unwrap())
+    assert_eq!(app.metric(relayed), 1.0);
 }
 
 /// Abusive words reach nobody, the sender's own echo included, and contact details are
