@@ -147,10 +147,13 @@ pub async fn request(
         req = req.header("cookie", c);
     }
     let resp = req.send().await.unwrap();
+    // The session's cookie; a login or sign-up sets the device's too.
     let cookie = resp
         .headers()
-        .get("set-cookie")
-        .and_then(|v| v.to_str().ok())
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| !v.starts_with("tp_device="))
         .map(|v| v.split(';').next().unwrap_or_default().to_owned());
     let status = resp.status().as_u16();
     let body: Value = resp.json().await.unwrap_or(Value::Null);
