@@ -179,9 +179,12 @@ pub const PUSH_ENDPOINT_MAX_CHARS: usize = 1_000;
 /// The largest WebSocket frame a client may send, in bytes; a larger one closes the
 /// socket (1009).
 pub const SOCKET_FRAME_MAX_BYTES: usize = 16 * 1024;
-/// Frames a user may send over their sockets on one node in `SOCKET_FRAME_WINDOW`, any
-/// frame counted (text or binary, readable or not); the next ones are refused unread, and
-/// past twice as many the socket is closed (1008).
+/// Frames a user may send over all their sockets, on every node together, in each
+/// `SOCKET_FRAME_WINDOW`, any frame counted (text or binary, readable or not); the next
+/// ones are refused unread, and a socket that goes on sending after as many refusals is
+/// closed (1008). A socket closed and opened again, on the same node or another, gets
+/// nothing new within the window.
 pub const SOCKET_FRAMES_PER_WINDOW: u32 = 40;
-/// Window of the socket frame limit.
+/// Window of the socket frame limit, aligned on the shared clock so that every node counts
+/// the same one.
 pub const SOCKET_FRAME_WINDOW: Duration = Duration::from_secs(10);

@@ -353,6 +353,24 @@ pub trait Engine: Send + Sync + 'static {
     /// key's first event. Allowed while the count is at most `limit`.
     async fn hit(&self, key: &str, limit: u32, window: Duration) -> Result<Hit, EngineError>;
 
+    /// Takes up to `amount` of what is left of `limit` under `key`, a count in a fixed
+    /// window of length `window` that starts at the key's first take (like [`Engine::hit`]),
+    /// and answers how much it took: `amount` while enough is left, less at the limit, 0
+    /// once it is reached. For an allowance shared by the nodes in parts: each takes a part
+    /// at a time and spends it without asking again, so no node ever spends more than
+    /// `limit` in all, whatever they do at once.
+    async fn take(
+        &self,
+        key: &str,
+        amount: u32,
+        limit: u32,
+        window: Duration,
+    ) -> Result<u32, EngineError>;
+
+    /// Gives back `amount` of what was taken under `key` by [`Engine::take`] and not spent,
+    /// for other nodes to take. Nothing once the window has ended.
+    async fn give_back(&self, key: &str, amount: u32) -> Result<(), EngineError>;
+
     /// Takes back one event counted under `key` by [`Engine::hit`], for an event that did
     /// not happen after all (a refused request, a failed send). Does nothing when nothing
     /// is counted; a count taken back to zero ends its window, so the next hit starts a

@@ -14,7 +14,7 @@ use crate::{
 /// Events a node's inbox holds before its reader is told of a gap.
 const INBOX_CAPACITY: usize = 1 << 16;
 
-/// Past this many counters, expired ones are swept on the next hit.
+/// Past this many counters, expired ones are swept on the next hit or take.
 const SWEEP_AT: usize = 10_000;
 
 /// The engine of the single embedded node: everything in this process's memory, behind one
@@ -86,6 +86,22 @@ impl MemoryEngine {
 }
 
 impl State {
+    /// The counter under `key` and when its window ends, a new window of `window` if it
+    /// had none or its window is over.
+    fn counter(&mut self, key: &str, window: Duration, now: Instant) -> &mut (u32, Instant) {
+        if self.counters.len() >= SWEEP_AT {
+            self.counters.retain(|_, (_, ends)| *ends > now);
+        }
+        let entry = self
+            .counters
+            .entry(key.to_owned())
+            .or_insert((0, now + window));
+        if entry.1 <= now {
+            *entry = (0, now + window);
+        }
+        entry
+    }
+
     fn remove_wait(&mut self, user_id: i64) -> bool {
         self.apart.remove(&user_id);
         let Some(key) = self.waiting.remove(&user_id) else {
@@ -169,22 +185,37 @@ impl Engine for MemoryEngine {
     async fn hit(&self, key: &str, limit: u32, window: Duration) -> Result<Hit, EngineError> {
         let now = Instant::now();
         let mut state = self.state();
-        if state.counters.len() >= SWEEP_AT {
-            state.counters.retain(|_, (_, ends)| *ends > now);
-        }
-        let entry = state
-            .counters
-            .entry(key.to_owned())
-            .or_insert((0, now + window));
-        if entry.1 <= now {
-            *entry = (0, now + window);
-        }
+        let entry = state.counter(key, window, now);
         entry.0 = entry.0.saturating_add(1);
         Ok(Hit {
             allowed: entry.0 <= limit,
             count: entry.0,
             retry_after: entry.1.saturating_duration_since(now),
         })
+    }
+
+    async fn take(
+        &self,
+        key: &str,
+        amount: u32,
+        limit: u32,
+        window: Duration,
+    ) -> Result<u32, EngineError> {
+        let mut state = self.state();
+        let entry = state.counter(key, window, Instant::now());
+        let taken = amount.min(limit.saturating_sub(entry.0));
+        entry.0 += taken;
+        Ok(taken)
+    }
+
+    async fn give_back(&self, key: &str, amount: u32) -> Result<(), EngineError> {
+        let now = Instant::now();
+        if let Some(entry) = self.state().counters.get_mut(key) {
+            if entry.1 > now {
+                entry.0 -= entry.0.min(amount);
+            }
+        }
+        Ok(())
     }
 
     async fn refund(&self, key: &str) -> Result<(), EngineError> {

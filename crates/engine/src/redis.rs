@@ -1057,6 +1057,41 @@ impl Engine for RedisEngine {
         })
     }
 
+    async fn take(
+        &self,
+        key: &str,
+        amount: u32,
+        limit: u32,
+        window: Duration,
+    ) -> Result<u32, EngineError> {
+        let taken: i64 = self
+            .run(
+                &self.scripts.take_part,
+                &self.counter(key),
+                vec![
+                    amount.to_string(),
+                    limit.to_string(),
+                    duration_ms(window).to_string(),
+                ],
+            )
+            .await?;
+        u32::try_from(taken)
+            .ok()
+            .filter(|taken| *taken <= amount)
+            .ok_or_else(|| EngineError::Protocol(format!("take returned {taken}")))
+    }
+
+    async fn give_back(&self, key: &str, amount: u32) -> Result<(), EngineError> {
+        let _: i64 = self
+            .run(
+                &self.scripts.give_back,
+                &self.counter(key),
+                vec![amount.to_string()],
+            )
+            .await?;
+        Ok(())
+    }
+
     async fn refund(&self, key: &str) -> Result<(), EngineError> {
         let _: i64 = self
             .run(&self.scripts.refund, &self.counter(key), vec![])

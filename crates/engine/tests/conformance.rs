@@ -63,6 +63,10 @@ both!(
     concurrent_hits_count_each_once,
     refund_takes_back_one_hit,
     concurrent_refunds_take_back_each_once,
+    takes_share_an_allowance_in_parts,
+    concurrent_takes_never_grant_past_the_limit,
+    takes_end_with_their_window,
+    what_is_given_back_may_be_taken_again,
     clock_is_close_to_now,
     turns_on_air_never_overlap_nor_wait_past_the_limit,
     same_word_same_round_matches,
@@ -247,6 +251,85 @@ async fn concurrent_refunds_take_back_each_once(engine: Arc<dyn Engine>) {
         t.await.unwrap();
     }
     assert_eq!(engine.hit("back", 100, w).await.unwrap().count, 11);
+}
+
+async fn takes_share_an_allowance_in_parts(engine: Arc<dyn Engine>) {
+    let w = Duration::from_secs(60);
+    assert_eq!(engine.take("t", 20, 40, w).await.unwrap(), 20);
+    assert_eq!(engine.take("t", 20, 40, w).await.unwrap(), 20);
+    assert_eq!(engine.take("t", 20, 40, w).await.unwrap(), 0, "all taken");
+    assert_eq!(engine.take("t", 1, 40, w).await.unwrap(), 0);
+    assert_eq!(
+        engine.take("u", 20, 40, w).await.unwrap(),
+        20,
+        "keys are independent"
+    );
+    assert_eq!(engine.take("p", 3, 5, w).await.unwrap(), 3);
+    assert_eq!(
+        engine.take("p", 3, 5, w).await.unwrap(),
+        2,
+        "what is left, at the limit"
+    );
+    assert_eq!(engine.take("p", 3, 5, w).await.unwrap(), 0);
+    assert_eq!(
+        engine.take("p", 3, 9, w).await.unwrap(),
+        3,
+        "refused takes counted nothing"
+    );
+}
+
+async fn concurrent_takes_never_grant_past_the_limit(engine: Arc<dyn Engine>) {
+    let w = Duration::from_secs(60);
+    let tasks: Vec<_> = (0..60)
+        .map(|_| {
+            let engine = engine.clone();
+            tokio::spawn(async move { engine.take("shared", 7, 100, w).await.unwrap() })
+        })
+        .collect();
+    let mut taken = Vec::new();
+    for t in tasks {
+        taken.push(t.await.unwrap());
+    }
+    assert_eq!(taken.iter().sum::<u32>(), 100, "{taken:?}");
+    assert!(taken.iter().all(|&t| t <= 7), "{taken:?}");
+    assert_eq!(
+        taken.iter().filter(|&&t| t != 7 && t != 0).count(),
+        1,
+        "one take got the rest: {taken:?}"
+    );
+}
+
+async fn takes_end_with_their_window(engine: Arc<dyn Engine>) {
+    let w = Duration::from_millis(300);
+    assert_eq!(engine.take("tw", 2, 2, w).await.unwrap(), 2);
+    assert_eq!(engine.take("tw", 2, 2, w).await.unwrap(), 0);
+    tokio::time::sleep(Duration::from_millis(450)).await;
+    assert_eq!(
+        engine.take("tw", 2, 2, w).await.unwrap(),
+        2,
+        "a new window starts after the old one ends"
+    );
+}
+
+async fn what_is_given_back_may_be_taken_again(engine: Arc<dyn Engine>) {
+    let w = Duration::from_secs(60);
+    assert_eq!(engine.take("g", 20, 40, w).await.unwrap(), 20);
+    assert_eq!(engine.take("g", 20, 40, w).await.unwrap(), 20);
+    engine.give_back("g", 15).await.unwrap();
+    assert_eq!(engine.take("g", 20, 40, w).await.unwrap(), 15);
+    assert_eq!(engine.take("g", 20, 40, w).await.unwrap(), 0);
+    engine.give_back("g", 100).await.unwrap();
+    assert_eq!(
+        engine.take("g", 50, 40, w).await.unwrap(),
+        40,
+        "never more than was taken"
+    );
+    engine.give_back("none", 5).await.unwrap();
+    assert_eq!(
+        engine.take("none", 1, 1, w).await.unwrap(),
+        1,
+        "nothing taken, nothing given"
+    );
 }
 
 async fn clock_is_close_to_now(engine: Arc<dyn Engine>) {

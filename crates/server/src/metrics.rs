@@ -42,6 +42,8 @@ const ENGINE_OPS: &[&str] = &[
     "room",
     "room_of",
     "send",
+    "take",
+    "give_back",
     "take_air",
 ];
 

@@ -57,6 +57,29 @@ end
 return {n, ttl}
 ";
 
+/// Takes up to an amount of what is left of a limit (see `Engine::take`); the window
+/// starts with the key's first take, as for `HIT`. Only what is taken is counted, so the
+/// count never passes the limit. KEYS: the counter. ARGV: amount, limit, window ms.
+const TAKE_PART: &str = r"
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+local taken = math.min(tonumber(ARGV[1]), tonumber(ARGV[2]) - n)
+if taken <= 0 then return 0 end
+redis.call('INCRBY', KEYS[1], taken)
+if redis.call('PTTL', KEYS[1]) < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+end
+return taken
+";
+
+/// Gives back what a take took and did not spend (see `Engine::give_back`); a window that
+/// ended has expired with its key. KEYS: the counter. ARGV: amount.
+const GIVE_BACK: &str = r"
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+local back = math.min(n, tonumber(ARGV[1]))
+if back > 0 then redis.call('DECRBY', KEYS[1], back) end
+return 0
+";
+
 /// Takes back one counted event; a count taken back to zero ends its window. A window that
 /// ended has expired with its key, so nothing reaches into the next one. KEYS: the counter.
 const REFUND: &str = r"
@@ -409,6 +432,8 @@ return out
 /// Every script, loaded once and run by SHA (`EVALSHA`, reloaded after a Redis restart).
 pub(super) struct Scripts {
     pub hit: Script,
+    pub take_part: Script,
+    pub give_back: Script,
     pub refund: Script,
     pub take_air: Script,
     pub begin: Script,
@@ -446,6 +471,8 @@ impl Scripts {
         let gone = |body: &str| s(&["local K = KEYS[1]\n", GONE, body]);
         Self {
             hit: s(&[HIT]),
+            take_part: s(&[TAKE_PART]),
+            give_back: s(&[GIVE_BACK]),
             refund: s(&[REFUND]),
             take_air: anchored(TAKE_AIR),
             begin: publishing(BEGIN),
@@ -472,9 +499,11 @@ impl Scripts {
         }
     }
 
-    pub fn all(&self) -> [&Script; 24] {
+    pub fn all(&self) -> [&Script; 26] {
         [
             &self.hit,
+            &self.take_part,
+            &self.give_back,
             &self.refund,
             &self.take_air,
             &self.begin,

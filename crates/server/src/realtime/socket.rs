@@ -14,7 +14,7 @@ use telepathy_domain::ErrorCode;
 use telepathy_engine::{EngineError, Room};
 use telepathy_store::User;
 
-use super::hub::{Control, Frames, Kick, Queue, Registered};
+use super::hub::{Control, Counted, FrameLimit, Frames, Kick, Queue, Registered, Take, Unspent};
 use crate::error::ApiError;
 use crate::megaphones::Refused;
 use crate::security::origin_allowed;
@@ -30,6 +30,12 @@ use crate::wire::{
 /// so 10,000 idle sockets cost about 30 database reads a second, not 300.
 const SESSION_CHECK: Duration = Duration::from_secs(300);
 const PING_EVERY: Duration = Duration::from_secs(25);
+
+/// What a user may send over all their sockets, on every node.
+const FRAME_LIMIT: FrameLimit = FrameLimit {
+    frames: SOCKET_FRAMES_PER_WINDOW,
+    window: SOCKET_FRAME_WINDOW,
+};
 
 /// `GET /ws`: the session cookie and an allowed Origin are required.
 #[handler]
@@ -145,7 +151,13 @@ async fn run(opened: Box<Opened>, sink: Sink, mut incoming: Incoming) {
                 }
                 Some(Ok(message)) => {
                     // Every frame counts, before any other work on it.
-                    match state.realtime.hub.allow_frame(socket.user.id, SOCKET_FRAMES_PER_WINDOW, SOCKET_FRAME_WINDOW) {
+                    let counted = state.realtime.hub.count_frame(socket.user.id, state.shared_now_ms(), FRAME_LIMIT);
+                    let frames = match counted {
+                        Counted::Decided(frames) => frames,
+                        // Boxed: once a part of the allowance, not carried by an idle socket.
+                        Counted::Take(take) => Box::pin(take_part(&state, take)).await,
+                    };
+                    match frames {
                         Frames::Allowed => {
                             if let Message::Text(text) = message {
                                 // Boxed: the handlers' futures are large, and an idle
@@ -192,6 +204,14 @@ async fn run(opened: Box<Opened>, sink: Sink, mut incoming: Incoming) {
     // The writer writes what waits (the reason a session ended, say) and closes.
     control.finish();
     let user_id = socket.user.id;
+    // At once, not after the detach: a client the node closed reconnects elsewhere soon.
+    if let Some(unspent) = state
+        .realtime
+        .hub
+        .unspent(user_id, state.shared_now_ms(), FRAME_LIMIT)
+    {
+        tokio::spawn(give_back(state.clone(), unspent));
+    }
     drop(socket);
     drop(reply);
     if must_detach {
@@ -212,6 +232,39 @@ async fn run(opened: Box<Opened>, sink: Sink, mut incoming: Incoming) {
     }
     state.realtime.hub.unregister(user_id, conn);
     tracing::debug!(user_id, conn, "socket closed");
+}
+
+/// Takes the next part of the user's frame allowance from the engine, and decides the
+/// frame that found the last part spent.
+async fn take_part(state: &AppState, take: Take) -> Frames {
+    let key = take.key();
+    let answer = state
+        .metrics
+        .engine(
+            "take",
+            state
+                .engine
+                .take(&key, take.part, take.limit.frames, take.limit.kept()),
+        )
+        .await;
+    if let Err(e) = &answer {
+        tracing::warn!(error = %e, "taking a part of a frame allowance; counting on this node alone");
+    }
+    state.realtime.hub.taken(take, answer.ok())
+}
+
+/// Gives the engine back what the user's frames did not spend of the part this node took.
+/// Left undone (the engine away), the user finds that much less on another node until the
+/// window ends.
+async fn give_back(state: AppState, unspent: Unspent) {
+    let key = unspent.key();
+    let given = state
+        .metrics
+        .engine("give_back", state.engine.give_back(&key, unspent.frames))
+        .await;
+    if let Err(e) = given {
+        tracing::debug!(error = %e, "giving back a part of a frame allowance");
+    }
 }
 
 /// Routes the user's events to this socket from now on, then reads their state for

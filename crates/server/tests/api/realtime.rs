@@ -18,6 +18,8 @@ crate::both!(
     a_node_given_up_for_dead_starts_over,
     identity_fields_of_any_type_are_ignored,
     unreadable_frames_count_toward_the_frame_limit,
+    the_frame_allowance_holds_across_reconnects,
+    the_frame_allowance_holds_across_nodes,
     binary_frames_count_and_a_flood_closes_the_socket,
     a_frame_over_the_size_limit_closes_the_socket,
     a_malformed_last_id_is_refused_on_both_engines,
@@ -571,6 +573,193 @@ async fn unreadable_frames_count_toward_the_frame_limit(mut app: TestApp) {
     let refused = a.expect("error").await;
     assert_eq!(refused["code"], json!("RATE_LIMITED"));
     assert_eq!(refused["event"], json!("getOnlineCount"));
+}
+
+/// Waits until the node holds no socket of `user_id` any more (a socket the client closed
+/// leaves the node a moment after its close frame).
+async fn gone_from(state: &telepathy_server::state::AppState, user_id: i64) {
+    for _ in 0..500 {
+        if !state.realtime.hub.holds(user_id) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    panic!("user {user_id} still holds a socket");
+}
+
+/// The frames the socket is answered until `expected` answers came: its own messages'
+/// echoes and refusals, by event name (`chatMessage`, or the code of an `error`).
+async fn answers(client: &mut Client, expected: usize) -> Vec<String> {
+    let mut got = Vec::new();
+    while got.len() < expected {
+        let (event, data) = client.expect_any(&["chatMessage", "error"]).await;
+        got.push(if event == "error" {
+            data["code"].as_str().unwrap().to_owned()
+        } else {
+            event
+        });
+    }
+    got
+}
+
+/// The chat messages that reach `client` until none comes for a while.
+async fn received(client: &mut Client) -> usize {
+    let mut n = 0;
+    while client
+        .try_expect("chatMessage", std::time::Duration::from_millis(500))
+        .await
+        .is_some()
+    {
+        n += 1;
+    }
+    n
+}
+
+/// A user's frame allowance is theirs for the window, not their socket's: closing the
+/// socket and opening another gets nothing new, and the partner receives no more than the
+/// allowance. A new window brings it back.
+async fn the_frame_allowance_holds_across_reconnects(mut app: TestApp) {
+    use telepathy_domain::limits::{SOCKET_FRAMES_PER_WINDOW, SOCKET_FRAME_WINDOW};
+    let limit = SOCKET_FRAMES_PER_WINDOW as usize;
+    let (mut a, cookie_a) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].clone();
+    let alice = ma["senderId"].as_i64().unwrap();
+    // Her join was a frame too: 39 messages go out, the 40th is refused.
+    for i in 0..limit {
+        a.send(
+            "chatMessage",
+            json!({ "roomId": room, "message": format!("{i}") }),
+        )
+        .await;
+    }
+    // (Echoes come over the bus, so the refusal may overtake the last of them.)
+    let first = answers(&mut a, limit).await;
+    let echoed = first.iter().filter(|e| *e == "chatMessage").count();
+    assert_eq!(echoed, limit - 1, "{first:?}");
+    assert!(first.contains(&"RATE_LIMITED".to_owned()), "{first:?}");
+    a.close().await;
+    gone_from(&app.state, alice).await;
+
+    let mut again = Client::connect(&app.addr, Some(&cookie_a), ORIGIN)
+        .await
+        .unwrap();
+    again.expect("hello").await;
+    for i in 0..limit / 2 {
+        again
+            .send(
+                "chatMessage",
+                json!({ "roomId": room, "message": format!("다시 {i}") }),
+            )
+            .await;
+    }
+    let second = answers(&mut again, limit / 2).await;
+    assert!(
+        second.iter().all(|e| e == "RATE_LIMITED"),
+        "a new socket gets nothing new in the same window: {second:?}"
+    );
+    assert_eq!(
+        received(&mut b).await,
+        limit - 1,
+        "the partner got the allowance"
+    );
+
+    app.clock.advance(SOCKET_FRAME_WINDOW);
+    again
+        .send(
+            "chatMessage",
+            json!({ "roomId": room, "message": "다음 창" }),
+        )
+        .await;
+    assert_eq!(answers(&mut again, 1).await, ["chatMessage"]);
+    assert_eq!(b.expect("chatMessage").await["message"], json!("다음 창"));
+    let metrics = app.state.metrics.encode();
+    assert!(
+        metrics.contains(&format!(
+            "telepathy_rate_limited_total{{limit=\"frames\"}} {}",
+            1 + limit / 2
+        )),
+        "{metrics}"
+    );
+}
+
+/// Another node of the same engine on a port of its own, for a user to hop to.
+async fn another_node(app: &TestApp) -> (String, telepathy_server::state::AppState) {
+    use poem::listener::Acceptor;
+    let state = telepathy_server::state::AppState::build_with(
+        app.state.config.clone(),
+        telepathy_server::state::Overrides {
+            clock: Some(app.clock.clone()),
+            engine: Some(app.state.engine.clone()),
+            sms: None,
+            identity: None,
+            payments: None,
+        },
+    )
+    .await
+    .unwrap();
+    telepathy_server::realtime::start(&state).await.unwrap();
+    let acceptor = telepathy_server::listener::bind("127.0.0.1:0", &state.config)
+        .await
+        .unwrap();
+    let addr = acceptor.local_addr()[0]
+        .as_socket_addr()
+        .unwrap()
+        .to_string();
+    let served = telepathy_server::app::build(state.clone());
+    tokio::spawn(async move { poem::Server::new_with_acceptor(acceptor).run(served).await });
+    (addr, state)
+}
+
+/// Sends `n` frames that every node answers (unreadable ones: the pushed online count
+/// would blur a count of `onlineCount` answers), and counts those answered rather than
+/// refused.
+async fn answered(client: &mut Client, n: usize) -> usize {
+    for _ in 0..n {
+        client.send_text("{not json").await;
+    }
+    let mut answered = 0;
+    for _ in 0..n {
+        match client.expect("error").await["code"].as_str().unwrap() {
+            "INVALID_REQUEST" => answered += 1,
+            code => assert_eq!(code, "RATE_LIMITED"),
+        }
+    }
+    answered
+}
+
+/// The allowance is shared by the nodes: a user who spent most of it on one node finds
+/// no more than what is left on another.
+async fn the_frame_allowance_holds_across_nodes(mut app: TestApp) {
+    use telepathy_domain::limits::{SOCKET_FRAMES_PER_WINDOW, SOCKET_FRAME_WINDOW};
+    let limit = SOCKET_FRAMES_PER_WINDOW as usize;
+    // Away from a window's edge, where the nodes' shared clocks, a millisecond apart,
+    // could read different windows (the test's clock stands still on an edge).
+    app.clock.advance(SOCKET_FRAME_WINDOW / 2);
+    let (mut here, cookie) = user(&mut app, "alice", "01011112222").await;
+    let (addr, _there) = another_node(&app).await;
+
+    let spent = limit * 3 / 4;
+    assert_eq!(answered(&mut here, spent).await, spent);
+    here.close().await;
+    let alice = crate::helpers::user_id(&app, "alice").await;
+    gone_from(&app.state, alice).await;
+    let mut there = Client::connect(&addr, Some(&cookie), ORIGIN).await.unwrap();
+    there.expect("hello").await;
+    let on_the_other = answered(&mut there, limit / 2).await;
+    assert!(
+        spent + on_the_other <= limit,
+        "{spent} frames on one node, then {on_the_other} of {} on the other",
+        limit / 2
+    );
+
+    app.clock.advance(SOCKET_FRAME_WINDOW);
+    assert_eq!(
+        answered(&mut there, 1).await,
+        1,
+        "a new window brings it back"
+    );
 }
 
 /// Once told to stop, a node says it is not ready and sends new sockets elsewhere.
