@@ -445,13 +445,13 @@ impl Hub {
     }
 
     /// Decides the frame of `take` by the engine's answer: how many frames it handed out,
-    /// or `None` when it did not answer. Without an answer the node counts the user's
-    /// frames of the window alone, up to the limit, as if it were the only node: the limit
-    /// is there to keep a client from flooding a node and its partner, which the node's
-    /// own count still does, while refusing every frame would cost the user their chat
-    /// (the engine's other calls may well succeed), and asking again for each frame would
-    /// make each wait for the engine's timeout. Only a user who moves between nodes or
-    /// reconnects within that window may get more than the limit.
+    /// or `None` when it did not answer (in time). Without an answer the node counts the
+    /// user's frames of the window alone, up to the limit, as if it were the only node: the
+    /// limit is there to keep a client from flooding a node and its partner, which the
+    /// node's own count still does, while refusing every frame would cost the user their
+    /// chat (the engine's other calls may well succeed), and asking again for each frame
+    /// would make each wait for the engine. Only a user who moves between nodes within
+    /// that window may get more than the limit.
     pub fn taken(&self, take: Take, answer: Option<u32>) -> Frames {
         let mut all = self.allowances();
         let Some(allowance) = all

@@ -234,23 +234,35 @@ async fn run(opened: Box<Opened>, sink: Sink, mut incoming: Incoming) {
     tracing::debug!(user_id, conn, "socket closed");
 }
 
+/// How long a frame waits for the next part of its user's allowance before the node
+/// counts that user's window alone: most frames need the engine for their own work too,
+/// and a call waits for a shared part that does not answer at most once (see "Outages"
+/// in ARCHITECTURE.md). A part taken later than that is left unspent until the window
+/// ends.
+const TAKE_WAIT: Duration = Duration::from_millis(500);
+
 /// Takes the next part of the user's frame allowance from the engine, and decides the
 /// frame that found the last part spent.
 async fn take_part(state: &AppState, take: Take) -> Frames {
     let key = take.key();
-    let answer = state
-        .metrics
-        .engine(
-            "take",
-            state
-                .engine
-                .take(&key, take.part, take.limit.frames, take.limit.kept()),
-        )
-        .await;
-    if let Err(e) = &answer {
-        tracing::warn!(error = %e, "taking a part of a frame allowance; counting on this node alone");
-    }
-    state.realtime.hub.taken(take, answer.ok())
+    let taking = state.metrics.engine(
+        "take",
+        state
+            .engine
+            .take(&key, take.part, take.limit.frames, take.limit.kept()),
+    );
+    let answer = match tokio::time::timeout(TAKE_WAIT, taking).await {
+        Ok(Ok(part)) => Some(part),
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "taking a part of a frame allowance; counting on this node alone");
+            None
+        }
+        Err(_) => {
+            tracing::warn!("no part of a frame allowance in time; counting on this node alone");
+            None
+        }
+    };
+    state.realtime.hub.taken(take, answer)
 }
 
 /// Gives the engine back what the user's frames did not spend of the part this node took.
