@@ -188,3 +188,8 @@ pub const SOCKET_FRAMES_PER_WINDOW: u32 = 40;
 /// Window of the socket frame limit, aligned on the shared clock so that every node counts
 /// the same one.
 pub const SOCKET_FRAME_WINDOW: Duration = Duration::from_secs(10);
+/// Sockets one account may hold at once, over every node: a person uses a phone and a
+/// computer, with a few tabs open. A socket opened beyond them closes the account's
+/// oldest, wherever it is, so a forgotten tab gives way to the one in use and a script
+/// cannot pile sockets up on one account.
+pub const SOCKETS_PER_USER: usize = 5;

@@ -312,6 +312,14 @@ pub struct Heartbeat {
     pub was_dropped: bool,
 }
 
+/// A socket as the engine records it: the node instance that holds it, and its number
+/// there.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SocketAt {
+    pub instance: String,
+    pub socket: u64,
+}
+
 /// A user who left every node while sitting in a room.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Gone {
@@ -504,7 +512,17 @@ pub trait Engine: Send + Sync + 'static {
     /// so attaches and detaches of several sockets commute, and saying one twice (after
     /// its answer was lost) changes nothing. [`EngineError::Dropped`] when the instance is
     /// not live.
-    async fn attach(&self, instance: &str, user_id: i64, socket: u64) -> Result<(), EngineError>;
+    ///
+    /// Answers the user's sockets beyond the newest `keep`, oldest first (in the order
+    /// they were attached, on whichever instance), for the caller to close: they stay
+    /// recorded until each is detached, so an attach meanwhile names them again.
+    async fn attach(
+        &self,
+        instance: &str,
+        user_id: i64,
+        socket: u64,
+        keep: usize,
+    ) -> Result<Vec<SocketAt>, EngineError>;
 
     /// The socket `socket` of `user_id` on `instance` closed. With the user's last socket
     /// anywhere, the user is no longer online, stops waiting for a match, and is noted away

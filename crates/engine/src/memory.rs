@@ -8,7 +8,7 @@ use tokio::sync::broadcast;
 use crate::{
     millis, parse_stream_id, presence_ttl_ms, wall_ms, ArchiveMark, ArchiveShare, Backlog, Engine,
     EngineError, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames, JoinOutcome, Member,
-    MessageFrame, Room, StreamEntry, STREAM_MAX,
+    MessageFrame, Room, SocketAt, StreamEntry, STREAM_MAX,
 };
 
 /// Events a node's inbox holds before its reader is told of a gap.
@@ -43,9 +43,9 @@ struct State {
     archive_turns: usize,
     /// Live node instances and their last beat.
     nodes: HashMap<String, i64>,
-    /// Per user: the instances holding their sockets, and how many sockets each.
-    /// Each user's sockets, by the instance that holds them.
-    loc: HashMap<i64, HashMap<String, HashSet<u64>>>,
+    /// Each user's sockets, by the instance that holds them, with the order in which
+    /// they were attached (see `Engine::attach`).
+    loc: HashMap<i64, HashMap<String, HashMap<u64, u64>>>,
     /// Per instance: the users it holds.
     node_users: HashMap<String, HashSet<i64>>,
     /// Users connected nowhere, since when.
@@ -572,25 +572,46 @@ impl Engine for MemoryEngine {
         Ok(())
     }
 
-    async fn attach(&self, instance: &str, user_id: i64, socket: u64) -> Result<(), EngineError> {
+    async fn attach(
+        &self,
+        instance: &str,
+        user_id: i64,
+        socket: u64,
+        keep: usize,
+    ) -> Result<Vec<SocketAt>, EngineError> {
         let mut state = self.state();
         if !state.nodes.contains_key(instance) {
             return Err(EngineError::Dropped);
         }
-        state
-            .loc
-            .entry(user_id)
-            .or_default()
+        let places = state.loc.entry(user_id).or_default();
+        let last = places.values().flat_map(HashMap::values).max().copied();
+        places
             .entry(instance.to_owned())
             .or_default()
-            .insert(socket);
+            .entry(socket)
+            .or_insert(last.unwrap_or(0) + 1);
+        let mut sockets: Vec<(u64, SocketAt)> = places
+            .iter()
+            .flat_map(|(instance, sockets)| {
+                sockets.iter().map(|(socket, order)| {
+                    let at = SocketAt {
+                        instance: instance.clone(),
+                        socket: *socket,
+                    };
+                    (*order, at)
+                })
+            })
+            .collect();
+        sockets.sort_by_key(|(order, _)| *order);
+        let beyond = sockets.len().saturating_sub(keep);
+        let oldest = sockets.into_iter().take(beyond).map(|(_, at)| at).collect();
         state
             .node_users
             .entry(instance.to_owned())
             .or_default()
             .insert(user_id);
         state.away.remove(&user_id);
-        Ok(())
+        Ok(oldest)
     }
 
     async fn detach(

@@ -51,7 +51,7 @@ use self::scripts::Scripts;
 use crate::{
     decode_events, duration_ms, millis, presence_ttl_ms, wall_ms, ArchiveMark, ArchiveShare,
     Backlog, Engine, EngineError, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames,
-    JoinOutcome, Member, MessageFrame, Received, Room, StreamEntry, STREAM_MAX,
+    JoinOutcome, Member, MessageFrame, Received, Room, SocketAt, StreamEntry, STREAM_MAX,
 };
 
 /// Partitions of the key space and channels of the bus. A multiple of 2, 3, 4, 6 and 8,
@@ -1575,18 +1575,42 @@ impl Engine for RedisEngine {
         self.publish(0, &[], frame).await
     }
 
-    async fn attach(&self, instance: &str, user_id: i64, socket: u64) -> Result<(), EngineError> {
-        let attached: i64 = self
+    async fn attach(
+        &self,
+        instance: &str,
+        user_id: i64,
+        socket: u64,
+        keep: usize,
+    ) -> Result<Vec<SocketAt>, EngineError> {
+        let reply: Vec<String> = self
             .run(
                 &self.scripts.attach,
                 self.layout.user(user_id),
-                vec![instance.to_owned(), user_id.to_string(), socket.to_string()],
+                vec![
+                    instance.to_owned(),
+                    user_id.to_string(),
+                    socket.to_string(),
+                    keep.to_string(),
+                ],
             )
             .await?;
-        if attached == 1 {
-            Ok(())
-        } else {
-            Err(EngineError::Dropped)
+        match reply.split_first() {
+            Some((live, beyond)) if live == "1" => beyond
+                .iter()
+                .map(|field| {
+                    field
+                        .rsplit_once('/')
+                        .and_then(|(instance, socket)| {
+                            Some(SocketAt {
+                                instance: instance.to_owned(),
+                                socket: socket.parse().ok()?,
+                            })
+                        })
+                        .ok_or_else(|| EngineError::Protocol(format!("a socket named {field}")))
+                })
+                .collect(),
+            Some((live, _)) if live == "0" => Err(EngineError::Dropped),
+            _ => Err(EngineError::Protocol(format!("attach returned {reply:?}"))),
         }
     }
 

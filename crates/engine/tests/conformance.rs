@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 use telepathy_engine::is_stream_id;
 use telepathy_engine::{
     ArchiveMark, ArchiveShare, Backlog, Engine, EngineError, Gone, Inbound, Inbox, JoinFrames,
-    JoinOutcome, Member, MemoryEngine, MessageFrame, Received, RedisEngine, Room,
+    JoinOutcome, Member, MemoryEngine, MessageFrame, Received, RedisEngine, Room, SocketAt,
 };
 
 async fn redis() -> Arc<dyn Engine> {
@@ -88,10 +88,14 @@ both!(
     a_silent_node_is_given_up_and_must_start_over,
     users_gone_past_a_cutoff_are_answered_once,
     a_user_who_leaves_every_node_stops_waiting,
+    an_attach_names_the_oldest_sockets_beyond_those_kept,
     hundreds_join_one_word_at_once,
     a_retried_message_is_appended_once_and_echoed_with_its_id,
     many_senders_at_once_are_delivered_whole_and_in_order,
 );
+
+/// More sockets than any test opens for one user.
+const KEEP_ALL: usize = 100;
 
 fn member(id: i64) -> Member {
     Member {
@@ -820,7 +824,10 @@ struct Node {
 impl Node {
     /// A socket of `user` opens on this node.
     async fn hold(&mut self, engine: &Arc<dyn Engine>, user: i64) {
-        engine.attach(self.name, user, user as u64).await.unwrap();
+        engine
+            .attach(self.name, user, user as u64, KEEP_ALL)
+            .await
+            .unwrap();
         self.holds.insert(user);
     }
 
@@ -977,7 +984,7 @@ async fn presence_counts_users_on_live_nodes(engine: Arc<dyn Engine>) {
         ("n2", 2, 4),
         ("n2", 3, 5),
     ] {
-        engine.attach(n, u, socket).await.unwrap();
+        engine.attach(n, u, socket, KEEP_ALL).await.unwrap();
     }
     assert_eq!(
         engine.online_count().await.unwrap(),
@@ -997,7 +1004,7 @@ async fn presence_counts_users_on_live_nodes(engine: Arc<dyn Engine>) {
         3,
         "a detach said twice counts once"
     );
-    engine.attach("n1", 2, 3).await.unwrap();
+    engine.attach("n1", 2, 3, KEEP_ALL).await.unwrap();
     assert_eq!(
         engine.online_count().await.unwrap(),
         3,
@@ -1020,7 +1027,10 @@ async fn presence_counts_users_on_live_nodes(engine: Arc<dyn Engine>) {
         1
     );
     assert!(
-        matches!(engine.attach("n2", 4, 6).await, Err(EngineError::Dropped)),
+        matches!(
+            engine.attach("n2", 4, 6, KEEP_ALL).await,
+            Err(EngineError::Dropped)
+        ),
         "a node that left takes no sockets"
     );
     engine.detach("n2", 3, 5, now).await.unwrap();
@@ -1031,8 +1041,8 @@ async fn a_silent_node_is_given_up_and_must_start_over(engine: Arc<dyn Engine>) 
     let now = 1_000_000;
     let _n1 = node(&engine, "n1", now).await;
     let _n2 = node(&engine, "n2", now).await;
-    engine.attach("n1", 1, 1).await.unwrap();
-    engine.attach("n2", 2, 1).await.unwrap();
+    engine.attach("n1", 1, 1, KEEP_ALL).await.unwrap();
+    engine.attach("n2", 2, 1, KEEP_ALL).await.unwrap();
     // n2 goes silent; n1 keeps beating.
     assert_eq!(
         engine
@@ -1048,12 +1058,12 @@ async fn a_silent_node_is_given_up_and_must_start_over(engine: Arc<dyn Engine>) 
     let late = engine.heartbeat("n2", now + 12_000, false).await.unwrap();
     assert!(late.was_dropped, "n2 hears it was given up");
     assert!(matches!(
-        engine.attach("n2", 5, 2).await,
+        engine.attach("n2", 5, 2, KEEP_ALL).await,
         Err(EngineError::Dropped)
     ));
     // It starts over under a new name.
     let _n2b = node(&engine, "n2b", now + 12_000).await;
-    engine.attach("n2b", 2, 1).await.unwrap();
+    engine.attach("n2b", 2, 1, KEEP_ALL).await.unwrap();
     assert_eq!(engine.online_count().await.unwrap(), 2);
     // n2's users were noted away as of its last beat.
     engine.detach("n1", 1, 1, now + 13_000).await.unwrap();
@@ -1064,7 +1074,7 @@ async fn users_gone_past_a_cutoff_are_answered_once(engine: Arc<dyn Engine>) {
     let now = 1_000_000;
     let _n1 = node(&engine, "n1", now).await;
     for u in [1, 2, 3] {
-        engine.attach("n1", u, u as u64).await.unwrap();
+        engine.attach("n1", u, u as u64, KEEP_ALL).await.unwrap();
     }
     let room = room_of_two(&engine, 1, 2).await;
     engine.detach("n1", 1, 1, now + 1_000).await.unwrap();
@@ -1081,14 +1091,14 @@ async fn users_gone_past_a_cutoff_are_answered_once(engine: Arc<dyn Engine>) {
     assert!(engine.gone_before(now + 5_000).await.unwrap().is_empty());
     // Away, back within the grace period: nothing to answer.
     engine.detach("n1", 2, 2, now + 2_000).await.unwrap();
-    engine.attach("n1", 2, 4).await.unwrap();
+    engine.attach("n1", 2, 4, KEEP_ALL).await.unwrap();
     assert!(engine.gone_before(now + 5_000).await.unwrap().is_empty());
 }
 
 async fn a_user_who_leaves_every_node_stops_waiting(engine: Arc<dyn Engine>) {
     let now = 1_000_000;
     let _n1 = node(&engine, "n1", now).await;
-    engine.attach("n1", 1, 1).await.unwrap();
+    engine.attach("n1", 1, 1, KEEP_ALL).await.unwrap();
     assert_eq!(join(&engine, 7, "봄", 1).await, JoinOutcome::Waiting);
     engine.detach("n1", 1, 1, now).await.unwrap();
     assert_eq!(
@@ -1096,6 +1106,39 @@ async fn a_user_who_leaves_every_node_stops_waiting(engine: Arc<dyn Engine>) {
         JoinOutcome::Waiting,
         "nobody is paired with a user who is gone"
     );
+}
+
+async fn an_attach_names_the_oldest_sockets_beyond_those_kept(engine: Arc<dyn Engine>) {
+    let _n1 = node(&engine, "n1", 1_000).await;
+    let _n2 = node(&engine, "n2", 1_000).await;
+    let at = |instance: &str, socket: u64| SocketAt {
+        instance: instance.to_owned(),
+        socket,
+    };
+    let attach = |instance: &'static str, socket: u64| {
+        let engine = engine.clone();
+        async move { engine.attach(instance, 7, socket, 2).await.unwrap() }
+    };
+    assert_eq!(attach("n1", 9).await, []);
+    assert_eq!(attach("n2", 1).await, []);
+    assert_eq!(attach("n1", 10).await, [at("n1", 9)], "by age, not by name");
+    assert_eq!(
+        attach("n1", 10).await,
+        [at("n1", 9)],
+        "said twice, it keeps its place"
+    );
+    assert_eq!(
+        attach("n2", 2).await,
+        [at("n1", 9), at("n2", 1)],
+        "named until detached"
+    );
+    engine.detach("n1", 7, 9, 1_000).await.unwrap();
+    engine.detach("n2", 7, 1, 1_000).await.unwrap();
+    assert_eq!(engine.attach("n2", 8, 1, 2).await.unwrap(), [], "per user");
+    engine.detach("n1", 7, 10, 1_000).await.unwrap();
+    engine.detach("n2", 7, 2, 1_000).await.unwrap();
+    assert_eq!(engine.online_count().await.unwrap(), 1);
+    assert_eq!(attach("n2", 3).await, [], "all gone, it starts over");
 }
 
 async fn hundreds_join_one_word_at_once(engine: Arc<dyn Engine>) {

@@ -115,6 +115,7 @@ pub struct Kicked {
     pub drain: Counter,
     pub flood: Counter,
     pub too_big: Counter,
+    pub replaced: Counter,
 }
 
 pub struct Metrics {
@@ -180,6 +181,7 @@ impl Metrics {
         let drain = kicked.get_or_create(&Op { op: "drain" }).clone();
         let flood = kicked.get_or_create(&Op { op: "flood" }).clone();
         let too_big = kicked.get_or_create(&Op { op: "too_big" }).clone();
+        let replaced = kicked.get_or_create(&Op { op: "replaced" }).clone();
         let masked = Family::<Op, Counter>::default();
         let abuse = masked.get_or_create(&Op { op: "abuse" }).clone();
         let contact = masked.get_or_create(&Op { op: "contact" }).clone();
@@ -201,6 +203,7 @@ impl Metrics {
                 drain,
                 flood,
                 too_big,
+                replaced,
             },
             messages_masked: Masked { abuse, contact },
             reports: Reports {
@@ -263,7 +266,7 @@ impl Metrics {
         );
         r.register(
             "sockets_kicked",
-            "Sockets closed by the server, by reason (op): slow, resync and drain so that their clients reconnect and resume; flood and too_big for frames past the protocol's limits",
+            "Sockets closed by the server, by reason (op): slow, resync and drain so that their clients reconnect and resume; flood and too_big for frames past the protocol's limits; replaced for a user's oldest socket beyond their limit",
             kicked,
         );
         r.register(

@@ -13,7 +13,8 @@ import { formatKoreanDayAndTime } from '@/lib/date';
 import { tabSocket, useSocketEvent } from '@/lib/socket';
 
 /**
- * Keeps the tab's socket open while logged in and closed otherwise. A match is honoured on
+ * Keeps the tab's socket open while logged in and closed otherwise (one the server closed for a
+ * newer socket of the account opens again when the tab is looked at). A match is honoured on
  * whatever page it reaches the user: the session is stored and the chat opens. A suspension or
  * ban ends the session here and now, and says why and until when; a warning is shown and
  * nothing else changes: those given while the user was away are shown at their next visit, one
@@ -37,7 +38,15 @@ export function Realtime() {
     if (!loggedIn) return;
     const socket = tabSocket();
     socket.start();
+    // A socket the server closed for a newer one of the account comes back once its tab is in use.
+    const wake = () => {
+      if (document.visibilityState === 'visible') socket.wake();
+    };
+    document.addEventListener('visibilitychange', wake);
+    window.addEventListener('focus', wake);
     return () => {
+      document.removeEventListener('visibilitychange', wake);
+      window.removeEventListener('focus', wake);
       socket.stop();
       chatLog.clear();
     };

@@ -1,5 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CONNECT_TIMEOUT_MS, reconnectDelay, SocketClient, socketUrl, type WebSocketLike } from './socket-client';
+import {
+  CLOSE_REPLACED,
+  CONNECT_TIMEOUT_MS,
+  reconnectDelay,
+  SocketClient,
+  socketUrl,
+  type WebSocketLike,
+} from './socket-client';
 
 class FakeSocket implements WebSocketLike {
   readyState = 0;
@@ -30,9 +37,9 @@ class FakeSocket implements WebSocketLike {
     this.onmessage?.(new MessageEvent('message', { data: JSON.stringify({ event, data }) }));
   }
 
-  drop() {
+  drop(code?: number) {
     this.readyState = 3;
-    this.onclose?.(new CloseEvent('close'));
+    this.onclose?.(new CloseEvent('close', { code }));
   }
 }
 
@@ -182,6 +189,25 @@ describe('SocketClient', () => {
     expect(client.latest('onlineCount')).toEqual({ count: 4 });
     client.stop();
     expect(client.latest('onlineCount')).toBeUndefined();
+  });
+
+  it('waits to be woken after the server closed it for a newer socket of the account', () => {
+    const { client, sockets, latest } = setup();
+    client.start();
+    latest().open();
+    latest().receive('hello', { userId: 1, round });
+    latest().drop(CLOSE_REPLACED);
+    expect(client.getStatus()).toBe('replaced');
+    vi.advanceTimersByTime(60_000);
+    expect(sockets).toHaveLength(1);
+    client.wake();
+    expect(sockets).toHaveLength(2);
+    expect(client.getStatus()).toBe('connecting');
+    client.wake();
+    expect(sockets).toHaveLength(2);
+    client.stop();
+    client.wake();
+    expect(sockets).toHaveLength(2);
   });
 
   it('stops reconnecting once stopped', () => {

@@ -6,6 +6,11 @@ export const RECONNECT_BASE_MS = 1000;
 export const RECONNECT_MAX_MS = 5000;
 /** A connection not open after this long is given up and tried again. */
 export const CONNECT_TIMEOUT_MS = 20_000;
+/**
+ * The server's close code for the account's oldest socket when a newer one passed the sockets an
+ * account may hold: reconnecting by itself would close another tab, which would do the same.
+ */
+export const CLOSE_REPLACED = 4001;
 
 /** The wait before reconnect try number `attempt` (0 for the first): 1 s, 2 s, 4 s, then 5 s. */
 export function reconnectDelay(attempt: number): number {
@@ -14,9 +19,10 @@ export function reconnectDelay(attempt: number): number {
 
 /**
  * idle: not started (logged out); connecting: a connection is being opened; open: frames flow;
- * waiting: the last connection dropped and the next try is scheduled.
+ * waiting: the last connection dropped and the next try is scheduled; replaced: the server closed
+ * it for a newer socket of the account (another tab or device), and it waits for `wake`.
  */
-export type SocketStatus = 'idle' | 'connecting' | 'open' | 'waiting';
+export type SocketStatus = 'idle' | 'connecting' | 'open' | 'waiting' | 'replaced';
 
 /** The part of the browser's WebSocket the client uses, so tests can stand in for it. */
 export interface WebSocketLike {
@@ -97,6 +103,13 @@ export class SocketClient {
     };
   };
 
+  /** Connects again after the server closed the connection for a newer one; nothing otherwise. */
+  wake(): void {
+    if (!this.started || this.status !== 'replaced') return;
+    this.attempt = 0;
+    this.connect();
+  }
+
   /** Counts opened connections, so a caller can tell whether something was sent on this one. */
   connectionId(): number {
     return this.connections;
@@ -160,8 +173,8 @@ export class SocketClient {
     socket.onmessage = (event) => {
       if (this.socket === socket && typeof event.data === 'string') this.receive(event.data);
     };
-    socket.onclose = () => {
-      this.dropped(socket);
+    socket.onclose = (event) => {
+      this.dropped(socket, event.code);
     };
     // An error is followed by close; the retry is scheduled there.
     socket.onerror = null;
@@ -215,10 +228,15 @@ export class SocketClient {
     }
   }
 
-  private dropped(socket: WebSocketLike): void {
+  private dropped(socket: WebSocketLike, code?: number): void {
     if (this.socket !== socket) return;
     this.socket = null;
     if (!this.started) return;
+    if (code === CLOSE_REPLACED) {
+      this.clearTimers();
+      this.setStatus('replaced');
+      return;
+    }
     this.scheduleRetry();
   }
 

@@ -360,16 +360,34 @@ end
 return 0
 ";
 
-/// In the user's partition. ARGV: node instance, user, socket. 0 when the instance is not live
-/// here: given up for dead (its users of this partition reaped), or unknown to a Redis
-/// that lost its data.
+/// In the user's partition. ARGV: node instance, user, socket, sockets to keep. `{'0'}`
+/// when the instance is not live here: given up for dead (its users of this partition
+/// reaped), or unknown to a Redis that lost its data. Otherwise `{'1'}` followed by the
+/// user's sockets beyond those to keep, oldest first. A socket's field holds the order of
+/// its attach, one past the user's last (a field of 1 was written before the order was
+/// kept, and counts as the oldest); one said twice keeps its place.
 const ATTACH: &str = r"
-if redis.call('SISMEMBER', K .. 'live', ARGV[1]) == 0 then return 0 end
-redis.call('HSET', K .. 'loc:' .. ARGV[2], ARGV[1] .. '/' .. ARGV[3], 1)
+if redis.call('SISMEMBER', K .. 'live', ARGV[1]) == 0 then return {'0'} end
+local loc = K .. 'loc:' .. ARGV[2]
+local field = ARGV[1] .. '/' .. ARGV[3]
+if redis.call('HEXISTS', loc, field) == 0 then
+  local last = 0
+  for _, n in ipairs(redis.call('HVALS', loc)) do last = math.max(last, tonumber(n) or 0) end
+  redis.call('HSET', loc, field, last + 1)
+end
 redis.call('SADD', K .. 'nu:' .. ARGV[1], ARGV[2])
 redis.call('SADD', K .. 'online', ARGV[2])
 redis.call('ZREM', K .. 'away', ARGV[2])
-return 1
+local out = {'1'}
+local all = redis.call('HGETALL', loc)
+local beyond = #all / 2 - tonumber(ARGV[4])
+if beyond > 0 then
+  local sockets = {}
+  for i = 1, #all, 2 do sockets[#sockets + 1] = {all[i], tonumber(all[i + 1]) or 0} end
+  table.sort(sockets, function(a, b) return a[2] < b[2] or (a[2] == b[2] and a[1] < b[1]) end)
+  for i = 1, beyond do out[#out + 1] = sockets[i][1] end
+end
+return out
 ";
 
 /// ARGV: node instance, user, socket, now ms. A dead instance's users were reaped already.

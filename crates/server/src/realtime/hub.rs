@@ -22,7 +22,8 @@ const QUEUE: usize = 256;
 /// with what waits and is given back once written, so an idle socket holds none.
 pub type Queue = flume::Sender<String>;
 
-/// Why the server closes a socket. The client reconnects after each of them.
+/// Why the server closes a socket. The client reconnects after each of them, but
+/// [`Kick::Replaced`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kick {
     /// Its outgoing queue was full: the client read too slowly.
@@ -36,6 +37,10 @@ pub enum Kick {
     Flood,
     /// The client sent a frame larger than the protocol allows.
     TooBig,
+    /// The user opened a newer socket beyond `limits::SOCKETS_PER_USER`, this being their
+    /// oldest: its client must not reconnect by itself, or the two would take turns
+    /// closing each other (the web app waits until its tab is looked at again).
+    Replaced,
 }
 
 /// What the hub says of one more frame from a user.
@@ -212,6 +217,7 @@ impl Kick {
             Kick::Drain => (1012, "restarting"),
             Kick::Flood => (1008, "too many frames"),
             Kick::TooBig => (1009, "frame too large"),
+            Kick::Replaced => (4001, "replaced"),
         }
     }
 }
@@ -498,6 +504,19 @@ impl Hub {
         })
     }
 
+    /// Closes the socket `socket` of `user_id` if this node holds it under `instance` (a
+    /// name of this node's, see [`Hub::instance`]): the user opened a newer one beyond
+    /// their limit.
+    pub fn replace(&self, user_id: i64, instance: &str, socket: u64) {
+        if let Some(user) = self.users().get(&user_id) {
+            for s in &user.sockets {
+                if s.id == socket && Self::instance_of(&self.name, s.epoch) == instance {
+                    self.kick(&s.control, Kick::Replaced);
+                }
+            }
+        }
+    }
+
     /// Rings the re-check bell of every socket of `user_id` here.
     pub fn recheck(&self, user_id: i64) {
         if let Some(user) = self.users().get(&user_id) {
@@ -558,6 +577,7 @@ impl Hub {
             Kick::Drain => &self.metrics.sockets_kicked.drain,
             Kick::Flood => &self.metrics.sockets_kicked.flood,
             Kick::TooBig => &self.metrics.sockets_kicked.too_big,
+            Kick::Replaced => &self.metrics.sockets_kicked.replaced,
         };
         if control.kick(why) {
             counter.inc();
@@ -663,6 +683,25 @@ mod tests {
         let why = tokio::time::timeout(Duration::from_secs(5), writer).await;
         assert_eq!(why.unwrap().unwrap(), None);
         assert_eq!(control.reason(), None);
+    }
+
+    #[test]
+    fn a_replaced_socket_closes_only_where_it_is() {
+        let hub = hub();
+        let old = hub.register(1);
+        let other = hub.register(1);
+        hub.replace(1, "another.node.0", old.id);
+        hub.replace(2, &old.instance, old.id);
+        assert_eq!(
+            old.control.reason(),
+            None,
+            "not this node's, or not this user's"
+        );
+        hub.replace(1, &old.instance, old.id);
+        assert_eq!(old.control.reason(), Some(Kick::Replaced));
+        assert_eq!(other.control.reason(), None);
+        assert_eq!(Kick::Replaced.close().0, 4001);
+        assert_eq!(hub.metrics.sockets_kicked.replaced.get(), 1);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use telepathy_domain::text::ChatText;
 use telepathy_domain::words::{custom_set_for_round, topic_for_round};
 use telepathy_domain::ErrorCode;
 use telepathy_engine::{
-    is_stream_id, parse_stream_id, JoinFrames, JoinOutcome, Member, MessageFrame, Room,
+    is_stream_id, parse_stream_id, JoinFrames, JoinOutcome, Member, MessageFrame, Room, SocketAt,
 };
 use telepathy_store::{MatchSide, RoomRecord, User};
 use tokio::sync::mpsc;
@@ -101,6 +101,11 @@ const CLIENT_ID_MAX: usize = 64;
 /// Delivered in place of a frame: the receivers' sockets on that node re-check their
 /// sessions now (a session of theirs was revoked somewhere). Never a valid JSON frame.
 pub(crate) const RECHECK: &str = "recheck";
+
+/// Starts what is delivered in place of a frame to close a socket of the receiver,
+/// `<instance>/<socket>`, that a newer one replaced (see `limits::SOCKETS_PER_USER`). Frames
+/// are JSON objects and never start with it.
+pub(crate) const REPLACED: &str = "replaced:";
 
 /// Starts a chat message as it travels over the bus (`#<stream id>\n<ChatEvent JSON>`):
 /// each node builds the `chatMessage` frame for the members it holds. Frames are JSON
@@ -278,6 +283,13 @@ impl AppState {
     /// next periodic check; the sockets also read the user again (a new nickname).
     pub async fn recheck_sessions(&self, user_id: i64) {
         self.deliver(&[user_id], RECHECK).await;
+    }
+
+    /// Closes the socket `at` of `user_id`, on whichever node holds it: a newer one of the
+    /// user replaced it.
+    pub async fn close_replaced(&self, user_id: i64, at: &SocketAt) {
+        let frame = format!("{REPLACED}{}/{}", at.instance, at.socket);
+        self.deliver(&[user_id], &frame).await;
     }
 
     /// Whom `user_id` must never be matched with: whom they blocked and who blocked them.

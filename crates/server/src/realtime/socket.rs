@@ -8,7 +8,7 @@ use poem::web::websocket::{CloseCode, Message, WebSocket, WebSocketConfig, WebSo
 use poem::web::Data;
 use poem::{handler, IntoResponse, Request, Response};
 use telepathy_domain::limits::{
-    SOCKET_FRAMES_PER_WINDOW, SOCKET_FRAME_MAX_BYTES, SOCKET_FRAME_WINDOW,
+    SOCKETS_PER_USER, SOCKET_FRAMES_PER_WINDOW, SOCKET_FRAME_MAX_BYTES, SOCKET_FRAME_WINDOW,
 };
 use telepathy_domain::ErrorCode;
 use telepathy_engine::{EngineError, Room};
@@ -281,7 +281,8 @@ async fn give_back(state: AppState, unspent: Unspent) {
 
 /// Routes the user's events to this socket from now on, then reads their state for
 /// `hello` (so no event falls between the two); a failed attach closes the socket for a
-/// resync instead.
+/// resync instead. A socket beyond the user's `SOCKETS_PER_USER` closes their oldest,
+/// wherever it is.
 async fn attach(
     state: &AppState,
     instance: &str,
@@ -291,17 +292,26 @@ async fn attach(
 ) -> (Result<(), EngineError>, Option<String>) {
     let attached = state
         .metrics
-        .engine("attach", state.engine.attach(instance, user.id, conn))
+        .engine(
+            "attach",
+            state
+                .engine
+                .attach(instance, user.id, conn, SOCKETS_PER_USER),
+        )
         .await;
     let hello = match &attached {
-        Ok(()) => Some(hello(state, user).await),
+        Ok(beyond) => {
+            let closing = beyond.iter().map(|at| state.close_replaced(user.id, at));
+            futures_util::future::join_all(closing).await;
+            Some(hello(state, user).await)
+        }
         Err(e) => {
             tracing::warn!(error = %e, "attaching a socket");
             state.realtime.hub.kick(control, Kick::Resync);
             None
         }
     };
-    (attached, hello)
+    (attached.map(|_| ()), hello)
 }
 
 /// The first wait before a failed detach is said again; each next wait doubles, up to

@@ -16,7 +16,7 @@ use telepathy_engine::{
 use telepathy_store::{ArchivedMessage, StoreError};
 
 use super::hub::Kick;
-use super::{chat_frame, decode, CHAT_EVENT, RECHECK};
+use super::{chat_frame, decode, CHAT_EVENT, RECHECK, REPLACED};
 use crate::state::AppState;
 use crate::wire::{frame, EndReason, MatchExpired, OnlineCount};
 
@@ -213,6 +213,19 @@ async fn listen_bus(state: AppState, mut next_inboxes: tokio::sync::mpsc::Receiv
                 state.metrics.events_in.inc();
                 if event.frame == RECHECK {
                     event.to.iter().for_each(|u| state.realtime.hub.recheck(*u));
+                } else if let Some(at) = event.frame.strip_prefix(REPLACED) {
+                    match at
+                        .rsplit_once('/')
+                        .and_then(|(instance, socket)| Some((instance, socket.parse().ok()?)))
+                    {
+                        Some((instance, socket)) => event
+                            .to
+                            .iter()
+                            .for_each(|u| state.realtime.hub.replace(*u, instance, socket)),
+                        None => {
+                            tracing::error!(event = %event.frame, "an unreadable socket to close")
+                        }
+                    }
                 } else if event.to.is_empty() {
                     state.realtime.hub.send_all(&event.frame);
                     state

@@ -20,6 +20,7 @@ crate::both!(
     unreadable_frames_count_toward_the_frame_limit,
     the_frame_allowance_holds_across_reconnects,
     the_frame_allowance_holds_across_nodes,
+    a_socket_beyond_the_limit_closes_the_oldest_wherever_it_is,
     binary_frames_count_and_a_flood_closes_the_socket,
     a_frame_over_the_size_limit_closes_the_socket,
     a_malformed_last_id_is_refused_on_both_engines,
@@ -760,6 +761,51 @@ async fn the_frame_allowance_holds_across_nodes(mut app: TestApp) {
         1,
         "a new window brings it back"
     );
+}
+
+/// A person needs a phone and a computer with a few tabs, no more: a socket opened beyond
+/// `SOCKETS_PER_USER` closes the user's oldest, on whichever node it is, with 4001 (which
+/// the web app does not reconnect by itself); the others stay open.
+async fn a_socket_beyond_the_limit_closes_the_oldest_wherever_it_is(mut app: TestApp) {
+    use telepathy_domain::limits::SOCKETS_PER_USER;
+    let (first, cookie) = user(&mut app, "alice", "01011112222").await;
+    let (there, there_state) = another_node(&app).await;
+    let open = |addr: String| {
+        let cookie = cookie.clone();
+        async move {
+            let mut client = Client::connect(&addr, Some(&cookie), ORIGIN).await.unwrap();
+            client.expect("hello").await;
+            client
+        }
+    };
+    let mut sockets = vec![first];
+    for i in 1..SOCKETS_PER_USER {
+        let addr = if i % 2 == 0 { &app.addr } else { &there };
+        sockets.push(open(addr.clone()).await);
+    }
+    let mut one_more = open(there.clone()).await;
+    assert_eq!(
+        sockets[0].expect_close_within(SOON).await,
+        Some(4001),
+        "the oldest, on the other node"
+    );
+    for client in sockets[1..].iter_mut().chain([&mut one_more]) {
+        client.send_text("{not json").await;
+        assert_eq!(
+            client.expect("error").await["code"],
+            json!("INVALID_REQUEST")
+        );
+    }
+
+    let _another = open(app.addr.clone()).await;
+    assert_eq!(
+        sockets[1].expect_close_within(SOON).await,
+        Some(4001),
+        "the next oldest, on the other node"
+    );
+    let replaced = "telepathy_sockets_kicked_total{op=\"replaced\"} 1";
+    assert!(app.state.metrics.encode().contains(replaced));
+    assert!(there_state.metrics.encode().contains(replaced));
 }
 
 /// Once told to stop, a node says it is not ready and sends new sockets elsewhere.
