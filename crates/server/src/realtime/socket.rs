@@ -245,19 +245,39 @@ const TAKE_WAIT: Duration = Duration::from_millis(500);
 /// frame that found the last part spent.
 async fn take_part(state: &AppState, take: Take) -> Frames {
     let key = take.key();
-    let taking = state.metrics.engine(
-        "take",
-        state
-            .engine
-            .take(&key, take.part, take.limit.frames, take.limit.kept()),
-    );
-    let answer = match tokio::time::timeout(TAKE_WAIT, taking).await {
-        Ok(Ok(part)) => Some(part),
-        Ok(Err(e)) => {
+    // The take runs on its own: one that answers after the frame stopped waiting is given
+    // back at once, or the shared allowance would stay short of it until the window ends
+    // (a Redis failover holds every take for seconds).
+    let (answer_tx, answer_rx) = tokio::sync::oneshot::channel();
+    let taking = {
+        let state = state.clone();
+        let (part, frames, kept) = (take.part, take.limit.frames, take.limit.kept());
+        async move {
+            let answer = state
+                .metrics
+                .engine("take", state.engine.take(&key, part, frames, kept))
+                .await;
+            if let Err(Ok(late)) = answer_tx.send(answer) {
+                if late > 0 {
+                    let given = state
+                        .metrics
+                        .engine("give_back", state.engine.give_back(&key, late))
+                        .await;
+                    if let Err(e) = given {
+                        tracing::debug!(error = %e, "giving back a part taken too late");
+                    }
+                }
+            }
+        }
+    };
+    tokio::spawn(taking);
+    let answer = match tokio::time::timeout(TAKE_WAIT, answer_rx).await {
+        Ok(Ok(Ok(part))) => Some(part),
+        Ok(Ok(Err(e))) => {
             tracing::warn!(error = %e, "taking a part of a frame allowance; counting on this node alone");
             None
         }
-        Err(_) => {
+        Ok(Err(_)) | Err(_) => {
             tracing::warn!("no part of a frame allowance in time; counting on this node alone");
             None
         }
