@@ -160,7 +160,21 @@ pub async fn spawn_full(
     let app = telepathy_server::app::build(state.clone())
         .map_to_response()
         .boxed();
-    telepathy_server::realtime::start(&state).await.unwrap();
+    let addr = serve(&state).await;
+    TestApp {
+        client: TestClient::new(app),
+        addr,
+        state,
+        clock,
+        cookie: None,
+        device: None,
+    }
+}
+
+/// Starts the real-time tasks of `state` and serves its app on a real socket: answers its
+/// `host:port`, for WebSocket tests.
+pub async fn serve(state: &AppState) -> String {
+    telepathy_server::realtime::start(state).await.unwrap();
     let acceptor = telepathy_server::listener::bind("127.0.0.1:0", &state.config)
         .await
         .unwrap();
@@ -170,14 +184,7 @@ pub async fn spawn_full(
         .to_string();
     let served = telepathy_server::app::build(state.clone());
     tokio::spawn(async move { Server::new_with_acceptor(acceptor).run(served).await });
-    TestApp {
-        client: TestClient::new(app),
-        addr,
-        state,
-        clock,
-        cookie: None,
-        device: None,
-    }
+    addr
 }
 
 /// Where every test app's clock starts (21:00 in Seoul, within the service hours).

@@ -687,7 +687,6 @@ async fn the_frame_allowance_holds_across_reconnects(mut app: TestApp) {
 
 /// Another node of the same engine on a port of its own, for a user to hop to.
 async fn another_node(app: &TestApp) -> (String, telepathy_server::state::AppState) {
-    use poem::listener::Acceptor;
     let state = telepathy_server::state::AppState::build_with(
         app.state.config.clone(),
         telepathy_server::state::Overrides {
@@ -700,17 +699,7 @@ async fn another_node(app: &TestApp) -> (String, telepathy_server::state::AppSta
     )
     .await
     .unwrap();
-    telepathy_server::realtime::start(&state).await.unwrap();
-    let acceptor = telepathy_server::listener::bind("127.0.0.1:0", &state.config)
-        .await
-        .unwrap();
-    let addr = acceptor.local_addr()[0]
-        .as_socket_addr()
-        .unwrap()
-        .to_string();
-    let served = telepathy_server::app::build(state.clone());
-    tokio::spawn(async move { poem::Server::new_with_acceptor(acceptor).run(served).await });
-    (addr, state)
+    (crate::helpers::serve(&state).await, state)
 }
 
 /// Sends `n` frames that every node answers (unreadable ones: the pushed online count
