@@ -205,6 +205,8 @@ pub enum ErrorCode {
     PayloadTooLarge,
     /// The request's path and query are longer than a node reads.
     UriTooLong,
+    /// The request's body did not arrive in time.
+    RequestTimeout,
     /// Nothing is here.
     NotFound,
     /// A shared part (the database or Redis) does not answer in time; it heals by itself.
@@ -313,6 +315,7 @@ impl ErrorCode {
         Self::InvalidRequest,
         Self::PayloadTooLarge,
         Self::UriTooLong,
+        Self::RequestTimeout,
         Self::NotFound,
         Self::Unavailable,
         Self::Internal,
@@ -438,6 +441,7 @@ impl ErrorCode {
             Self::InvalidRequest => "요청 형식이 올바르지 않아요.",
             Self::PayloadTooLarge => "요청 내용이 너무 커요.",
             Self::UriTooLong => "요청 주소가 너무 길어요.",
+            Self::RequestTimeout => "요청이 제시간에 도착하지 않았어요. 다시 시도해주세요.",
             Self::NotFound => "요청한 정보를 찾을 수 없어요.",
             Self::Unavailable => "지금은 서비스 연결이 원활하지 않아요. 잠시 후 다시 시도해주세요.",
             Self::Internal => "서버 오류가 발생했어요. 잠시 후 다시 시도해주세요.",

@@ -22,9 +22,11 @@ use crate::{api, realtime};
 pub fn build(state: AppState) -> impl Endpoint {
     // No answer of the API is for a cache: most are about a person (a profile, a chat, the
     // console), and a shared or back-button cache must not keep them.
+    let body_timeout = state.config.request_timeout;
+    let body_cut = state.metrics.connections_cut.body.clone();
     let api = api::service(&state)
         .around(check_origin)
-        .around(limit_body)
+        .around(move |next, req| limit_body(next, req, body_timeout, body_cut.clone()))
         .catch_all_error(|err: poem::Error| async move { json_error(err) })
         .with(SetHeader::new().overriding(header::CACHE_CONTROL, "no-store"));
     let static_dir = state.config.static_dir.clone();

@@ -85,6 +85,10 @@ pub struct Config {
     pub grace: Duration,
     /// On SIGTERM, how long requests in flight may take before the node exits.
     pub drain: Duration,
+    /// How long a request's head, and then its body, may take to arrive.
+    pub request_timeout: Duration,
+    /// How long a connection may stay silent.
+    pub idle_timeout: Duration,
     /// Threads of the node's runtime; `None`: one per CPU the process may use.
     pub worker_threads: Option<usize>,
     pub retention_days: i64,
@@ -178,6 +182,8 @@ impl Config {
             service_window: node.service_window,
             grace: node.grace,
             drain: node.drain,
+            request_timeout: node.request_timeout,
+            idle_timeout: node.idle_timeout,
             worker_threads: node.worker_threads,
             retention_days: node.retention_days,
             node_id: node.node_id,
@@ -436,6 +442,8 @@ struct Node {
     service_window: ServiceWindow,
     grace: Duration,
     drain: Duration,
+    request_timeout: Duration,
+    idle_timeout: Duration,
     worker_threads: Option<usize>,
     retention_days: i64,
     node_id: String,
@@ -444,8 +452,8 @@ struct Node {
 
 fn node(env: &mut Env, demo: bool) -> Node {
     use vars::{
-        CHAT_RETENTION_DAYS, DRAIN_SECONDS, GRACE_SECONDS, LOG_FORMAT, NODE_ID, SERVICE_HOURS,
-        WORKER_THREADS,
+        CHAT_RETENTION_DAYS, DRAIN_SECONDS, GRACE_SECONDS, IDLE_TIMEOUT_SECONDS, LOG_FORMAT,
+        NODE_ID, REQUEST_TIMEOUT_SECONDS, SERVICE_HOURS, WORKER_THREADS,
     };
     let service_window = match env.or_default(&SERVICE_HOURS, demo) {
         Some(text) => ServiceWindow::parse(&text).unwrap_or_else(|e| {
@@ -456,6 +464,18 @@ fn node(env: &mut Env, demo: bool) -> Node {
     };
     let grace = env.number(&GRACE_SECONDS);
     let drain = env.number(&DRAIN_SECONDS);
+    let mut seconds = |var: &Var| {
+        let n = env.number(var);
+        if n == 0 {
+            env.problem(format!(
+                "{}: a connection needs at least 1 second",
+                var.name
+            ));
+        }
+        Duration::from_secs(n.unsigned_abs().max(1))
+    };
+    let request_timeout = seconds(&REQUEST_TIMEOUT_SECONDS);
+    let idle_timeout = seconds(&IDLE_TIMEOUT_SECONDS);
     let worker_threads = usize::try_from(env.number(&WORKER_THREADS))
         .ok()
         .filter(|n| *n > 0);
@@ -475,6 +495,8 @@ fn node(env: &mut Env, demo: bool) -> Node {
         service_window,
         grace: Duration::from_secs(grace.unsigned_abs()),
         drain: Duration::from_secs(drain.unsigned_abs()),
+        request_timeout,
+        idle_timeout,
         worker_threads,
         retention_days,
         node_id: env

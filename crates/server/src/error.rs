@@ -64,6 +64,9 @@ pub enum ApiError {
     /// Nothing there.
     #[oai(status = 404)]
     NotFound(Json<ErrorBody>),
+    /// The body did not arrive in time.
+    #[oai(status = 408)]
+    RequestTimeout(Json<ErrorBody>),
     /// Taken by someone else, or done already.
     #[oai(status = 409)]
     Conflict(Json<ErrorBody>),
@@ -120,6 +123,7 @@ impl From<ErrorCode> for ApiError {
             | E::RefundSettled => Self::Conflict(body),
             E::PayloadTooLarge => Self::PayloadTooLarge(body),
             E::UriTooLong => Self::UriTooLong(body),
+            E::RequestTimeout => Self::RequestTimeout(body),
             E::RateLimited
             | E::SmsCooldown
             | E::SmsDailyLimit

@@ -3,16 +3,28 @@
 //! header lines: 431) by itself, before any of our code runs, and so without the headers
 //! every other answer carries. [`Guarded`] wraps each accepted connection so that such an
 //! answer is written with them: it recognises hyper's own error head by its first bytes
-//! and inserts the security headers after the status line. Nothing else is touched.
+//! and inserts the security headers after the status line.
+//!
+//! Each connection also keeps a clock, so that a client cannot hold one open by sending
+//! slowly or not at all (slowloris): a request's head must arrive within
+//! [`Timeouts::head`] of its first byte, and a connection may stay silent for at most
+//! [`Timeouts::idle`], between requests and on a WebSocket alike (the node pings a socket
+//! every 25 s, and browsers answer). While a handler runs there is no clock here: it reads
+//! the body under its own deadline (`security::limit_body`).
 
+use std::future::Future;
 use std::io::Result as IoResult;
 use std::pin::Pin;
 use std::task::{ready, Context, Poll};
+use std::time::Duration;
+
+use tokio::time::{Instant, Sleep};
 
 use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
 use tokio::net::ToSocketAddrs;
 
 use crate::config::Config;
+use crate::metrics::{Cut, Metrics};
 use crate::security::answer_headers;
 use poem::http::uri::Scheme;
 use poem::web::{LocalAddr, RemoteAddr};
@@ -22,13 +34,159 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 pub async fn bind(
     addr: impl ToSocketAddrs + Send + 'static,
     config: &Config,
+    metrics: &Metrics,
 ) -> IoResult<Guarded<TcpAcceptor>> {
     let acceptor = TcpListener::bind(addr).into_acceptor().await?;
     let headers = answer_headers(config);
     Ok(Guarded::new(
         acceptor,
         headers.iter().map(|(name, value)| (*name, value.as_str())),
+        Timeouts {
+            head: config.request_timeout,
+            idle: config.idle_timeout,
+        },
+        metrics.connections_cut.clone(),
     ))
+}
+
+/// How long a connection may take, by what it is doing.
+#[derive(Clone, Copy, Debug)]
+pub struct Timeouts {
+    /// From a request's first byte to the end of its head.
+    pub head: Duration,
+    /// Silence between requests, and on an upgraded connection.
+    pub idle: Duration,
+}
+
+/// What a connection is doing, for its clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Waiting for a request (the first, or the next on a kept-alive connection).
+    Idle,
+    /// A request's head is arriving: how much of its final CR LF CR LF was seen.
+    Head(usize),
+    /// The head is in and the request is being answered: the handler's own deadlines hold.
+    Busy,
+    /// A WebSocket (or HTTP/2): frames both ways, any time.
+    Stream,
+}
+
+/// The end of a request's head.
+const HEAD_END: &[u8] = b"\r\n\r\n";
+
+/// The first bytes of an HTTP/1.1 answer's head.
+const ANSWER: &[u8] = b"HTTP/1.1 ";
+
+/// The answer that turns a connection into a WebSocket.
+const SWITCHING: &[u8] = b"HTTP/1.1 101 ";
+
+/// What a client sends first over HTTP/2 without TLS.
+const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0";
+
+/// A connection's clock: its phase and when its allowance runs out.
+struct Clock {
+    phase: Phase,
+    timeouts: Timeouts,
+    cut: Cut,
+    /// When a read still pending is given up (Idle, Head, Stream).
+    deadline: Instant,
+    /// Wakes the reader at `deadline` or earlier; set again only when it fires early, so
+    /// a busy socket does not move a timer on every read.
+    timer: Pin<Box<Sleep>>,
+}
+
+impl Clock {
+    fn new(timeouts: Timeouts, cut: Cut) -> Self {
+        let deadline = Instant::now() + timeouts.idle;
+        Self {
+            phase: Phase::Idle,
+            timeouts,
+            cut,
+            deadline,
+            timer: Box::pin(tokio::time::sleep_until(deadline)),
+        }
+    }
+
+    /// Notes bytes read.
+    fn read(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        match self.phase {
+            Phase::Idle if bytes.starts_with(H2_PREFACE) => {
+                self.phase = Phase::Stream;
+                self.deadline = Instant::now() + self.timeouts.idle;
+            }
+            Phase::Idle => {
+                // The one move to an earlier deadline: the timer follows at once.
+                self.deadline = Instant::now() + self.timeouts.head;
+                self.timer.as_mut().reset(self.deadline);
+                self.phase = Phase::Head(0);
+                self.scan(bytes);
+            }
+            Phase::Head(_) => self.scan(bytes),
+            Phase::Busy => {}
+            Phase::Stream => self.deadline = Instant::now() + self.timeouts.idle,
+        }
+    }
+
+    /// Looks for the end of the head in `bytes`, which follow what was seen.
+    fn scan(&mut self, bytes: &[u8]) {
+        let Phase::Head(mut seen) = self.phase else {
+            return;
+        };
+        for &b in bytes {
+            seen = if b == HEAD_END[seen] {
+                seen + 1
+            } else if b == HEAD_END[0] {
+                1
+            } else {
+                0
+            };
+            if seen == HEAD_END.len() {
+                self.phase = Phase::Busy;
+                return;
+            }
+        }
+        self.phase = Phase::Head(seen);
+    }
+
+    /// Notes bytes written: an answer's head ends the request. The reader is woken, so
+    /// that a read it left waiting while the request was answered is given the clock.
+    fn wrote(&mut self, bytes: &[u8], cx: &Context<'_>) {
+        if self.phase == Phase::Stream || !bytes.starts_with(ANSWER) {
+            return;
+        }
+        cx.waker().wake_by_ref();
+        self.phase = if bytes.starts_with(SWITCHING) {
+            Phase::Stream
+        } else {
+            Phase::Idle
+        };
+        self.deadline = Instant::now() + self.timeouts.idle;
+    }
+
+    /// Whether a read that waits has waited too long; if not, the reader is woken when
+    /// it might have.
+    fn expired(&mut self, cx: &mut Context<'_>) -> bool {
+        if self.phase == Phase::Busy {
+            return false;
+        }
+        loop {
+            if self.timer.as_mut().poll(cx).is_pending() {
+                return false;
+            }
+            if Instant::now() >= self.deadline {
+                match self.phase {
+                    Phase::Head(_) => self.cut.head.inc(),
+                    Phase::Stream => self.cut.socket.inc(),
+                    Phase::Idle | Phase::Busy => self.cut.idle.inc(),
+                };
+                return true;
+            }
+            self.timer.as_mut().reset(self.deadline);
+        }
+    }
 }
 
 /// The answers hyper writes by itself, by their status lines.
@@ -45,10 +203,17 @@ pub struct Guarded<A> {
     inner: A,
     /// The header lines to insert, each ending in CR LF.
     headers: std::sync::Arc<[u8]>,
+    timeouts: Timeouts,
+    cut: Cut,
 }
 
 impl<A> Guarded<A> {
-    pub fn new<'a>(inner: A, headers: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+    pub fn new<'a>(
+        inner: A,
+        headers: impl IntoIterator<Item = (&'a str, &'a str)>,
+        timeouts: Timeouts,
+        cut: Cut,
+    ) -> Self {
         let mut block = Vec::new();
         for (name, value) in headers {
             block.extend_from_slice(name.as_bytes());
@@ -59,6 +224,8 @@ impl<A> Guarded<A> {
         Self {
             inner,
             headers: block.into(),
+            timeouts,
+            cut,
         }
     }
 }
@@ -76,6 +243,7 @@ impl<A: Acceptor> Acceptor for Guarded<A> {
             inner: io,
             headers: self.headers.clone(),
             pending: None,
+            clock: Clock::new(self.timeouts, self.cut.clone()),
         };
         Ok((io, local, remote, scheme))
     }
@@ -88,6 +256,7 @@ pub struct GuardedIo<T> {
     /// An answer of hyper's being written with the headers inserted: the bytes, how many
     /// are written, and the length of the caller's buffer, reported once all are.
     pending: Option<(Vec<u8>, usize, usize)>,
+    clock: Clock,
 }
 
 impl<T> GuardedIo<T> {
@@ -120,7 +289,19 @@ impl<T: AsyncRead + Unpin> AsyncRead for GuardedIo<T> {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<IoResult<()>> {
-        Pin::new(&mut self.inner).poll_read(cx, buf)
+        let this = &mut *self;
+        let before = buf.filled().len();
+        match Pin::new(&mut this.inner).poll_read(cx, buf) {
+            Poll::Ready(Ok(())) => {
+                this.clock.read(&buf.filled()[before..]);
+                Poll::Ready(Ok(()))
+            }
+            Poll::Pending if this.clock.expired(cx) => Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the client sent too slowly or went silent",
+            ))),
+            other => other,
+        }
     }
 }
 
@@ -132,6 +313,11 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for GuardedIo<T> {
     ) -> Poll<IoResult<usize>> {
         let this = &mut *self;
         if this.pending.is_none() {
+            // A WebSocket's frames are neither an answer's head nor one of hyper's.
+            if this.clock.phase == Phase::Stream {
+                return Pin::new(&mut this.inner).poll_write(cx, buf);
+            }
+            this.clock.wrote(buf, cx);
             match this.rewrite(buf) {
                 Some(bytes) => this.pending = Some((bytes, 0, buf.len())),
                 None => return Pin::new(&mut this.inner).poll_write(cx, buf),
@@ -162,6 +348,11 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for GuardedIo<T> {
         bufs: &[std::io::IoSlice<'_>],
     ) -> Poll<IoResult<usize>> {
         let first = bufs.iter().find(|b| !b.is_empty());
+        if self.pending.is_none() && self.clock.phase != Phase::Stream {
+            if let Some(first) = first {
+                self.clock.wrote(first, cx);
+            }
+        }
         let ours = self.pending.is_some()
             || first.is_some_and(|b| HYPER_OWN.iter().any(|line| b.starts_with(line)));
         match first {
@@ -186,18 +377,127 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for GuardedIo<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tokio::io::AsyncWriteExt;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-    fn io(out: Vec<u8>) -> GuardedIo<Vec<u8>> {
+    const TIMEOUTS: Timeouts = Timeouts {
+        head: Duration::from_secs(20),
+        idle: Duration::from_secs(75),
+    };
+
+    fn guarded<T>(inner: T) -> GuardedIo<T> {
         let guarded = Guarded::new(
             (),
             [("x-frame-options", "DENY"), ("cache-control", "no-store")],
+            TIMEOUTS,
+            Metrics::new().connections_cut,
         );
         GuardedIo {
-            inner: out,
+            inner,
             headers: guarded.headers,
             pending: None,
+            clock: Clock::new(TIMEOUTS, guarded.cut),
         }
+    }
+
+    fn io(out: Vec<u8>) -> GuardedIo<Vec<u8>> {
+        guarded(out)
+    }
+
+    /// A connection's server end, and the client's.
+    fn connection() -> (GuardedIo<tokio::io::DuplexStream>, tokio::io::DuplexStream) {
+        let (server, client) = tokio::io::duplex(4096);
+        (guarded(server), client)
+    }
+
+    /// Reads until the connection gives up on the client: how long that took.
+    async fn given_up(server: &mut GuardedIo<tokio::io::DuplexStream>) -> Duration {
+        let start = Instant::now();
+        let mut buf = [0u8; 256];
+        loop {
+            match server.read(&mut buf).await {
+                Ok(0) => panic!("the client closed"),
+                Ok(_) => continue,
+                Err(e) => {
+                    assert_eq!(e.kind(), std::io::ErrorKind::TimedOut);
+                    return start.elapsed();
+                }
+            }
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_head_sent_slowly_is_given_up() {
+        let (mut server, mut client) = connection();
+        let start = Instant::now();
+        client
+            .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n")
+            .await
+            .unwrap();
+        tokio::spawn(async move {
+            // One header line every 5 s, never the end of the head.
+            loop {
+                tokio::time::sleep(Duration::from_secs(5)).await;
+                if client.write_all(b"X-Slow: 1\r\n").await.is_err() {
+                    return;
+                }
+            }
+        });
+        given_up(&mut server).await;
+        assert_eq!(start.elapsed(), TIMEOUTS.head);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_silent_connection_is_given_up() {
+        let (mut server, _client) = connection();
+        assert_eq!(given_up(&mut server).await, TIMEOUTS.idle);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_request_being_answered_has_no_clock_and_the_next_one_does() {
+        let (mut server, mut client) = connection();
+        client
+            .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+            .await
+            .unwrap();
+        let mut buf = [0u8; 256];
+        let n = server.read(&mut buf).await.unwrap();
+        assert!(n > 0);
+        // The handler takes long: nothing is given up meanwhile.
+        let waited = tokio::time::timeout(TIMEOUTS.idle * 2, server.read(&mut buf)).await;
+        assert!(waited.is_err(), "a request being answered was cut off");
+        server
+            .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
+            .await
+            .unwrap();
+        assert_eq!(given_up(&mut server).await, TIMEOUTS.idle);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_websocket_lives_while_it_hears_from_its_client() {
+        let (mut server, mut client) = connection();
+        client
+            .write_all(b"GET /ws HTTP/1.1\r\nUpgrade: websocket\r\n\r\n")
+            .await
+            .unwrap();
+        let mut buf = [0u8; 256];
+        assert!(server.read(&mut buf).await.unwrap() > 0);
+        server
+            .write_all(b"HTTP/1.1 101 Switching Protocols\r\n\r\n")
+            .await
+            .unwrap();
+        let start = Instant::now();
+        let talker = tokio::spawn(async move {
+            // A pong every 25 s, for ten minutes; then silence.
+            for _ in 0..24 {
+                tokio::time::sleep(Duration::from_secs(25)).await;
+                client.write_all(b"\x8a\x00").await.unwrap();
+            }
+            client
+        });
+        let lasted = given_up(&mut server).await;
+        assert_eq!(lasted, Duration::from_secs(24 * 25) + TIMEOUTS.idle);
+        assert_eq!(start.elapsed(), lasted);
+        drop(talker);
     }
 
     #[tokio::test]

@@ -102,7 +102,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     }
     telepathy_server::realtime::start(&state).await?;
     let app = telepathy_server::app::build(state.clone());
-    let acceptor = telepathy_server::listener::bind(listen, &state.config).await?;
+    let acceptor = telepathy_server::listener::bind(listen, &state.config, &state.metrics).await?;
     println!("텔레파시 is running at {url}");
     Server::new_with_acceptor(acceptor)
         .run_with_graceful_shutdown(

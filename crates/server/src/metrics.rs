@@ -96,6 +96,16 @@ pub struct RouteOnly {
     pub route: String,
 }
 
+/// Connections given up on a client that sent too slowly or went silent, by what it was
+/// doing (the listener's clock and the API's body deadline).
+#[derive(Clone)]
+pub struct Cut {
+    pub head: Counter,
+    pub body: Counter,
+    pub idle: Counter,
+    pub socket: Counter,
+}
+
 /// Chat messages masked before delivery, by what was found.
 pub struct Masked {
     pub abuse: Counter,
@@ -132,6 +142,7 @@ pub struct Metrics {
     /// Events delivered from the bus to this node's sockets.
     pub events_in: Counter,
     pub sockets_kicked: Kicked,
+    pub connections_cut: Cut,
     pub messages_masked: Masked,
     pub reports: Reports,
     /// Reports waiting for an operator, and those of them past their due time (24 hours),
@@ -182,6 +193,11 @@ impl Metrics {
         let flood = kicked.get_or_create(&Op { op: "flood" }).clone();
         let too_big = kicked.get_or_create(&Op { op: "too_big" }).clone();
         let replaced = kicked.get_or_create(&Op { op: "replaced" }).clone();
+        let cut = Family::<Op, Counter>::default();
+        let cut_head = cut.get_or_create(&Op { op: "head" }).clone();
+        let cut_body = cut.get_or_create(&Op { op: "body" }).clone();
+        let cut_idle = cut.get_or_create(&Op { op: "idle" }).clone();
+        let cut_socket = cut.get_or_create(&Op { op: "socket" }).clone();
         let masked = Family::<Op, Counter>::default();
         let abuse = masked.get_or_create(&Op { op: "abuse" }).clone();
         let contact = masked.get_or_create(&Op { op: "contact" }).clone();
@@ -204,6 +220,12 @@ impl Metrics {
                 flood,
                 too_big,
                 replaced,
+            },
+            connections_cut: Cut {
+                head: cut_head,
+                body: cut_body,
+                idle: cut_idle,
+                socket: cut_socket,
             },
             messages_masked: Masked { abuse, contact },
             reports: Reports {
@@ -268,6 +290,11 @@ impl Metrics {
             "sockets_kicked",
             "Sockets closed by the server, by reason (op): slow, resync and drain so that their clients reconnect and resume; flood and too_big for frames past the protocol's limits; replaced for a user's oldest socket beyond their limit",
             kicked,
+        );
+        r.register(
+            "connections_cut",
+            "Connections given up on a client that sent too slowly or went silent, by what it was doing (op): head (a request's head unfinished), body (an API request's body unfinished: 408), idle (silent between requests), socket (a WebSocket silent, pongs included)",
+            cut,
         );
         r.register(
             "messages_masked",

@@ -5,8 +5,9 @@ use std::net::{IpAddr, Ipv6Addr};
 use std::time::Duration;
 
 use poem::error::ReadBodyError;
-use poem::http::{header, Method};
+use poem::http::{header, HeaderValue, Method};
 use poem::{Body, Endpoint, IntoResponse, Request, Response};
+use prometheus_client::metrics::counter::Counter;
 use sha2::{Digest, Sha256};
 use telepathy_domain::limits::{
     LOGINS_PER_ACCOUNT, LOGIN_ACCOUNT_BACKOFF, LOGIN_BACKOFF, LOGIN_PER_IP, LOGIN_TRIES_PER_IP,
@@ -222,9 +223,15 @@ pub const BODY_MAX: usize = 64 * 1024;
 /// The longest path and query a node reads.
 pub const URI_MAX: usize = 8 * 1024;
 
-/// Refuses a body larger than [`BODY_MAX`]: at once when its declared length says so,
-/// otherwise (a body sent in chunks) once that much has been read.
-pub async fn limit_body<E: Endpoint>(next: E, mut req: Request) -> poem::Result<Response> {
+/// Reads a request's body before its handler runs: refuses one larger than [`BODY_MAX`]
+/// (at once when its declared length says so) and one that does not arrive within the
+/// `timeout` (a client sending slowly to hold a connection).
+pub async fn limit_body<E: Endpoint>(
+    next: E,
+    mut req: Request,
+    timeout: Duration,
+    cut: Counter,
+) -> poem::Result<Response> {
     let declared = req
         .headers()
         .get(header::CONTENT_LENGTH)
@@ -234,15 +241,27 @@ pub async fn limit_body<E: Endpoint>(next: E, mut req: Request) -> poem::Result<
         Some(n) if n > BODY_MAX as u64 => {
             return Ok(ApiError::from(ErrorCode::PayloadTooLarge).into_response());
         }
-        // The server reads no more than the declared length.
-        Some(_) => {}
-        None => match req.take_body().into_bytes_limit(BODY_MAX).await {
-            Ok(bytes) => req.set_body(Body::from_bytes(bytes)),
-            Err(ReadBodyError::PayloadTooLarge) => {
-                return Ok(ApiError::from(ErrorCode::PayloadTooLarge).into_response());
+        Some(0) => {}
+        // A declared length, or none (a body in chunks, or no body).
+        Some(_) | None => {
+            let read = req.take_body().into_bytes_limit(BODY_MAX);
+            match tokio::time::timeout(timeout, read).await {
+                Ok(Ok(bytes)) => req.set_body(Body::from_bytes(bytes)),
+                Ok(Err(ReadBodyError::PayloadTooLarge)) => {
+                    return Ok(ApiError::from(ErrorCode::PayloadTooLarge).into_response());
+                }
+                Ok(Err(_)) => return Ok(ApiError::from(ErrorCode::InvalidRequest).into_response()),
+                Err(_) => {
+                    cut.inc();
+                    let mut answer = ApiError::from(ErrorCode::RequestTimeout).into_response();
+                    // The rest of the body may still come: the connection is not reused.
+                    answer
+                        .headers_mut()
+                        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                    return Ok(answer);
+                }
             }
-            Err(_) => return Ok(ApiError::from(ErrorCode::InvalidRequest).into_response()),
-        },
+        }
     }
     next.call(req).await.map(IntoResponse::into_response)
 }

@@ -149,6 +149,19 @@ pub const DRAIN_SECONDS: Var = Var::new(
      sockets are told at once to reconnect elsewhere).",
 )
 .defaults_to("10");
+pub const REQUEST_TIMEOUT_SECONDS: Var = Var::new(
+    "TELEPATHY_REQUEST_TIMEOUT_SECONDS",
+    "How long a client may take to send a request's head, from its first byte, and then \
+     its body: a slower one is cut off (a body with 408).",
+)
+.defaults_to("20");
+pub const IDLE_TIMEOUT_SECONDS: Var = Var::new(
+    "TELEPATHY_IDLE_TIMEOUT_SECONDS",
+    "How long a connection may stay silent before the node closes it: between requests, \
+     and on a WebSocket (the node pings every 25 s). Keep it above the load balancer's \
+     keep-alive timeout towards the nodes, so that the balancer closes first.",
+)
+.defaults_to("75");
 pub const WORKER_THREADS: Var = Var::new(
     "TELEPATHY_WORKER_THREADS",
     "Threads that run the node's work. 0: one per CPU the process may use (its CPU quota \
@@ -419,6 +432,8 @@ pub const SECTIONS: &[Section] = &[
             SERVICE_HOURS,
             GRACE_SECONDS,
             DRAIN_SECONDS,
+            REQUEST_TIMEOUT_SECONDS,
+            IDLE_TIMEOUT_SECONDS,
             WORKER_THREADS,
             CHAT_RETENTION_DAYS,
             NODE_ID,

@@ -175,7 +175,7 @@ pub async fn spawn_full(
 /// `host:port`, for WebSocket tests.
 pub async fn serve(state: &AppState) -> String {
     telepathy_server::realtime::start(state).await.unwrap();
-    let acceptor = telepathy_server::listener::bind("127.0.0.1:0", &state.config)
+    let acceptor = telepathy_server::listener::bind("127.0.0.1:0", &state.config, &state.metrics)
         .await
         .unwrap();
     let addr = acceptor.local_addr()[0]

@@ -691,6 +691,82 @@ async fn oversized_requests_over_a_socket() {
     assert_eq!(resp.status(), 200);
 }
 
+/// A client that sends slowly or not at all cannot hold a connection: a head that does not
+/// end, a body that does not come and a silent kept-alive connection are each given up.
+#[tokio::test]
+async fn slow_and_silent_clients_are_cut_off() {
+    use std::time::{Duration, Instant};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let app = crate::helpers::spawn_with(
+        Backend::Sqlite,
+        &[
+            ("TELEPATHY_REQUEST_TIMEOUT_SECONDS", "1"),
+            ("TELEPATHY_IDLE_TIMEOUT_SECONDS", "2"),
+        ],
+    )
+    .await;
+    // Reads until the server closes; what it said and when it closed.
+    async fn until_closed(
+        stream: &mut tokio::net::TcpStream,
+        start: Instant,
+    ) -> (String, Duration) {
+        let mut answer = Vec::new();
+        let read = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer));
+        assert!(read.await.is_ok(), "still open after 10 s");
+        (
+            String::from_utf8_lossy(&answer).into_owned(),
+            start.elapsed(),
+        )
+    }
+    // A head that never ends, one line at a time.
+    let mut stream = tokio::net::TcpStream::connect(&app.addr).await.unwrap();
+    let start = Instant::now();
+    stream
+        .write_all(b"GET /api/server-time HTTP/1.1\r\nhost: x\r\n")
+        .await
+        .unwrap();
+    let (answer, took) = until_closed(&mut stream, start).await;
+    assert!(answer.is_empty(), "{answer}");
+    assert!(took >= Duration::from_millis(900), "{took:?}");
+    // A body that stops halfway: 408 in the error shape, and the connection is closed.
+    let mut stream = tokio::net::TcpStream::connect(&app.addr).await.unwrap();
+    let start = Instant::now();
+    let head = format!(
+        "POST /api/auth/login HTTP/1.1\r\nhost: x\r\norigin: {}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{{\"username\"",
+        crate::helpers::ORIGIN
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let (answer, took) = until_closed(&mut stream, start).await;
+    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+    assert!(answer.contains("\"REQUEST_TIMEOUT\""), "{answer}");
+    assert!(
+        answer.contains("요청이 제시간에 도착하지 않았어요."),
+        "{answer}"
+    );
+    assert!(took >= Duration::from_millis(900), "{took:?}");
+    // A kept-alive connection that goes silent after its answer.
+    let mut stream = tokio::net::TcpStream::connect(&app.addr).await.unwrap();
+    stream
+        .write_all(b"GET /api/server-time HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let mut first = [0u8; 12];
+    stream.read_exact(&mut first).await.unwrap();
+    assert_eq!(&first, b"HTTP/1.1 200");
+    let start = Instant::now();
+    let (_, took) = until_closed(&mut stream, start).await;
+    assert!(took >= Duration::from_millis(1500), "{took:?}");
+    // Meanwhile the node serves whoever sends in time.
+    let resp = reqwest::get(format!("http://{}/api/server-time", app.addr))
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    for why in ["head", "body", "idle"] {
+        let series = format!("telepathy_connections_cut_total{{op=\"{why}\"}}");
+        assert!(app.metric(&series) >= 1.0, "{series}");
+    }
+}
+
 /// Writes `request` to a fresh connection and reads the answer until the server closes it.
 async fn raw_request(addr: &str, request: &[u8]) -> String {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
