@@ -14,6 +14,7 @@ use telepathy_domain::limits::{
     LOGIN_WINDOW, LOOKUPS_PER_IP, LOOKUP_WINDOW,
 };
 use telepathy_domain::ErrorCode;
+use telepathy_engine::Hit;
 use telepathy_providers::Secret;
 
 use crate::config::Config;
@@ -293,6 +294,24 @@ pub async fn check_origin<E: Endpoint>(next: E, req: Request) -> poem::Result<Re
 /// A counter's name, limit and window.
 type Counted = (String, u32, Duration);
 
+/// The counters of a back-off: one per step, `<scope>:fail:<window>s:<subject>`.
+fn backoff(scope: &str, subject: &str, steps: &[(u32, Duration)]) -> Vec<Counted> {
+    steps
+        .iter()
+        .map(|&(limit, window)| {
+            let key = format!("{scope}:fail:{}s:{subject}", window.as_secs());
+            (key, limit, window)
+        })
+        .collect()
+}
+
+/// `counted` as the engine's limits take them.
+fn as_limits(counted: &[Counted]) -> impl Iterator<Item = (&str, u32, Duration)> {
+    counted
+        .iter()
+        .map(|(key, limit, window)| (key.as_str(), *limit, *window))
+}
+
 /// The counts of one try of a secret (a password, a one-time code), taken before it is
 /// checked so that tries at once on several nodes cannot pass together. A try that
 /// succeeds hands them to [`AppState::tries_succeeded`].
@@ -316,16 +335,13 @@ impl AppState {
         username: &str,
     ) -> Result<Tries, ApiError> {
         let ip_key = format!("{scope}:ip:{ip}");
-        let backoff_keys = LOGIN_BACKOFF
-            .map(|(_, window)| format!("{scope}:fail:{}s:{username}:{ip}", window.as_secs()));
+        let clear = backoff(scope, &format!("{username}:{ip}"), &LOGIN_BACKOFF);
         let mut limits = vec![(ip_key.as_str(), LOGIN_PER_IP, LOGIN_WINDOW)];
-        for (key, (limit, window)) in backoff_keys.iter().zip(LOGIN_BACKOFF) {
-            limits.push((key.as_str(), limit, window));
-        }
+        limits.extend(as_limits(&clear));
         self.limit_all(&limits, ErrorCode::RateLimited).await?;
         Ok(Tries {
             refund: vec![ip_key],
-            clear: backoff_keys.to_vec(),
+            clear: clear.into_iter().map(|(key, _, _)| key).collect(),
         })
     }
 
@@ -343,31 +359,21 @@ impl AppState {
         username: &str,
         device: Option<&Device>,
     ) -> Result<Tries, ApiError> {
-        let backoff = |from: &str| {
-            LOGIN_BACKOFF.map(|(limit, window)| {
-                let key = format!("login:fail:{}s:{username}:{from}", window.as_secs());
-                (key, limit, window)
-            })
-        };
+        let mine = |from: &str| backoff("login", &format!("{username}:{from}"), &LOGIN_BACKOFF);
         let (refund, clear): (Vec<Counted>, Vec<Counted>) = match device {
-            Some(device) => (Vec::new(), backoff(&format!("dev:{}", device.id)).to_vec()),
+            Some(device) => (Vec::new(), mine(&format!("dev:{}", device.id))),
             None => {
                 let mut refund = vec![(format!("login:ip:{ip}"), LOGIN_PER_IP, LOGIN_WINDOW)];
                 refund.extend(LOGIN_ACCOUNT_BACKOFF.map(|(limit, window)| {
                     let key = format!("login-account:{}s:{username}", window.as_secs());
                     (key, limit, window)
                 }));
-                (refund, backoff(ip).to_vec())
+                (refund, mine(ip))
             }
         };
         let every = format!("login-try:{ip}");
         let mut limits = vec![(every.as_str(), LOGIN_TRIES_PER_IP, LOGIN_WINDOW)];
-        limits.extend(
-            refund
-                .iter()
-                .chain(&clear)
-                .map(|(key, limit, window)| (key.as_str(), *limit, *window)),
-        );
+        limits.extend(as_limits(&refund).chain(as_limits(&clear)));
         self.limit_all(&limits, ErrorCode::RateLimited).await?;
         Ok(Tries {
             refund: refund.into_iter().map(|(key, _, _)| key).collect(),
@@ -388,26 +394,19 @@ impl AppState {
     }
 
     /// Counts a try of `subject`'s one-time code against `backoff`: at most so many wrong
-    /// codes in each window, whatever the address.
+    /// codes in each window (`backoff_steps`), whatever the address.
     pub async fn count_code_try(
         &self,
         scope: &str,
         subject: &str,
-        backoff: &[(u32, Duration)],
+        backoff_steps: &[(u32, Duration)],
     ) -> Result<Tries, ApiError> {
-        let keys: Vec<String> = backoff
-            .iter()
-            .map(|(_, window)| format!("{scope}:fail:{}s:{subject}", window.as_secs()))
-            .collect();
-        let limits: Vec<(&str, u32, Duration)> = keys
-            .iter()
-            .zip(backoff)
-            .map(|(key, (limit, window))| (key.as_str(), *limit, *window))
-            .collect();
+        let clear = backoff(scope, subject, backoff_steps);
+        let limits: Vec<_> = as_limits(&clear).collect();
         self.limit_all(&limits, ErrorCode::RateLimited).await?;
         Ok(Tries {
             refund: Vec::new(),
-            clear: keys,
+            clear: clear.into_iter().map(|(key, _, _)| key).collect(),
         })
     }
 
@@ -492,18 +491,26 @@ impl AppState {
         window: Duration,
         code: ErrorCode,
     ) -> Result<(), ErrorCode> {
+        if self.hit(key, limit, window).await?.allowed {
+            Ok(())
+        } else {
+            Err(code)
+        }
+    }
+
+    /// Counts one event against a limit shared by all nodes, for callers that need the
+    /// count; an event past the limit is logged and counted in the metrics.
+    pub async fn hit(&self, key: &str, limit: u32, window: Duration) -> Result<Hit, ErrorCode> {
         let hit = self
             .engine
             .hit(key, limit, window)
             .await
             .map_err(|e| crate::error::internal_code("counting a rate limit", e))?;
-        if hit.allowed {
-            Ok(())
-        } else {
+        if !hit.allowed {
             tracing::info!(key, count = hit.count, "rate limit reached");
             self.count_limited(key);
-            Err(code)
         }
+        Ok(hit)
     }
 
     /// Counts one event refused by the limit counted under `key`.

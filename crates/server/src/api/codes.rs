@@ -136,13 +136,8 @@ impl AppState {
         let net = client_net(req, self.config.trusted_proxies);
         let key = format!("code-try:{}:{net}", stored.id);
         let limit = u32::try_from(CODE_MAX_ATTEMPTS).unwrap_or(u32::MAX);
-        let ours = self
-            .engine
-            .hit(&key, limit, CODE_TTL)
-            .await
-            .or_internal("counting a code try")?;
+        let ours = self.hit(&key, limit, CODE_TTL).await?;
         if !ours.allowed {
-            self.count_limited(&key);
             return Err(ErrorCode::CodeAttemptsExceeded.into());
         }
         let Some(attempts) = self
