@@ -284,7 +284,7 @@ pub struct Inbox {
 
 enum InboxKind {
     Memory(broadcast::Receiver<Inbound>),
-    Redis(redis::RedisInbox),
+    Redis(Box<redis::RedisInbox>),
 }
 
 impl Inbox {

@@ -15,17 +15,23 @@
 //! end, an instance reaped) is a sequence of single-partition steps, each safe to repeat
 //! or to stop after (see `join`).
 //!
-//! **Routing.** Each partition has one shard channel, `<anchor>bus`; every node
-//! subscribes to all of them (`SSUBSCRIBE`: a message is handled by the master that owns
-//! its channel and not copied to every master). A script publishes an event on its own
-//! partition's channel as `"<user,user,…>\n<frame>"`; each node hands it to the sockets
-//! it holds of those users. So no script looks up where a user is. Chat messages are sent
-//! in batches, one script call per batch and server, whose events go out together on the
-//! channel of the batch's first partition (see `send_batches`).
+//! **Routing.** Each node instance listens on an inbox of its own in every partition,
+//! `<anchor>in:<instance>` (`SSUBSCRIBE`: a message is handled by the master that owns
+//! its channel and not copied to every master), and every node on partition 0's
+//! `<anchor>bus`, for what is for everyone. A script publishes an event only on the
+//! inboxes of the instances that hold a socket of one of its users, as
+//! `"<user,user,…>\n<frame>"` naming those it holds: it finds them from the users'
+//! sockets (`loc:<user>`, in the user's partition) or from a room's record of its
+//! members' sockets (`room:<id>:w`, in the room's), which a socket of a seated member
+//! writes when it attaches and takes back when it closes, and a match writes from the
+//! members' sockets when it seats them. So adding a node adds no work to a message. Chat
+//! messages are sent in batches, one script call per batch and server, whose events go out
+//! together, one publish per instance, on the inboxes of the batch's first partition (see
+//! `send_batches`).
 //!
 //! **Hearing.** A subscription can go silent without a word from fred: a master that owned
 //! a channel's slot fails over or hands the slot to another master (Redis then pushes a
-//! `sunsubscribe`, which fred drops). So each node publishes a probe on every channel each
+//! `sunsubscribe`, which fred drops). So each node publishes a probe on each of its inboxes each
 //! [`PROBE_EVERY`] and checks that it hears its own; a channel that misses
 //! [`PROBE_MISSES`] probes while the others are heard is a hole like a reconnection:
 //! subscribed again, and every socket resumes, from before the hole for a while (a room's
@@ -74,7 +80,7 @@ const ROOM_MAKING: i64 = 10_000;
 /// How many waiters one join may find unusable (they left, or moved on) before it gives
 /// up taking and waits itself.
 const TAKE_TRIES: usize = 64;
-/// How often a node publishes a probe on every channel of the bus.
+/// How often a node publishes a probe on each of its inboxes.
 const PROBE_EVERY: Duration = Duration::from_secs(1);
 /// Probes published on a channel in a row and not heard back, while later ones were heard
 /// on other channels, before the node takes the channel as deaf.
@@ -92,7 +98,8 @@ const PROBE: char = '~';
 /// The keys of a deployment: its prefix and the partitions' anchors.
 struct Layout {
     anchors: Vec<String>,
-    channels: Vec<String>,
+    /// The channel of what is for every node (partition 0's).
+    everyone: String,
 }
 
 impl Layout {
@@ -105,8 +112,16 @@ impl Layout {
         let anchors: Vec<String> = (0..PARTITIONS)
             .map(|i| format!("{prefix}{{{}}}", tag(i)))
             .collect();
-        let channels = anchors.iter().map(|a| format!("{a}bus")).collect();
-        Ok(Self { anchors, channels })
+        let everyone = format!("{}bus", anchors[0]);
+        Ok(Self { anchors, everyone })
+    }
+
+    /// The inboxes of node instance `instance`, one per partition.
+    fn inboxes(&self, instance: &str) -> Vec<String> {
+        self.anchors
+            .iter()
+            .map(|a| format!("{a}in:{instance}"))
+            .collect()
     }
 
     fn anchor(&self, partition: usize) -> &str {
@@ -144,8 +159,8 @@ fn partition_of(name: &str) -> usize {
 }
 
 /// A node's inbox over Redis sharded pub/sub: fred hands every message of the
-/// subscriber's channels (all partitions' buses) to a broadcast channel; a lagging reader
-/// or a reconnection is a gap.
+/// subscriber's channels (the instance's inboxes and the channel for everyone) to a
+/// broadcast channel; a lagging reader or a reconnection is a gap.
 pub(crate) struct RedisInbox {
     messages: broadcast::Receiver<Message>,
     /// Told when the subscriber reconnected: a hole begins (what was published while it
@@ -156,6 +171,11 @@ pub(crate) struct RedisInbox {
     resubscribed: broadcast::Receiver<()>,
     /// Where the probes this inbox hears are noted.
     probes: Arc<Probes>,
+    bus: Bus,
+    instance: String,
+    /// How the inbox channels of this instance end (another instance's events may come
+    /// on the same subscriber: they are not for this inbox).
+    mine: String,
     /// Reconnections not yet followed by a new subscription: while any, every event is
     /// dropped (the node's sockets were closed, and new ones are refused).
     holes: usize,
@@ -209,6 +229,7 @@ impl RedisInbox {
                         }
                     }
                     Ok(_) if self.holes > 0 => {}
+                    Ok(message) if !message.channel.ends_with(&*self.mine) && *message.channel != *self.bus.everyone => {}
                     Ok(message) => {
                         let read = message.value.as_str().is_some_and(|text| decode_events(&text, &mut self.pending));
                         if !read {
@@ -233,7 +254,8 @@ fn unix_ms() -> u64 {
 /// What this engine's probes of the bus have heard (see "Hearing" above), and its recent
 /// holes (see [`Engine::resume_from`]).
 struct Probes {
-    /// This engine's mark, random: every node hears every node's probes.
+    /// This engine's mark, random: a node hears only its own probes, but an instance that
+    /// starts over may still hear its predecessor's.
     mine: String,
     /// The last probe heard on each partition's channel: a probe's number is the Unix
     /// milliseconds at which it was published, so everything published on the channel
@@ -342,6 +364,11 @@ impl Probes {
 impl Drop for RedisInbox {
     fn drop(&mut self) {
         self.probes.listening.fetch_sub(1, Ordering::Relaxed);
+        let bus = self.bus.clone();
+        let instance = std::mem::take(&mut self.instance);
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move { bus.leave(instance).await });
+        }
     }
 }
 
@@ -350,7 +377,10 @@ impl Drop for RedisInbox {
 #[derive(Clone)]
 struct Bus {
     subscriber: SubscriberClient,
-    channels: Arc<Vec<String>>,
+    /// The channel for everyone, and the inboxes of the instances listening, latest last
+    /// (a node listens for one; it starts over as another, and tests run several).
+    everyone: String,
+    inboxes: Arc<std::sync::RwLock<Vec<Listening>>>,
     up: Arc<AtomicBool>,
     /// One repair at a time: after a reconnection, or for deaf channels.
     repairing: Arc<tokio::sync::Mutex<()>>,
@@ -607,14 +637,79 @@ async fn resubscribe(bus: Bus) {
         match reconnects.recv().await {
             Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
                 let _repairing = bus.repairing.lock().await;
-                bus.subscribe_again(&bus.channels).await;
+                let all = bus.channels_of(0..PARTITIONS);
+                bus.subscribe_again(&all).await;
             }
             Err(broadcast::error::RecvError::Closed) => return,
         }
     }
 }
 
+/// An instance listened for: its inbox in each partition, and how many `Inbox`es read it.
+struct Listening {
+    instance: String,
+    channels: Vec<String>,
+    readers: usize,
+}
+
 impl Bus {
+    /// The channels this node hears in `partitions`: each instance's inbox there, and in
+    /// partition 0 the channel for everyone.
+    fn channels_of(&self, partitions: impl IntoIterator<Item = usize>) -> Vec<String> {
+        let inboxes = self.inboxes.read().unwrap_or_else(|e| e.into_inner());
+        let mut channels = Vec::new();
+        for p in partitions {
+            if p == 0 {
+                channels.push(self.everyone.clone());
+            }
+            channels.extend(inboxes.iter().filter_map(|l| l.channels.get(p).cloned()));
+        }
+        channels
+    }
+
+    /// Listens on the inboxes of `instance` (`channels`), for one more reader.
+    async fn listen(&self, instance: &str, channels: Vec<String>) -> Result<(), EngineError> {
+        let _repairing = self.repairing.lock().await;
+        {
+            let mut inboxes = self.inboxes.write().unwrap_or_else(|e| e.into_inner());
+            if let Some(l) = inboxes.iter_mut().find(|l| l.instance == instance) {
+                l.readers += 1;
+                return Ok(());
+            }
+        }
+        subscribe(&self.subscriber, &channels).await?;
+        self.inboxes
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(Listening {
+                instance: instance.to_owned(),
+                channels,
+                readers: 1,
+            });
+        Ok(())
+    }
+
+    /// A reader of `instance`'s inboxes is gone; with the last, the node stops listening.
+    async fn leave(&self, instance: String) {
+        let _repairing = self.repairing.lock().await;
+        let channels = {
+            let mut inboxes = self.inboxes.write().unwrap_or_else(|e| e.into_inner());
+            let Some(i) = inboxes.iter().position(|l| l.instance == instance) else {
+                return;
+            };
+            inboxes[i].readers -= 1;
+            if inboxes[i].readers > 0 {
+                return;
+            }
+            inboxes.remove(i).channels
+        };
+        for channel in channels {
+            if let Err(e) = self.subscriber.sunsubscribe(channel).await {
+                tracing::warn!(error = %e, "leaving an instance's inbox");
+            }
+        }
+    }
+
     /// Ends a hole: subscribes to `channels` again, trying until Redis takes them, while
     /// the node says it is not ready; then tells the inboxes.
     async fn subscribe_again(&self, channels: &[String]) {
@@ -629,7 +724,9 @@ impl Bus {
     }
 }
 
-/// Publishes a probe on every channel each [`PROBE_EVERY`], and repairs the channels whose
+/// Publishes a probe on each of the node's inboxes every [`PROBE_EVERY`] (a channel in
+/// each partition, so on every master: partition 0's inbox shares its slot with the
+/// channel for everyone), and repairs the partitions whose
 /// last [`PROBE_MISSES`] probes went unheard while later probes came in on other channels:
 /// a hole begins (every socket resumes), the channels are subscribed again (to whichever
 /// master owns them now), and the hole ends. A listener that falls behind hears no channel
@@ -666,7 +763,7 @@ async fn probe(client: Client, bus: Bus) {
             .collect();
         if !deaf.is_empty() {
             let _repairing = bus.repairing.lock().await;
-            let channels: Vec<String> = deaf.iter().map(|p| bus.channels[*p].clone()).collect();
+            let channels = bus.channels_of(deaf.iter().copied());
             tracing::error!(
                 ?channels,
                 "the bus went deaf on some channels (a failover or a slot that moved); subscribing again"
@@ -680,9 +777,22 @@ async fn probe(client: Client, bus: Bus) {
         }
         // Numbered by the time it goes out (see `Probes::heard`), each after the last.
         seq = unix_ms().max(seq + 1);
-        let sent = join_all((0..PARTITIONS).map(|p| {
-            client.spublish::<i64, _, _>(bus.channels[p].clone(), bus.probes.probe(p, seq))
-        }))
+        // The latest instance's: the node's own (tests run several on one engine).
+        let Some(inboxes) = bus
+            .inboxes
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .last()
+            .map(|l| l.channels.clone())
+        else {
+            continue;
+        };
+        let sent = join_all(
+            inboxes
+                .into_iter()
+                .enumerate()
+                .map(|(p, inbox)| client.spublish::<i64, _, _>(inbox, bus.probes.probe(p, seq))),
+        )
         .await;
         for (p, sent) in sent.into_iter().enumerate() {
             // A probe that did not go out cannot be missed.
@@ -753,10 +863,11 @@ impl RedisEngine {
             subscriber.init().await?,
             "the bus",
         ));
-        subscribe(&subscriber, &layout.channels).await?;
+        subscribe(&subscriber, std::slice::from_ref(&layout.everyone)).await?;
         let bus = Bus {
             subscriber: subscriber.clone(),
-            channels: Arc::new(layout.channels.clone()),
+            everyone: layout.everyone.clone(),
+            inboxes: Arc::default(),
             up: Arc::new(AtomicBool::new(true)),
             repairing: Arc::new(tokio::sync::Mutex::new(())),
             deafened: broadcast::channel(16).0,
@@ -791,8 +902,8 @@ impl RedisEngine {
         })
     }
 
-    /// The hash slot that holds a room's keys and its events' channel, whatever the
-    /// prefix: for an operator moving slots, and for tests that move them.
+    /// The hash slot that holds a room's keys, whatever the prefix: for an operator moving
+    /// slots, and for tests that move them.
     pub fn room_slot(room_id: &str) -> u16 {
         fred::util::redis_keyslot(tag(partition_of(room_id)).as_bytes())
     }
@@ -894,15 +1005,48 @@ impl RedisEngine {
         Ok(())
     }
 
-    async fn publish(&self, partition: usize, to: &[i64], frame: &str) -> Result<(), EngineError> {
-        let users: Vec<String> = to.iter().map(i64::to_string).collect();
+    /// Sends `frame` to users of one partition, `to`, wherever their sockets are.
+    async fn deliver_in(
+        &self,
+        partition: usize,
+        to: &[i64],
+        frame: &str,
+    ) -> Result<(), EngineError> {
+        let mut args = Vec::with_capacity(1 + to.len());
+        args.push(frame.to_owned());
+        args.extend(to.iter().map(i64::to_string));
         let _: i64 = self
-            .client
-            .spublish(
-                self.layout.channels[partition % PARTITIONS].clone(),
-                format!("{}\n{frame}", users.join(",")),
-            )
+            .run(&self.scripts.deliver, self.layout.anchor(partition), args)
             .await?;
+        Ok(())
+    }
+
+    /// Records in room `room_id` that a socket of a member is here, or (`here` false) no
+    /// longer.
+    async fn room_socket(
+        &self,
+        room_id: &str,
+        instance: &str,
+        user_id: i64,
+        socket: u64,
+        here: bool,
+    ) -> Result<(), EngineError> {
+        let field = format!("{instance}/{socket}");
+        let _: i64 = if here {
+            self.run(
+                &self.scripts.room_here,
+                self.layout.of(room_id),
+                vec![room_id.to_owned(), field, user_id.to_string()],
+            )
+            .await?
+        } else {
+            self.run(
+                &self.scripts.room_gone,
+                self.layout.of(room_id),
+                vec![room_id.to_owned(), field],
+            )
+            .await?
+        };
         Ok(())
     }
 }
@@ -1147,7 +1291,7 @@ impl Engine for RedisEngine {
         let token = random_token();
         let mine = self.layout.user(me);
         let mut repaired = false;
-        loop {
+        let instances = loop {
             let reply: Vec<String> = self
                 .run(
                     &self.scripts.begin,
@@ -1161,7 +1305,7 @@ impl Engine for RedisEngine {
                 )
                 .await?;
             match reply.as_slice() {
-                [kind] if kind == "go" => break,
+                [kind, instances @ ..] if kind == "go" => break instances.to_vec(),
                 [kind] if kind == "waiting" => return Ok(JoinOutcome::Waiting),
                 [kind, room, since] if kind == "in_room" => {
                     let since = since.parse().unwrap_or(0);
@@ -1173,7 +1317,7 @@ impl Engine for RedisEngine {
                 }
                 other => return Err(EngineError::Protocol(format!("join returned {other:?}"))),
             }
-        }
+        };
         let apart = if apart.is_empty() {
             String::new()
         } else {
@@ -1184,20 +1328,18 @@ impl Engine for RedisEngine {
             serde_json::to_string(member).map_err(|e| EngineError::Protocol(e.to_string()))?;
         let entry = format!("{me}|{token}|{apart}|{member_json}");
         let queue_anchor = self.layout.of(&queue);
+        let mut take_args = vec![
+            me.to_string(),
+            queue.clone(),
+            entry.clone(),
+            apart.clone(),
+            round.to_string(),
+            frames.waiting.to_owned(),
+        ];
+        take_args.extend(instances);
         for _ in 0..TAKE_TRIES {
             let reply: Vec<String> = self
-                .run(
-                    &self.scripts.take,
-                    queue_anchor,
-                    vec![
-                        me.to_string(),
-                        queue.clone(),
-                        entry.clone(),
-                        apart.clone(),
-                        round.to_string(),
-                        frames.waiting.to_owned(),
-                    ],
-                )
+                .run(&self.scripts.take, queue_anchor, take_args.clone())
                 .await?;
             let taken = match reply.as_slice() {
                 [kind] if kind == "waiting" => return Ok(JoinOutcome::Waiting),
@@ -1211,22 +1353,29 @@ impl Engine for RedisEngine {
             let Ok(waiter_id) = waiter.user.parse::<i64>() else {
                 continue;
             };
-            let seat = |user: i64, token: &str| {
-                self.run::<i64>(
-                    &self.scripts.claim,
-                    self.layout.user(user),
-                    vec![
-                        user.to_string(),
-                        token.to_owned(),
-                        room_id.to_owned(),
-                        now_ms.to_string(),
-                    ],
-                )
+            // A seat is the user's sockets (`Some`, maybe none), or `None`: not seated.
+            let seat = |user: i64, token: String| async move {
+                let reply: Vec<String> = self
+                    .run(
+                        &self.scripts.claim,
+                        self.layout.user(user),
+                        vec![
+                            user.to_string(),
+                            token,
+                            room_id.to_owned(),
+                            now_ms.to_string(),
+                        ],
+                    )
+                    .await?;
+                Ok::<_, EngineError>(match reply.split_first() {
+                    Some((seated, sockets)) if seated == "1" => Some(sockets.to_vec()),
+                    _ => None,
+                })
             };
-            if seat(waiter_id, waiter.token).await? != 1 {
+            let Some(waiter_sockets) = seat(waiter_id, waiter.token.to_owned()).await? else {
                 continue;
-            }
-            if seat(me, &token).await? != 1 {
+            };
+            let Some(my_sockets) = seat(me, token.clone()).await? else {
                 // The user moved on (another join, a cancel, the last socket closed):
                 // that step decides for them; the waiter waits again where it was.
                 let _: i64 = self
@@ -1249,7 +1398,7 @@ impl Engine for RedisEngine {
                     )
                     .await?;
                 return Ok(JoinOutcome::Waiting);
-            }
+            };
             let room = Room {
                 id: room_id.to_owned(),
                 word: word.to_owned(),
@@ -1259,23 +1408,23 @@ impl Engine for RedisEngine {
                 ended_ms: None,
             };
             let [frame_a, frame_b] = (frames.matched)(&room);
+            let mut args = vec![
+                room_id.to_owned(),
+                waiter.member.to_owned(),
+                member_json.clone(),
+                waiter.user.to_owned(),
+                me.to_string(),
+                word.to_owned(),
+                round.to_string(),
+                now_ms.to_string(),
+                frame_a,
+                frame_b,
+                waiter_sockets.len().to_string(),
+            ];
+            args.extend(waiter_sockets);
+            args.extend(my_sockets);
             let _: i64 = self
-                .run(
-                    &self.scripts.create_room,
-                    self.layout.of(room_id),
-                    vec![
-                        room_id.to_owned(),
-                        waiter.member.to_owned(),
-                        member_json.clone(),
-                        waiter.user.to_owned(),
-                        me.to_string(),
-                        word.to_owned(),
-                        round.to_string(),
-                        now_ms.to_string(),
-                        frame_a,
-                        frame_b,
-                    ],
-                )
+                .run(&self.scripts.create_room, self.layout.of(room_id), args)
                 .await?;
             return Ok(JoinOutcome::Matched(room));
         }
@@ -1539,40 +1688,60 @@ impl Engine for RedisEngine {
         Ok(())
     }
 
-    /// Every node hears every partition's channel (subscribed once, when the engine
-    /// connects), whatever its instance.
-    async fn inbox(&self, _instance: &str) -> Result<Inbox, EngineError> {
+    /// Subscribes to the instance's inboxes; the node stops listening on them once the
+    /// `Inbox` is dropped (a node that starts over listens for its next instance). The
+    /// channel for everyone was subscribed at connect.
+    async fn inbox(&self, instance: &str) -> Result<Inbox, EngineError> {
+        self.bus
+            .listen(instance, self.layout.inboxes(instance))
+            .await?;
         self.bus.probes.listening.fetch_add(1, Ordering::Relaxed);
         Ok(Inbox {
-            kind: InboxKind::Redis(RedisInbox {
+            kind: InboxKind::Redis(Box::new(RedisInbox {
                 messages: self.subscriber.message_rx(),
                 reconnects: self.subscriber.reconnect_rx(),
                 deafened: self.bus.deafened.subscribe(),
                 resubscribed: self.bus.resubscribed.subscribe(),
                 probes: self.bus.probes.clone(),
+                bus: self.bus.clone(),
+                instance: instance.to_owned(),
+                mine: format!("}}in:{instance}"),
                 holes: 0,
                 pending: std::collections::VecDeque::new(),
-            }),
+            })),
         })
     }
 
     async fn deliver(&self, to: &[i64], frame: &str) -> Result<(), EngineError> {
-        match to.first() {
-            Some(first) => self.publish(user_partition(*first), to, frame).await,
-            None => Ok(()),
+        let mut by_partition: Vec<Vec<i64>> = vec![Vec::new(); PARTITIONS];
+        for user in to {
+            by_partition[user_partition(*user)].push(*user);
         }
+        try_join_all(
+            by_partition
+                .iter()
+                .enumerate()
+                .filter(|(_, users)| !users.is_empty())
+                .map(|(p, users)| self.deliver_in(p, users, frame)),
+        )
+        .await?;
+        Ok(())
     }
 
     async fn deliver_each(&self, items: &[(i64, &str)]) -> Result<(), EngineError> {
         try_join_all(items.iter().map(|(user, frame)| {
-            self.publish(user_partition(*user), std::slice::from_ref(user), frame)
+            self.deliver_in(user_partition(*user), std::slice::from_ref(user), frame)
         }))
         .await?;
         Ok(())
     }
 
     async fn broadcast(&self, frame: &str) -> Result<(), EngineError> {
-        self.publish(0, &[], frame).await
+        let _: i64 = self
+            .client
+            .spublish(self.layout.everyone.clone(), format!("\n{frame}"))
+            .await?;
+        Ok(())
     }
 
     async fn attach(
@@ -1594,24 +1763,30 @@ impl Engine for RedisEngine {
                 ],
             )
             .await?;
-        match reply.split_first() {
-            Some((live, beyond)) if live == "1" => beyond
-                .iter()
-                .map(|field| {
-                    field
-                        .rsplit_once('/')
-                        .and_then(|(instance, socket)| {
-                            Some(SocketAt {
-                                instance: instance.to_owned(),
-                                socket: socket.parse().ok()?,
-                            })
-                        })
-                        .ok_or_else(|| EngineError::Protocol(format!("a socket named {field}")))
-                })
-                .collect(),
-            Some((live, _)) if live == "0" => Err(EngineError::Dropped),
-            _ => Err(EngineError::Protocol(format!("attach returned {reply:?}"))),
+        let (room, beyond) = match reply.as_slice() {
+            [live, room, beyond @ ..] if live == "1" => (room, beyond),
+            [live] if live == "0" => return Err(EngineError::Dropped),
+            _ => return Err(EngineError::Protocol(format!("attach returned {reply:?}"))),
+        };
+        // Seated in a room: its events reach this instance too from now on.
+        if !room.is_empty() {
+            self.room_socket(room, instance, user_id, socket, true)
+                .await?;
         }
+        beyond
+            .iter()
+            .map(|field| {
+                field
+                    .rsplit_once('/')
+                    .and_then(|(instance, socket)| {
+                        Some(SocketAt {
+                            instance: instance.to_owned(),
+                            socket: socket.parse().ok()?,
+                        })
+                    })
+                    .ok_or_else(|| EngineError::Protocol(format!("a socket named {field}")))
+            })
+            .collect()
     }
 
     async fn detach(
@@ -1621,7 +1796,7 @@ impl Engine for RedisEngine {
         socket: u64,
         now_ms: i64,
     ) -> Result<(), EngineError> {
-        let _: i64 = self
+        let room: String = self
             .run(
                 &self.scripts.detach,
                 self.layout.user(user_id),
@@ -1633,6 +1808,10 @@ impl Engine for RedisEngine {
                 ],
             )
             .await?;
+        if !room.is_empty() {
+            self.room_socket(&room, instance, user_id, socket, false)
+                .await?;
+        }
         Ok(())
     }
 

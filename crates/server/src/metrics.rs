@@ -96,6 +96,18 @@ pub struct RouteOnly {
     pub route: String,
 }
 
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct Need {
+    pub need: &'static str,
+}
+
+/// Events the bus brought, by whether a socket here needed them. Routing by interest
+/// keeps `unneeded` at zero but for races (a socket that closed as its event was sent).
+pub struct EventsIn {
+    pub needed: Counter,
+    pub unneeded: Counter,
+}
+
 /// Connections given up on a client that sent too slowly or went silent, by what it was
 /// doing (the listener's clock and the API's body deadline).
 #[derive(Clone)]
@@ -140,7 +152,7 @@ pub struct Metrics {
     /// From a chat frame's arrival to the engine's acknowledgement (stored and routed).
     pub relay_latency: Histogram,
     /// Events delivered from the bus to this node's sockets.
-    pub events_in: Counter,
+    pub events_in: EventsIn,
     pub sockets_kicked: Kicked,
     pub connections_cut: Cut,
     pub messages_masked: Masked,
@@ -193,6 +205,9 @@ impl Metrics {
         let flood = kicked.get_or_create(&Op { op: "flood" }).clone();
         let too_big = kicked.get_or_create(&Op { op: "too_big" }).clone();
         let replaced = kicked.get_or_create(&Op { op: "replaced" }).clone();
+        let events_in = Family::<Need, Counter>::default();
+        let needed = events_in.get_or_create(&Need { need: "some" }).clone();
+        let unneeded = events_in.get_or_create(&Need { need: "none" }).clone();
         let cut = Family::<Op, Counter>::default();
         let cut_head = cut.get_or_create(&Op { op: "head" }).clone();
         let cut_body = cut.get_or_create(&Op { op: "body" }).clone();
@@ -212,7 +227,7 @@ impl Metrics {
             match_latency: latency(),
             messages: Counter::default(),
             relay_latency: latency(),
-            events_in: Counter::default(),
+            events_in: EventsIn { needed, unneeded },
             sockets_kicked: Kicked {
                 slow,
                 resync,
@@ -283,8 +298,8 @@ impl Metrics {
         );
         r.register(
             "events_in",
-            "Events from the bus for this node's users",
-            metrics.events_in.clone(),
+            "Events from the bus, by whether a socket of this node needed them (need): some (one of its users, or everyone), none (routed here in vain)",
+            events_in,
         );
         r.register(
             "sockets_kicked",

@@ -336,6 +336,112 @@ async fn a_thousand_users_match_and_chat_across_two_nodes_losing_nothing(redis: 
     }
 }
 
+/// Four nodes, pairs chatting across two of them: each node hears only the events its own
+/// sockets need (typing, the message, stopping typing, as the web app sends them), and
+/// nothing of the rooms of the other two nodes. The routing before this test (every node
+/// hearing every partition) counted half of each node's events as unneeded.
+async fn four_nodes_hear_only_what_their_sockets_need(redis: &str) {
+    const USERS: usize = 80;
+    const MESSAGES: usize = 3;
+    let database_url = fresh_url(Backend::Postgres).await;
+    let prefix = format!("interest:{}:", rand::random::<u64>());
+    let ports: Vec<u16> = (0..4).map(|_| free_port()).collect();
+    let origins = ports
+        .iter()
+        .map(|p| format!("http://127.0.0.1:{p}"))
+        .collect::<Vec<_>>()
+        .join(",");
+    let mut nodes = Vec::new();
+    for port in &ports {
+        nodes.push(start_node_with(*port, &origins, &database_url, redis, &prefix, &[]).await);
+    }
+    let users = seed(&database_url, USERS);
+    // User i on node i % 4: users 2k and 2k+1 pair up, on nodes 0 and 1, or 2 and 3.
+    let mut clients = Vec::new();
+    for (i, (id, cookie)) in users.iter().enumerate() {
+        let mut c = connect(&nodes[i % 4], cookie).await;
+        c.expect("hello").await;
+        clients.push((*id, c, Seen::default()));
+    }
+    let round = round_with(&nodes[0].base, 15).await;
+    for (i, (_, c, _)) in clients.iter_mut().enumerate() {
+        // Pair k picks word k % 4: pairs of one word queue one after another.
+        let word = &round["words"][(i / 2) % 4]["word"];
+        c.send(
+            "join_match",
+            json!({ "word": word, "round": round["round"] }),
+        )
+        .await;
+        if i % 2 == 1 {
+            // The pair is made before the next pair of the same word queues.
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+    }
+    for (me, c, seen) in &mut clients {
+        let (name, data) = c
+            .expect_any_within(&["matched", "error"], Duration::from_secs(30))
+            .await;
+        assert_eq!(name, "matched", "user {me}: {data}");
+        seen.room = data["roomId"].as_str().map(str::to_owned);
+        seen.partner = data["receiverId"].as_i64();
+    }
+    for k in 0..MESSAGES {
+        for (me, c, seen) in &mut clients {
+            let room = seen.room.clone().unwrap();
+            c.send("typing", json!({ "roomId": room })).await;
+            c.send(
+                "chatMessage",
+                json!({ "roomId": room, "message": format!("{me}:{k} 안녕하세요") }),
+            )
+            .await;
+            c.send("stopTyping", json!({ "roomId": room })).await;
+        }
+    }
+    for (me, c, seen) in &mut clients {
+        while seen.from_partner.len() + seen.echoes.len() < 2 * MESSAGES {
+            let (name, m) = c
+                .expect_any_within(&["chatMessage", "error"], Duration::from_secs(30))
+                .await;
+            assert_eq!(name, "chatMessage", "user {me}: {m}");
+            let id = m["id"].as_str().unwrap().to_owned();
+            if m["senderId"] == json!(*me) {
+                seen.echoes.push(id);
+            } else if m["senderId"].as_i64() == seen.partner {
+                seen.from_partner.push(id);
+            } else {
+                seen.misrouted += 1;
+            }
+        }
+        assert_eq!(seen.misrouted, 0, "user {me}");
+    }
+    // Typing notices are not acknowledged: give the last ones time to arrive.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let http = reqwest::Client::new();
+    for node in &nodes {
+        let text = http
+            .get(format!("{}/metrics", node.base))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let count = |series: &str| -> f64 {
+            text.lines()
+                .find_map(|l| l.strip_prefix(series)?.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no {series} in {text}"))
+        };
+        let needed = count("telepathy_events_in_total{need=\"some\"}");
+        let unneeded = count("telepathy_events_in_total{need=\"none\"}");
+        assert!(needed > 0.0, "{}: {text}", node.base);
+        assert_eq!(
+            unneeded, 0.0,
+            "{} heard events none of its sockets needed",
+            node.base
+        );
+    }
+}
+
 /// SIGTERM closes every socket at once with 1012 (its client reconnects to another node)
 /// instead of holding the shutdown, and the node leaves the online count on its way out.
 async fn a_terminated_node_tells_its_sockets_to_reconnect_and_leaves(redis: &str) {
@@ -1091,6 +1197,7 @@ macro_rules! on_both {
 on_both!(
     nodes_share_matching_and_chat_and_survive_a_killed_node,
     a_thousand_users_match_and_chat_across_two_nodes_losing_nothing,
+    four_nodes_hear_only_what_their_sockets_need,
     a_terminated_node_tells_its_sockets_to_reconnect_and_leaves,
     a_rolling_restart_under_chat_loses_no_acknowledged_message,
     two_nodes_ring_each_device_once_an_evening_even_when_the_sender_dies

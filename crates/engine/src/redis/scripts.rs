@@ -6,12 +6,50 @@
 
 use fred::types::scripts::Script;
 
-/// `K`, the anchor; `publish` sends `"<user,user,…>\n<frame>"` on the partition's bus
-/// channel, which every node listens to.
+/// `K`, the anchor, and how events reach the nodes: each node instance listens on its own
+/// inbox channel in every partition (`<anchor>in:<instance>`), so an event goes only to
+/// the instances that hold a socket of one of its users, each told `"<user,…>\n<frame>"`
+/// naming the users it holds. `publish` finds them for users of this partition, from
+/// their sockets (`loc:<user>`, fields `<instance>/<socket>`); `publish_room` from a
+/// room's record of its members' sockets (`room:<id>:w`, field `<instance>/<socket>`,
+/// value the user), for the users `only` names (all when nil), with `text` the whole
+/// event.
 const PUBLISH: &str = r"
 local K = KEYS[1]
+local function instance_of(field)
+  return string.match(field, '^(.*)/')
+end
 local function publish(users, frame)
-  redis.call('SPUBLISH', K .. 'bus', table.concat(users, ',') .. '\n' .. frame)
+  local at, order = {}, {}
+  for _, u in ipairs(users) do
+    for _, f in ipairs(redis.call('HKEYS', K .. 'loc:' .. u)) do
+      local inst = instance_of(f)
+      if inst then
+        local list = at[inst]
+        if not list then
+          list = {}
+          at[inst] = list
+          order[#order + 1] = inst
+        end
+        if list[#list] ~= u then list[#list + 1] = u end
+      end
+    end
+  end
+  for _, inst in ipairs(order) do
+    redis.call('SPUBLISH', K .. 'in:' .. inst, table.concat(at[inst], ',') .. '\n' .. frame)
+  end
+end
+local function publish_room(sockets, text, only)
+  local seen = {}
+  for i = 1, #sockets, 2 do
+    if not only or sockets[i + 1] == only then
+      local inst = instance_of(sockets[i])
+      if inst and not seen[inst] then
+        seen[inst] = true
+        redis.call('SPUBLISH', K .. 'in:' .. inst, text)
+      end
+    end
+  end
 end
 ";
 
@@ -113,8 +151,9 @@ return start
 
 /// A join's first step, in the user's partition. ARGV: user, queue id, wait token, frame
 /// for a waiter. Answers `{'in_room', room, since}`, `{'waiting'}` (already waiting in
-/// this queue: told again, keeps the place) or `{'go'}` (the user's wait is now the
-/// token: any wait before it is stale).
+/// this queue: told again, keeps the place) or `{'go', instance, …}` (the user's wait is
+/// now the token: any wait before it is stale; the instances holding the user's sockets,
+/// where the queue's step tells them they wait).
 const BEGIN: &str = r"
 local ukey = K .. 'u:' .. ARGV[1]
 local s = redis.call('HMGET', ukey, 'room', 'wait', 'wq', 'room_at')
@@ -124,13 +163,22 @@ if s[2] and s[3] == ARGV[2] then
   return {'waiting'}
 end
 redis.call('HSET', ukey, 'wait', ARGV[3], 'wq', ARGV[2])
-return {'go'}
+local out, seen = {'go'}, {}
+for _, f in ipairs(redis.call('HKEYS', K .. 'loc:' .. ARGV[1])) do
+  local inst = instance_of(f)
+  if inst and not seen[inst] then
+    seen[inst] = true
+    out[#out + 1] = inst
+  end
+end
+return out
 ";
 
 /// A join's second step, in the queue's partition: takes the first waiter not kept apart
 /// from the joiner by either's list (those passed over keep their places), or queues the
 /// joiner and tells them they wait. Entries are `user|token|,apart,|member`.
-/// ARGV: user, queue id, the joiner's entry, the joiner's apart list, round, waiting frame.
+/// ARGV: user, queue id, the joiner's entry, the joiner's apart list, round, waiting frame,
+/// then the instances that hold the joiner's sockets (from `BEGIN`).
 const TAKE: &str = r"
 local me, qkey, apart = ARGV[1], K .. 'q:' .. ARGV[2], ARGV[4]
 local passed, found = {}, nil
@@ -155,7 +203,9 @@ redis.call('EXPIRE', qkey, 900)
 local rq = K .. 'rq:' .. ARGV[5]
 redis.call('SADD', rq, qkey)
 redis.call('EXPIRE', rq, 900)
-publish({me}, ARGV[6])
+for i = 7, #ARGV do
+  redis.call('SPUBLISH', K .. 'in:' .. ARGV[i], me .. '\n' .. ARGV[6])
+end
 return {'waiting'}
 ";
 
@@ -168,14 +218,18 @@ return 1
 
 /// Seats a user in a room if they still wait with `token` and sit nowhere: the
 /// compare-and-set that makes a user sit in one room at most. ARGV: user, token, room
-/// id, now ms.
+/// id, now ms. Answers `{'0'}`, or `{'1', socket, …}`: the user's sockets
+/// (`<instance>/<socket>`), which the room records. A socket that attaches after this
+/// step finds the user seated, and records itself in the room (`ROOM_HERE`).
 const CLAIM: &str = r"
 local ukey = K .. 'u:' .. ARGV[1]
 local s = redis.call('HMGET', ukey, 'wait', 'room')
-if s[1] ~= ARGV[2] or s[2] then return 0 end
+if s[1] ~= ARGV[2] or s[2] then return {'0'} end
 redis.call('HDEL', ukey, 'wait', 'wq')
 redis.call('HSET', ukey, 'room', ARGV[3], 'room_at', ARGV[4])
-return 1
+local out = {'1'}
+for _, f in ipairs(redis.call('HKEYS', K .. 'loc:' .. ARGV[1])) do out[#out + 1] = f end
+return out
 ";
 
 /// Undoes a claim whose room was not made: the user waits again with the same token.
@@ -189,16 +243,42 @@ return 1
 ";
 
 /// The last step of a match, in the room's partition: the room, its place on the archive
-/// list (so that it is archived and its end recorded even without messages), and each
+/// list (so that it is archived and its end recorded even without messages), its
+/// members' sockets (from their claims, beside any that attached since), and each
 /// member's `matched`, in one step. ARGV: room id, member a, member b (JSON), user a,
-/// user b, word, round, now ms, frame for a, frame for b.
+/// user b, word, round, now ms, frame for a, frame for b, the count of a's sockets, then
+/// a's sockets and b's.
 const CREATE_ROOM: &str = r"
-redis.call('HSET', K .. 'room:' .. ARGV[1], 'a', ARGV[2], 'b', ARGV[3], 'ua', ARGV[4],
+local rk = K .. 'room:' .. ARGV[1]
+redis.call('HSET', rk, 'a', ARGV[2], 'b', ARGV[3], 'ua', ARGV[4],
   'ub', ARGV[5], 'word', ARGV[6], 'round', ARGV[7], 'created', ARGV[8], 'ended', '0')
 redis.call('SADD', K .. 'archive', ARGV[1])
-publish({ARGV[4]}, ARGV[9])
-publish({ARGV[5]}, ARGV[10])
+local w = rk .. ':w'
+local last_of_a = 11 + tonumber(ARGV[11])
+for i = 12, #ARGV do
+  redis.call('HSET', w, ARGV[i], i <= last_of_a and ARGV[4] or ARGV[5])
+end
+redis.call('PERSIST', w)
+local sockets = redis.call('HGETALL', w)
+publish_room(sockets, ARGV[4] .. '\n' .. ARGV[9], ARGV[4])
+publish_room(sockets, ARGV[5] .. '\n' .. ARGV[10], ARGV[5])
 return 1
+";
+
+/// A socket of a member seated in a room: the room's events reach its instance from now
+/// on. The room may not be made yet (its last step comes after the seat), or be gone: the
+/// record then expires unless the room is made. ARGV: room id, `<instance>/<socket>`,
+/// user.
+const ROOM_HERE: &str = r"
+local rk = K .. 'room:' .. ARGV[1]
+redis.call('HSET', rk .. ':w', ARGV[2], ARGV[3])
+if redis.call('EXISTS', rk) == 0 then redis.call('EXPIRE', rk .. ':w', 3600) end
+return 1
+";
+
+/// A socket recorded in a room closed. ARGV: room id, `<instance>/<socket>`.
+const ROOM_GONE: &str = r"
+return redis.call('HDEL', K .. 'room:' .. ARGV[1] .. ':w', ARGV[2])
 ";
 
 /// Frees a user from a room (ended, or never made): only that room. ARGV: user, room id.
@@ -274,17 +354,37 @@ return redis.call('HGETALL', rk)
 ///
 /// The messages may be of several partitions of this server (`allow-cross-slot-keys`: a
 /// cluster still refuses any key another master holds, which `pcall` turns into ''), and
-/// their events go out in one `SPUBLISH` on the first's channel, each after an ASCII
-/// record separator (see `decode_events`). Every node listens on every channel, and what one
-/// server publishes reaches each node in order on one connection, so a room's events keep
-/// their order. A message's first command reads or fails before anything of it is
-/// written, so a key away fails the message before it is stored. Redis's Lua hashes every
-/// byte of every string it makes (a sixth of Redis's CPU on this path): a message passes
-/// as few arguments as it can, and the published text is joined once from its parts, with
-/// no string made per event.
+/// their events go out together, each after an ASCII record separator (see
+/// `decode_events`): one `SPUBLISH` per instance that holds a socket of their rooms (the
+/// room's record of its members' sockets, `room:<id>:w`), on that instance's inbox in the
+/// first message's partition. What one server publishes reaches each node in order on
+/// one connection, so a room's events keep their order whichever channel carries them. A
+/// message's first command reads or fails before anything of it is written, so a key
+/// away fails the message before it is stored. Redis's Lua hashes every byte of every
+/// string it makes (a sixth of Redis's CPU on this path): a message passes as few
+/// arguments as it can, and each instance's text is joined once from its parts.
 const SEND: &str = r"
 local max = ARGV[1]
-local answers, events = {}, {}
+local answers, events, order = {}, {}, {}
+local function add(sockets, only, a, b, c, d)
+  local seen = {}
+  for j = 1, #sockets, 2 do
+    if not only or sockets[j + 1] == only then
+      local inst = string.match(sockets[j], '^(.*)/')
+      if inst and not seen[inst] then
+        seen[inst] = true
+        local list = events[inst]
+        if not list then
+          list = {}
+          events[inst] = list
+          order[#order + 1] = inst
+        end
+        local n = #list
+        list[n + 1], list[n + 2], list[n + 3], list[n + 4], list[n + 5] = '\30', a, b, c, d
+      end
+    end
+  end
+end
 for i = 2, #ARGV, 5 do
   local sk, cid = ARGV[i], ARGV[i + 4]
   local ok, id, seen = true, false, false
@@ -294,9 +394,8 @@ for i = 2, #ARGV, 5 do
   if ok and seen then
     id = seen
     local head = string.sub(ARGV[i + 1], (string.find(ARGV[i + 1], '\n', 1, true)))
-    local n = #events
-    events[n + 1], events[n + 2] = '\30', string.match(cid, '^[^:]*') .. head
-    events[n + 3], events[n + 4] = seen, ARGV[i + 3]
+    local sender = string.match(cid, '^[^:]*')
+    add(redis.call('HGETALL', string.sub(sk, 1, -2) .. 'w'), sender, sender, head, seen, ARGV[i + 3])
   elseif ok then
     ok, id = pcall(redis.call, 'XADD', sk, 'NOMKSTREAM', 'MAXLEN', '~', max, '*', 'd', ARGV[i + 2])
     if ok and not id then
@@ -310,24 +409,26 @@ for i = 2, #ARGV, 5 do
     end
     if ok and id then
       if cid ~= '' then pcall(redis.call, 'HSET', string.sub(sk, 1, -2) .. 'c', cid, id) end
-      local n = #events
-      events[n + 1], events[n + 2], events[n + 3], events[n + 4] = '\30', ARGV[i + 1], id, ARGV[i + 3]
+      add(redis.call('HGETALL', string.sub(sk, 1, -2) .. 'w'), nil, ARGV[i + 1], id, ARGV[i + 3], '')
     end
   end
   if not ok then id = '' end
   answers[#answers + 1] = id
 end
-if #events > 0 then redis.call('SPUBLISH', KEYS[1] .. 'bus', table.concat(events)) end
+for _, inst in ipairs(order) do
+  redis.call('SPUBLISH', KEYS[1] .. 'in:' .. inst, table.concat(events[inst]))
+end
 return answers
 ";
 
-/// ARGV: room id, sender, frame.
+/// ARGV: room id, sender, frame. Told only where the partner's sockets are.
 const RELAY: &str = r"
-local r = redis.call('HMGET', K .. 'room:' .. ARGV[1], 'ended', 'ua', 'ub')
+local rk = K .. 'room:' .. ARGV[1]
+local r = redis.call('HMGET', rk, 'ended', 'ua', 'ub')
 if r[1] ~= '0' then return 0 end
 local partner
 if r[2] == ARGV[2] then partner = r[3] elseif r[3] == ARGV[2] then partner = r[2] else return 0 end
-publish({partner}, ARGV[3])
+publish_room(redis.call('HGETALL', rk .. ':w'), partner .. '\n' .. ARGV[3], partner)
 return 1
 ";
 
@@ -343,7 +444,8 @@ return out
 
 /// Moves the archive's marks in one partition. ARGV: room, last id stored, '1' when the
 /// room is finished (it leaves the list; its stream, client ids, mark and rest go), and
-/// the time until which the archive passes it by, or '', … .
+/// the time until which the archive passes it by, or '', … . A finished room's record of
+/// its members' sockets goes too.
 const MARK_ARCHIVED: &str = r"
 for i = 1, #ARGV, 4 do
   local id = ARGV[i]
@@ -351,7 +453,7 @@ for i = 1, #ARGV, 4 do
     redis.call('SREM', K .. 'archive', id)
     redis.call('HDEL', K .. 'archived', id)
     redis.call('HDEL', K .. 'resting', id)
-    redis.call('DEL', K .. 'room:' .. id .. ':s', K .. 'room:' .. id .. ':c')
+    redis.call('DEL', K .. 'room:' .. id .. ':s', K .. 'room:' .. id .. ':c', K .. 'room:' .. id .. ':w')
   else
     redis.call('HSET', K .. 'archived', id, ARGV[i + 1])
     if ARGV[i + 3] ~= '' then redis.call('HSET', K .. 'resting', id, ARGV[i + 3]) end
@@ -362,8 +464,8 @@ return 0
 
 /// In the user's partition. ARGV: node instance, user, socket, sockets to keep. `{'0'}`
 /// when the instance is not live here: given up for dead (its users of this partition
-/// reaped), or unknown to a Redis that lost its data. Otherwise `{'1'}` followed by the
-/// user's sockets beyond those to keep, oldest first. A socket's field holds the order of
+/// reaped), or unknown to a Redis that lost its data. Otherwise `{'1'}`, the room the
+/// user sits in (or ''), then the user's sockets beyond those to keep, oldest first. A socket's field holds the order of
 /// its attach, one past the user's last (a field of 1 was written before the order was
 /// kept, and counts as the oldest); one said twice keeps its place.
 const ATTACH: &str = r"
@@ -378,7 +480,7 @@ end
 redis.call('SADD', K .. 'nu:' .. ARGV[1], ARGV[2])
 redis.call('SADD', K .. 'online', ARGV[2])
 redis.call('ZREM', K .. 'away', ARGV[2])
-local out = {'1'}
+local out = {'1', redis.call('HGET', K .. 'u:' .. ARGV[2], 'room') or ''}
 local all = redis.call('HGETALL', loc)
 local beyond = #all / 2 - tonumber(ARGV[4])
 if beyond > 0 then
@@ -391,10 +493,21 @@ return out
 ";
 
 /// ARGV: node instance, user, socket, now ms. A dead instance's users were reaped already.
+/// Answers the room the user sits in (its record of the socket goes next), or ''.
 const DETACH: &str = r"
-if redis.call('SISMEMBER', K .. 'live', ARGV[1]) == 0 then return 0 end
+local room = redis.call('HGET', K .. 'u:' .. ARGV[2], 'room') or ''
+if redis.call('SISMEMBER', K .. 'live', ARGV[1]) == 0 then return room end
 redis.call('HDEL', K .. 'loc:' .. ARGV[2], ARGV[1] .. '/' .. ARGV[3])
 if not on(ARGV[2], ARGV[1]) then gone(ARGV[2], ARGV[1], ARGV[4]) end
+return room
+";
+
+/// Sends a frame to users of this partition, wherever their sockets are. ARGV: frame, then
+/// the users.
+const DELIVER: &str = r"
+local users = {}
+for i = 2, #ARGV do users[#users + 1] = ARGV[i] end
+publish(users, ARGV[1])
 return 1
 ";
 
@@ -467,6 +580,9 @@ pub(super) struct Scripts {
     pub end_room: Script,
     pub send: Script,
     pub relay: Script,
+    pub room_here: Script,
+    pub room_gone: Script,
+    pub deliver: Script,
     pub read: Script,
     pub mark_archived: Script,
     pub attach: Script,
@@ -506,6 +622,9 @@ impl Scripts {
             end_room: anchored(END_ROOM),
             send: script("#!lua flags=allow-cross-slot-keys", &[SEND]),
             relay: publishing(RELAY),
+            room_here: anchored(ROOM_HERE),
+            room_gone: anchored(ROOM_GONE),
+            deliver: publishing(DELIVER),
             read: anchored(READ),
             mark_archived: anchored(MARK_ARCHIVED),
             attach: anchored(ATTACH),
@@ -517,7 +636,7 @@ impl Scripts {
         }
     }
 
-    pub fn all(&self) -> [&Script; 26] {
+    pub fn all(&self) -> [&Script; 29] {
         [
             &self.hit,
             &self.take_part,
@@ -537,6 +656,9 @@ impl Scripts {
             &self.end_room,
             &self.send,
             &self.relay,
+            &self.room_here,
+            &self.room_gone,
+            &self.deliver,
             &self.read,
             &self.mark_archived,
             &self.attach,

@@ -210,7 +210,14 @@ async fn listen_bus(state: AppState, mut next_inboxes: tokio::sync::mpsc::Receiv
         };
         match received {
             Some(Received::Event(event)) => {
-                state.metrics.events_in.inc();
+                let hub = &state.realtime.hub;
+                let needed = event.to.is_empty() || event.to.iter().any(|u| hub.holds(*u));
+                if needed {
+                    state.metrics.events_in.needed.inc();
+                } else {
+                    state.metrics.events_in.unneeded.inc();
+                    continue;
+                }
                 if event.frame == RECHECK {
                     event.to.iter().for_each(|u| state.realtime.hub.recheck(*u));
                 } else if let Some(at) = event.frame.strip_prefix(REPLACED) {
@@ -233,17 +240,14 @@ async fn listen_bus(state: AppState, mut next_inboxes: tokio::sync::mpsc::Receiv
                         .on_air
                         .heard(&event.frame, state.shared_now_ms());
                 } else if let Some(chat) = event.frame.strip_prefix(CHAT_EVENT) {
-                    // Built once here, for the members this node holds (every node hears
-                    // every event of the bus).
-                    if event.to.iter().any(|u| state.realtime.hub.holds(*u)) {
-                        match chat_frame(chat) {
-                            Some(frame) => event
-                                .to
-                                .iter()
-                                .for_each(|u| state.realtime.hub.send_to(*u, &frame)),
-                            None => {
-                                tracing::error!(event = %event.frame, "an unreadable chat event")
-                            }
+                    // Built once here, for the members this node holds.
+                    match chat_frame(chat) {
+                        Some(frame) => event
+                            .to
+                            .iter()
+                            .for_each(|u| state.realtime.hub.send_to(*u, &frame)),
+                        None => {
+                            tracing::error!(event = %event.frame, "an unreadable chat event")
                         }
                     }
                 } else {
