@@ -366,9 +366,9 @@ return redis.call('HGETALL', rk)
 const SEND: &str = r"
 local max = ARGV[1]
 local answers, events, order = {}, {}, {}
-local function add(sockets, only, a, b, c, d)
+local function add(sockets, step, only, a, b, c, d)
   local seen = {}
-  for j = 1, #sockets, 2 do
+  for j = 1, #sockets, step do
     if not only or sockets[j + 1] == only then
       local inst = string.match(sockets[j], '^(.*)/')
       if inst and not seen[inst] then
@@ -395,7 +395,7 @@ for i = 2, #ARGV, 5 do
     id = seen
     local head = string.sub(ARGV[i + 1], (string.find(ARGV[i + 1], '\n', 1, true)))
     local sender = string.match(cid, '^[^:]*')
-    add(redis.call('HGETALL', string.sub(sk, 1, -2) .. 'w'), sender, sender, head, seen, ARGV[i + 3])
+    add(redis.call('HGETALL', string.sub(sk, 1, -2) .. 'w'), 2, sender, sender, head, seen, ARGV[i + 3])
   elseif ok then
     ok, id = pcall(redis.call, 'XADD', sk, 'NOMKSTREAM', 'MAXLEN', '~', max, '*', 'd', ARGV[i + 2])
     if ok and not id then
@@ -409,7 +409,7 @@ for i = 2, #ARGV, 5 do
     end
     if ok and id then
       if cid ~= '' then pcall(redis.call, 'HSET', string.sub(sk, 1, -2) .. 'c', cid, id) end
-      add(redis.call('HGETALL', string.sub(sk, 1, -2) .. 'w'), nil, ARGV[i + 1], id, ARGV[i + 3], '')
+      add(redis.call('HKEYS', string.sub(sk, 1, -2) .. 'w'), 1, nil, ARGV[i + 1], id, ARGV[i + 3], '')
     end
   end
   if not ok then id = '' end
