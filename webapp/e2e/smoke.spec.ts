@@ -8,7 +8,7 @@ test('a guest lands on the login page with the demo badge', async ({ page }) => 
 });
 
 test('member pages send a guest to /login', async ({ page }) => {
-  for (const path of ['/main', '/mypage', '/mywords', '/likes', '/chatpage', '/no-such-page']) {
+  for (const path of ['/main', '/mypage', '/mywords', '/likes', '/chatpage', '/changepassword', '/no-such-page']) {
     await page.goto(path);
     await expect(page).toHaveURL(/\/login$/);
   }

@@ -5,6 +5,9 @@ const memberOnly = [
   '/mywords',
   '/likes',
   '/chatpage',
+  // Changing a password needs the current one and a session: a guest would be refused only
+  // on submit (a forgotten password is /findpassword).
+  '/changepassword',
   // Identity verification belongs to an account: the server refuses to start one for a guest.
   '/verify',
   '/verify/callback',

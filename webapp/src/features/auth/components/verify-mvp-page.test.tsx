@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { ko } from '@/i18n/ko';
@@ -50,6 +50,28 @@ describe('VerifyMvpPage', () => {
     const birthdate = screen.getByLabelText(ko.verify.birthdate);
     await user.type(birthdate, '2000-01-01x9');
     expect(birthdate).toHaveValue('20000101');
+  });
+
+  it('stops saying the code was sent once it expired', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'Date'], shouldAdvanceTime: true });
+    try {
+      saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', terms: requiredOnly });
+      fetchMock.mockImplementation(() => Promise.resolve(jsonResponse({ success: true, message: '인증번호가 전송되었어요.' })));
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      renderRoute(<VerifyMvpPage />, { path: '/verify-mvp', extraPaths: ['/register', '/main'] });
+      await user.type(screen.getByLabelText(ko.verify.birthdate), '20000101');
+      await user.click(screen.getByRole('radio', { name: ko.verify.female }));
+      await user.type(screen.getByLabelText(ko.verify.phone), '010-1234-5678');
+      await user.click(screen.getByRole('button', { name: ko.verify.sendCode }));
+      expect(await screen.findByText('인증번호가 전송되었어요.')).toBeInTheDocument();
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(181_000);
+      });
+      expect(screen.getByText(ko.codeField.expired)).toBeInTheDocument();
+      expect(screen.queryByText('인증번호가 전송되었어요.')).not.toBeInTheDocument();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('shows the code input only after a successful send, then registers with the alarm consent and goes to /main', async () => {

@@ -221,7 +221,11 @@ export function VerifyMvpPage() {
                 }}
               />
             ) : null}
-            <FormMessage message={message?.text ?? null} tone={message?.tone} />
+            {/* "Sent" is no longer true once the code expired; the field says it expired. */}
+            <FormMessage
+              message={countdown.expired && message?.tone === 'success' ? null : (message?.text ?? null)}
+              tone={message?.tone}
+            />
             {codeVisible ? (
               <Button type="submit" block loading={verifying} disabled={countdown.expired}>
                 {verifying ? ko.verify.submitting : ko.verify.submit}
