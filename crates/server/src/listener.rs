@@ -74,8 +74,8 @@ enum Phase {
 /// The end of a request's head.
 const HEAD_END: &[u8] = b"\r\n\r\n";
 
-/// The first bytes of an HTTP/1.1 answer's head.
-const ANSWER: &[u8] = b"HTTP/1.1 ";
+/// The first bytes of an answer's head (hyper answers an HTTP/1.0 request in kind).
+const ANSWER: &[u8] = b"HTTP/1.";
 
 /// The answer that turns a connection into a WebSocket.
 const SWITCHING: &[u8] = b"HTTP/1.1 101 ";
@@ -467,6 +467,22 @@ mod tests {
         assert!(waited.is_err(), "a request being answered was cut off");
         server
             .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")
+            .await
+            .unwrap();
+        assert_eq!(given_up(&mut server).await, TIMEOUTS.idle);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_http_1_0_connection_kept_alive_has_the_idle_clock() {
+        let (mut server, mut client) = connection();
+        client
+            .write_all(b"GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            .await
+            .unwrap();
+        let mut buf = [0u8; 256];
+        assert!(server.read(&mut buf).await.unwrap() > 0);
+        server
+            .write_all(b"HTTP/1.0 200 OK\r\nconnection: keep-alive\r\ncontent-length: 0\r\n\r\n")
             .await
             .unwrap();
         assert_eq!(given_up(&mut server).await, TIMEOUTS.idle);
