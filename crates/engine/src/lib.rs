@@ -22,6 +22,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_event_says_what_it_asks() {
+        let event = |text: &str| Inbound {
+            to: vec![1],
+            frame: text.to_owned(),
+        };
+        let frame = event("{\"event\":\"x\"}");
+        assert_eq!(frame.kind(), Kind::Frame("{\"event\":\"x\"}"));
+        assert_eq!(event(bus::RECHECK).kind(), Kind::Recheck);
+        assert_eq!(
+            event(&format!("{}n1.ab.3/42", bus::REPLACED)).kind(),
+            Kind::Replaced(SocketAt {
+                instance: "n1.ab.3".into(),
+                socket: 42
+            })
+        );
+        assert_eq!(
+            event(&format!("{}n1/x", bus::REPLACED)).kind(),
+            Kind::Unreadable
+        );
+        let chat = event(&format!("{}1-0\n{{}}", bus::CHAT));
+        assert_eq!(
+            chat.kind(),
+            Kind::Chat {
+                id: "1-0",
+                body: "{}"
+            }
+        );
+        assert_eq!(event(bus::CHAT).kind(), Kind::Unreadable);
+    }
+
+    #[test]
     fn decodes_bus_events() {
         let event = decode_event("1,22\n{\"a\":\"x\ny\"}").unwrap_or_else(|| panic!("decodes"));
         assert_eq!(event.to, [1, 22]);
@@ -267,6 +298,59 @@ pub struct Inbound {
     pub frame: String,
 }
 
+/// What the bus carries in place of a frame, beside frames (JSON objects, which never start
+/// with these): the one home of the bus's own markers, read back by [`Inbound::kind`].
+pub mod bus {
+    /// The receivers' sockets on that node re-check their sessions now (a session of theirs
+    /// was revoked somewhere).
+    pub const RECHECK: &str = "recheck";
+    /// Starts `<instance>/<socket>`: close that socket of the receiver, which a newer one
+    /// replaced.
+    pub const REPLACED: &str = "replaced:";
+    /// Starts a chat message as it travels, `#<stream id>\n<body>`: the node that holds a
+    /// member builds the message's frame once for its sockets.
+    pub const CHAT: &str = "#";
+}
+
+/// What an inbound event asks of the node, read from its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind<'a> {
+    /// A frame for the receivers' sockets.
+    Frame(&'a str),
+    /// A chat message: its stream id and the body its frame is built from.
+    Chat { id: &'a str, body: &'a str },
+    /// The receivers' sockets re-check their sessions.
+    Recheck,
+    /// Close this socket of the receiver.
+    Replaced(SocketAt),
+    /// A marker whose rest cannot be read.
+    Unreadable,
+}
+
+impl Inbound {
+    /// What the event asks of the node.
+    pub fn kind(&self) -> Kind<'_> {
+        let text = self.frame.as_str();
+        if text == bus::RECHECK {
+            Kind::Recheck
+        } else if let Some(at) = text.strip_prefix(bus::REPLACED) {
+            at.rsplit_once('/')
+                .and_then(|(instance, socket)| {
+                    Some(Kind::Replaced(SocketAt {
+                        instance: instance.to_owned(),
+                        socket: socket.parse().ok()?,
+                    }))
+                })
+                .unwrap_or(Kind::Unreadable)
+        } else if let Some(chat) = text.strip_prefix(bus::CHAT) {
+            chat.split_once('\n')
+                .map_or(Kind::Unreadable, |(id, body)| Kind::Chat { id, body })
+        } else {
+            Kind::Frame(text)
+        }
+    }
+}
+
 /// What a node's inbox yields.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Received {
@@ -493,8 +577,8 @@ pub trait Engine: Send + Sync + 'static {
     async fn mark_archived(&self, marks: &[ArchiveMark<'_>]) -> Result<(), EngineError>;
 
     /// Starts receiving the events addressed to node instance `instance` and those sent
-    /// to every node, instead of those of the instance it listened for before. Call before
-    /// the instance's first heartbeat.
+    /// to every node, until the `Inbox` is dropped (a node that starts over takes another
+    /// for its new instance). Call before the instance's first heartbeat.
     async fn inbox(&self, instance: &str) -> Result<Inbox, EngineError>;
 
     /// Sends `frame` to every socket of the users `to`, on whichever nodes hold them.

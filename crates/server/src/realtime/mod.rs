@@ -19,7 +19,8 @@ use telepathy_domain::text::ChatText;
 use telepathy_domain::words::{custom_set_for_round, topic_for_round};
 use telepathy_domain::ErrorCode;
 use telepathy_engine::{
-    is_stream_id, parse_stream_id, JoinFrames, JoinOutcome, Member, MessageFrame, Room, SocketAt,
+    bus, is_stream_id, parse_stream_id, JoinFrames, JoinOutcome, Member, MessageFrame, Room,
+    SocketAt,
 };
 use telepathy_store::{MatchSide, RoomRecord, User};
 use tokio::sync::mpsc;
@@ -98,20 +99,6 @@ impl Realtime {
 /// are UUIDs.
 const CLIENT_ID_MAX: usize = 64;
 
-/// Delivered in place of a frame: the receivers' sockets on that node re-check their
-/// sessions now (a session of theirs was revoked somewhere). Never a valid JSON frame.
-pub(crate) const RECHECK: &str = "recheck";
-
-/// Starts what is delivered in place of a frame to close a socket of the receiver,
-/// `<instance>/<socket>`, that a newer one replaced (see `limits::SOCKETS_PER_USER`). Frames
-/// are JSON objects and never start with it.
-pub(crate) const REPLACED: &str = "replaced:";
-
-/// Starts a chat message as it travels over the bus (`#<stream id>\n<ChatEvent JSON>`):
-/// each node builds the `chatMessage` frame for the members it holds. Frames are JSON
-/// objects and never start with it.
-const CHAT_EVENT: &str = "#";
-
 /// What a node needs to build a chat message's frame, without the frame's repeated names
 /// and fields: a third of its bytes, which Redis copies to every node.
 #[derive(Debug, Serialize, Deserialize)]
@@ -169,11 +156,10 @@ impl<'a> ChatEvent<'a> {
     }
 }
 
-/// The `chatMessage` frame of a chat event from the bus (what follows [`CHAT_EVENT`]);
-/// `None` when it is not one.
-pub(crate) fn chat_frame(event: &str) -> Option<String> {
-    let (id, json) = event.split_once('\n')?;
-    let e: ChatEvent<'_> = serde_json::from_str(json).ok()?;
+/// The `chatMessage` frame of the chat message `id` from the bus, built from its `body`
+/// (a [`ChatEvent`]); `None` when the body is not one.
+pub(crate) fn chat_frame(id: &str, body: &str) -> Option<String> {
+    let e: ChatEvent<'_> = serde_json::from_str(body).ok()?;
     Some(frame("chatMessage", &e.into_message(id)))
 }
 
@@ -282,13 +268,13 @@ impl AppState {
     /// password change or withdrawal closes revoked sockets everywhere, not only at the
     /// next periodic check; the sockets also read the user again (a new nickname).
     pub async fn recheck_sessions(&self, user_id: i64) {
-        self.deliver(&[user_id], RECHECK).await;
+        self.deliver(&[user_id], bus::RECHECK).await;
     }
 
     /// Closes the socket `at` of `user_id`, on whichever node holds it: a newer one of the
     /// user replaced it.
     pub async fn close_replaced(&self, user_id: i64, at: &SocketAt) {
-        let frame = format!("{REPLACED}{}/{}", at.instance, at.socket);
+        let frame = format!("{}{}/{}", bus::REPLACED, at.instance, at.socket);
         self.deliver(&[user_id], &frame).await;
     }
 
@@ -525,7 +511,7 @@ impl AppState {
                     stored.client_id.as_deref(),
                     &data,
                     &MessageFrame {
-                        head: CHAT_EVENT,
+                        head: bus::CHAT,
                         tail: &tail,
                     },
                 ),
@@ -733,8 +719,8 @@ fn chat_message(room: &Room, id: &str, stored: &StoredMessage) -> Option<ChatMes
     Some(ChatEvent::of(room, stored)?.into_message(id))
 }
 
-/// What follows the stream id in a chat message's bus event (see [`CHAT_EVENT`]); `None`
-/// when its sender is not a member.
+/// What follows the stream id in a chat message's bus event (see [`bus::CHAT`]): a
+/// newline and its body. `None` when its sender is not a member.
 fn chat_event(room: &Room, stored: &StoredMessage) -> Option<String> {
     let event = ChatEvent::of(room, stored)?;
     Some(format!("\n{}", serde_json::to_string(&event).ok()?))
@@ -772,11 +758,15 @@ mod tests {
                 said: Some("hidden".into()),
             };
             let tail = chat_event(&room, &stored).unwrap_or_else(|| panic!("a member"));
-            let event = format!("{CHAT_EVENT}1700000000000-3{tail}");
-            let live = event
-                .strip_prefix(CHAT_EVENT)
-                .and_then(chat_frame)
-                .unwrap_or_else(|| panic!("a chat event"));
+            let event = telepathy_engine::Inbound {
+                to: vec![1],
+                frame: format!("{}1700000000000-3{tail}", bus::CHAT),
+            };
+            let telepathy_engine::Kind::Chat { id, body } = event.kind() else {
+                panic!("a chat event")
+            };
+            let live = chat_frame(id, body).unwrap_or_else(|| panic!("a chat event"));
+            let event = event.frame;
             let resumed = chat_message(&room, "1700000000000-3", &stored)
                 .map(|m| frame("chatMessage", &m))
                 .unwrap_or_else(|| panic!("a member"));
@@ -794,7 +784,6 @@ mod tests {
             said: None,
         };
         assert!(chat_event(&room, &stranger).is_none());
-        assert!(chat_frame("1-0\n{not json").is_none());
-        assert!(chat_frame("no newline").is_none());
+        assert!(chat_frame("1-0", "{not json").is_none());
     }
 }

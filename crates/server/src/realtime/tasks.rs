@@ -11,12 +11,13 @@ use futures_util::stream::{self, StreamExt};
 use telepathy_domain::limits::{REPORT_DUE, WITHDRAWN_KEEP_DAYS, WORDSET_REFRESH};
 use telepathy_domain::time::millis;
 use telepathy_engine::{
-    ArchiveMark, ArchiveShare, Backlog, EngineError, Heartbeat, Inbox, Received, Room, StreamEntry,
+    ArchiveMark, ArchiveShare, Backlog, EngineError, Heartbeat, Inbox, Kind, Received, Room,
+    StreamEntry,
 };
 use telepathy_store::{ArchivedMessage, StoreError};
 
 use super::hub::Kick;
-use super::{chat_frame, decode, CHAT_EVENT, RECHECK, REPLACED};
+use super::{chat_frame, decode};
 use crate::state::AppState;
 use crate::wire::{frame, EndReason, MatchExpired, OnlineCount};
 
@@ -218,43 +219,29 @@ async fn listen_bus(state: AppState, mut next_inboxes: tokio::sync::mpsc::Receiv
                     state.metrics.events_in.unneeded.inc();
                     continue;
                 }
-                if event.frame == RECHECK {
-                    event.to.iter().for_each(|u| state.realtime.hub.recheck(*u));
-                } else if let Some(at) = event.frame.strip_prefix(REPLACED) {
-                    match at
-                        .rsplit_once('/')
-                        .and_then(|(instance, socket)| Some((instance, socket.parse().ok()?)))
-                    {
-                        Some((instance, socket)) => event
-                            .to
-                            .iter()
-                            .for_each(|u| state.realtime.hub.replace(*u, instance, socket)),
-                        None => {
-                            tracing::error!(event = %event.frame, "an unreadable socket to close")
-                        }
-                    }
-                } else if event.to.is_empty() {
-                    state.realtime.hub.send_all(&event.frame);
+                if event.to.is_empty() {
+                    hub.send_all(&event.frame);
                     state
                         .realtime
                         .on_air
                         .heard(&event.frame, state.shared_now_ms());
-                } else if let Some(chat) = event.frame.strip_prefix(CHAT_EVENT) {
+                    continue;
+                }
+                match event.kind() {
+                    Kind::Frame(frame) => event.to.iter().for_each(|u| hub.send_to(*u, frame)),
                     // Built once here, for the members this node holds.
-                    match chat_frame(chat) {
-                        Some(frame) => event
-                            .to
-                            .iter()
-                            .for_each(|u| state.realtime.hub.send_to(*u, &frame)),
-                        None => {
-                            tracing::error!(event = %event.frame, "an unreadable chat event")
-                        }
-                    }
-                } else {
-                    event
+                    Kind::Chat { id, body } => match chat_frame(id, body) {
+                        Some(frame) => event.to.iter().for_each(|u| hub.send_to(*u, &frame)),
+                        None => tracing::error!(event = %event.frame, "an unreadable chat event"),
+                    },
+                    Kind::Recheck => event.to.iter().for_each(|u| hub.recheck(*u)),
+                    Kind::Replaced(at) => event
                         .to
                         .iter()
-                        .for_each(|u| state.realtime.hub.send_to(*u, &event.frame));
+                        .for_each(|u| hub.replace(*u, &at.instance, at.socket)),
+                    Kind::Unreadable => {
+                        tracing::error!(event = %event.frame, "an unreadable event on the bus")
+                    }
                 }
             }
             Some(Received::Gap) => {
