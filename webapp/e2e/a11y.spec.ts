@@ -10,6 +10,18 @@ async function expectAccessible(page: Page, name: string) {
   // Fonts in and entrance animations over, so colours are read as they end up.
   await page.evaluate(() => document.fonts.ready);
   await page.waitForTimeout(400);
+  // Not across a round's change on /main: its words fade out and in (half a second), and axe
+  // would read the colours of words half faded. With 5 s left the analysis ends first.
+  await page.waitForFunction(
+    () => {
+      if (document.querySelector('[data-fading]')) return false;
+      const value = document.querySelector('.round-timer__value');
+      const left = value ? Number.parseInt(value.textContent, 10) : Number.NaN;
+      return Number.isNaN(left) || (left >= 5 && left <= 27);
+    },
+    undefined,
+    { timeout: 15_000 },
+  );
   // `options` first: it replaces what `withTags` sets.
   const results = await new AxeBuilder({ page })
     .options({ rules: { region: { enabled: true } } })
