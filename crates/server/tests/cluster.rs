@@ -201,6 +201,29 @@ struct Seen {
     ended: usize,
 }
 
+impl Seen {
+    /// Reads `me`'s chat messages until `messages` from the partner and as many echoes of
+    /// its own have come; one from anyone else, or of another room, counts as misrouted.
+    async fn read_chat(&mut self, me: i64, c: &mut Client, messages: usize) {
+        while self.from_partner.len() + self.echoes.len() < 2 * messages {
+            let (name, m) = c
+                .expect_any_within(&["chatMessage", "error"], Duration::from_secs(30))
+                .await;
+            assert_eq!(name, "chatMessage", "user {me}: {m}");
+            let id = m["id"].as_str().unwrap().to_owned();
+            if m["senderId"] == json!(me) {
+                self.echoes.push(id);
+            } else if m["senderId"].as_i64() == self.partner
+                && m["roomId"].as_str() == self.room.as_deref()
+            {
+                self.from_partner.push(id);
+            } else {
+                self.misrouted += 1;
+            }
+        }
+    }
+}
+
 /// A thousand users on two nodes pick words at once, pair up (half across nodes), chat and
 /// leave; every event that must arrive arrives exactly once. Fails on any loss.
 async fn a_thousand_users_match_and_chat_across_two_nodes_losing_nothing(redis: &str) {
@@ -271,24 +294,11 @@ async fn a_thousand_users_match_and_chat_across_two_nodes_losing_nothing(redis: 
         }
     }))
     .await;
-    futures_util::future::join_all(clients.iter_mut().map(|(me, c, seen)| async move {
-        while seen.from_partner.len() + seen.echoes.len() < 2 * MESSAGES {
-            let (name, m) = c
-                .expect_any_within(&["chatMessage", "error"], Duration::from_secs(30))
-                .await;
-            assert_eq!(name, "chatMessage", "user {me}: {m}");
-            let id = m["id"].as_str().unwrap().to_owned();
-            if m["senderId"] == json!(*me) {
-                seen.echoes.push(id);
-            } else if Some(m["senderId"].as_i64().unwrap()) == seen.partner
-                && m["roomId"].as_str() == seen.room.as_deref()
-            {
-                seen.from_partner.push(id);
-            } else {
-                seen.misrouted += 1;
-            }
-        }
-    }))
+    futures_util::future::join_all(
+        clients
+            .iter_mut()
+            .map(|(me, c, seen)| seen.read_chat(*me, c, MESSAGES)),
+    )
     .await;
     for (me, _, seen) in &clients {
         assert_eq!(seen.misrouted, 0, "user {me} got someone else's message");
@@ -398,20 +408,7 @@ async fn four_nodes_hear_only_what_their_sockets_need(redis: &str) {
         }
     }
     for (me, c, seen) in &mut clients {
-        while seen.from_partner.len() + seen.echoes.len() < 2 * MESSAGES {
-            let (name, m) = c
-                .expect_any_within(&["chatMessage", "error"], Duration::from_secs(30))
-                .await;
-            assert_eq!(name, "chatMessage", "user {me}: {m}");
-            let id = m["id"].as_str().unwrap().to_owned();
-            if m["senderId"] == json!(*me) {
-                seen.echoes.push(id);
-            } else if m["senderId"].as_i64() == seen.partner {
-                seen.from_partner.push(id);
-            } else {
-                seen.misrouted += 1;
-            }
-        }
+        seen.read_chat(*me, c, MESSAGES).await;
         assert_eq!(seen.misrouted, 0, "user {me}");
     }
     // Typing notices are not acknowledged: give the last ones time to arrive.
