@@ -1713,18 +1713,17 @@ impl Engine for RedisEngine {
     }
 
     async fn deliver(&self, to: &[i64], frame: &str) -> Result<(), EngineError> {
-        let mut by_partition: Vec<Vec<i64>> = vec![Vec::new(); PARTITIONS];
+        // Per partition: the frame, then its users (see `DELIVER`).
+        let mut by_partition: Vec<Vec<String>> = vec![Vec::new(); PARTITIONS];
         for user in to {
-            by_partition[user_partition(*user)].push(*user);
+            let args = &mut by_partition[user_partition(*user)];
+            if args.is_empty() {
+                args.push(frame.to_owned());
+            }
+            args.push(user.to_string());
         }
-        try_join_all(
-            by_partition
-                .iter()
-                .enumerate()
-                .filter(|(_, users)| !users.is_empty())
-                .map(|(p, users)| self.deliver_in(p, users, frame)),
-        )
-        .await?;
+        self.in_partitions::<i64>(&self.scripts.deliver, by_partition)
+            .await?;
         Ok(())
     }
 
