@@ -545,9 +545,13 @@ pub trait Engine: Send + Sync + 'static {
         frame: &MessageFrame<'_>,
     ) -> Result<Option<String>, EngineError>;
 
-    /// Delivers `frame` to the partner of `sender` if the room is open and `sender` sits
-    /// in it; false when refused.
-    async fn relay(&self, room_id: &str, sender: i64, frame: &str) -> Result<bool, EngineError>;
+    /// Tells the partner of `sender` `frame`, a notice that is not stored (typing), if the
+    /// room is still open. `room` is the caller's record of the room, which vouches that
+    /// `sender` sits in it (as for [`Engine::send`]). The notice is on its way when this
+    /// returns, in order with the sender's messages of the room that follow; the answer
+    /// says later whether it went (false: the room had ended, or `sender` is no member),
+    /// and may be dropped unread.
+    fn relay(&self, room: &Room, sender: i64, frame: &str) -> Relayed;
 
     /// Messages of the room after `after` (all when `None`), oldest first, at most `limit`.
     async fn read_after(
@@ -648,6 +652,9 @@ pub struct JoinFrames<'a> {
     pub waiting: &'a str,
     pub matched: &'a (dyn Fn(&Room) -> [String; 2] + Sync),
 }
+
+/// Whether a notice went (see [`Engine::relay`]).
+pub type Relayed = futures_util::future::BoxFuture<'static, Result<bool, EngineError>>;
 
 /// A chat message frame around its stream id, which only the engine knows when it
 /// appends: the delivered text is `head` + id + `tail`.

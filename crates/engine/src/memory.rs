@@ -8,7 +8,7 @@ use tokio::sync::broadcast;
 use crate::{
     millis, parse_stream_id, presence_ttl_ms, wall_ms, ArchiveMark, ArchiveShare, Backlog, Engine,
     EngineError, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames, JoinOutcome, Member,
-    MessageFrame, Room, SocketAt, StreamEntry, STREAM_MAX,
+    MessageFrame, Relayed, Room, SocketAt, StreamEntry, STREAM_MAX,
 };
 
 /// Events a node's inbox holds before its reader is told of a gap.
@@ -431,16 +431,15 @@ impl Engine for MemoryEngine {
         Ok(Some(id))
     }
 
-    async fn relay(&self, room_id: &str, sender: i64, frame: &str) -> Result<bool, EngineError> {
+    fn relay(&self, room: &Room, sender: i64, frame: &str) -> Relayed {
         let state = self.state();
-        let Some(partner) = state
-            .room_open_with(room_id, sender)
-            .and_then(|r| r.partner_of(sender))
-        else {
-            return Ok(false);
-        };
-        state.route(&[partner.user_id], frame);
-        Ok(true)
+        let partner = state
+            .room_open_with(&room.id, sender)
+            .and_then(|r| r.partner_of(sender));
+        if let Some(partner) = partner {
+            state.route(&[partner.user_id], frame);
+        }
+        Box::pin(std::future::ready(Ok(partner.is_some())))
     }
 
     async fn read_after(

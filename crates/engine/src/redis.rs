@@ -57,7 +57,7 @@ use self::scripts::Scripts;
 use crate::{
     decode_events, duration_ms, millis, presence_ttl_ms, wall_ms, ArchiveMark, ArchiveShare,
     Backlog, Engine, EngineError, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames,
-    JoinOutcome, Member, MessageFrame, Received, Room, SocketAt, StreamEntry, STREAM_MAX,
+    JoinOutcome, Member, MessageFrame, Received, Relayed, Room, SocketAt, StreamEntry, STREAM_MAX,
 };
 
 /// Partitions of the key space and channels of the bus. A multiple of 2, 3, 4, 6 and 8,
@@ -400,17 +400,24 @@ pub struct RedisEngine {
     bus: Bus,
     /// Turns of the archive taken here: each starts further down the partitions' lists.
     archive_turns: AtomicUsize,
-    /// Chat messages on their way to Redis.
+    /// Chat messages and notices on their way to Redis.
     sends: Lanes,
 }
 
-/// One chat message, waiting for its batch: its partition's anchor, and its
-/// part of the call's arguments (room stream key, event prefix, stored data, frame tail,
-/// client id key or ''; see `SEND`).
+/// One chat message or notice, waiting for its batch: its partition's anchor, and its part
+/// of the call's arguments (room stream key, event prefix, stored data ('' for a notice),
+/// frame tail, client id key or '' (for a notice, whom it is for); see `SEND`).
 struct SendJob {
     anchor: String,
     args: [String; 5],
     answer: oneshot::Sender<Result<Option<String>, EngineError>>,
+}
+
+impl SendJob {
+    /// The slot of the job's partition, which picks its lane.
+    fn slot(&self) -> u16 {
+        fred::util::redis_keyslot(self.anchor.as_bytes())
+    }
 }
 
 /// Rooms of one partition whose streams the archive reads in one pipeline: the rooms of a
@@ -418,34 +425,30 @@ struct SendJob {
 /// the archive's messages per room when it catches up.
 const ARCHIVE_CHUNK: usize = 32;
 
-/// Chat messages go to Redis in batches, one lane per Redis server (a cluster's master):
-/// the first message of a batch waits for others, until [`SEND_DEPTH`] wait or for at most
-/// [`SEND_LINGER`], and those queued while a batch is out go in the next. A batch is one
-/// script call (see `SEND` in the scripts), so Redis starts Lua once for the batch and
-/// publishes its events in one message, which each node reads in one frame. A room's
-/// messages keep their order (one lane, one batch after another). A master that fails
-/// stalls only its own lane. Measured at 3,000 users chatting: see loadtest/RESULTS.md.
+/// Chat messages and notices (typing) go to Redis in batches, one lane per Redis server (a
+/// cluster's master): the first of a batch waits for others, until [`SEND_DEPTH`] wait or
+/// for at most [`SEND_LINGER`], and those queued while a batch is out go in the next. A
+/// batch is one script call (see `SEND` in the scripts), so Redis starts Lua once for the
+/// batch and publishes its events in one message per node, which each node reads in one
+/// frame. A room's messages and notices keep their order (one lane, one batch after
+/// another). A master that fails stalls only its own lane. Measured: see
+/// loadtest/RESULTS.md.
 const SEND_BATCH: usize = 256;
-/// A call costs Redis a fixed part beside its messages' own, so what a message costs hangs
-/// on how deep its batch is: isolated, a message of a batch of 15 costs a sixth more than
-/// one of a batch of 30. A batch this deep goes at once; a shallower one waits out the
-/// linger, which costs CPU nothing when few chat.
+/// A call costs Redis and both nodes a fixed part beside its messages' own, so what a
+/// message costs hangs on how deep its batch is: sent at once, one by one, a message of
+/// the plain bench shape cost a third more than in batches of about eight. A batch this
+/// deep goes at once; a shallower one waits out the linger.
 const SEND_DEPTH: usize = 32;
-/// On a cluster of n masters each lane carries an n-th of the node's messages: it waits n
-/// times as long (up to [`SEND_LINGER_LANES`] times), so its batches are about as deep as
-/// one server's lane's. Measured on three masters at 3,000 users (loadtest/RESULTS.md).
-const SEND_LINGER: Duration = Duration::from_millis(4);
-const SEND_LINGER_LANES: u32 = 3;
+/// Long enough for a lane under load to gather a few messages, short enough that a
+/// message's median wait stays under a millisecond.
+const SEND_LINGER: Duration = Duration::from_micros(1_500);
 /// How often a lingering lane looks whether its batch is deep enough.
-const SEND_LOOK: Duration = Duration::from_millis(1);
+const SEND_LOOK: Duration = Duration::from_micros(500);
 
 struct Lanes {
     client: Client,
     script: Script,
     state: std::sync::Mutex<LaneState>,
-    /// How long the first message of a batch waits, as the masters' count says (see
-    /// [`SEND_LINGER`]); read again with the routing, shared by every lane.
-    linger: Arc<AtomicU64>,
 }
 
 /// How long a slot keeps the lane it was given before the cluster's routing is read again:
@@ -470,16 +473,6 @@ impl Lanes {
         if state.read_at.is_none_or(|at| at.elapsed() > LANE_REFRESH) {
             state.by_slot.clear();
             state.read_at = Some(std::time::Instant::now());
-            let masters = self
-                .client
-                .cached_cluster_state()
-                .map_or(1, |routing| routing.unique_primary_nodes().len());
-            let lanes = u32::try_from(masters).unwrap_or(u32::MAX);
-            let linger = SEND_LINGER * lanes.clamp(1, SEND_LINGER_LANES);
-            self.linger.store(
-                u64::try_from(linger.as_micros()).unwrap_or(u64::MAX),
-                Ordering::Relaxed,
-            );
         }
         if let Some(lane) = state.by_slot.get(&slot) {
             return lane.clone();
@@ -493,12 +486,7 @@ impl Lanes {
             .entry(server)
             .or_insert_with(|| {
                 let (lane, jobs) = mpsc::channel(COMMAND_QUEUE);
-                tokio::spawn(send_batches(
-                    self.client.clone(),
-                    self.script.clone(),
-                    self.linger.clone(),
-                    jobs,
-                ));
+                tokio::spawn(send_batches(self.client.clone(), self.script.clone(), jobs));
                 lane
             })
             .clone();
@@ -507,16 +495,10 @@ impl Lanes {
     }
 }
 
-async fn send_batches(
-    client: Client,
-    script: Script,
-    linger: Arc<AtomicU64>,
-    mut jobs: mpsc::Receiver<SendJob>,
-) {
+async fn send_batches(client: Client, script: Script, mut jobs: mpsc::Receiver<SendJob>) {
     let mut batch = Vec::with_capacity(SEND_BATCH);
     while jobs.recv_many(&mut batch, SEND_BATCH).await > 0 {
-        let until =
-            tokio::time::Instant::now() + Duration::from_micros(linger.load(Ordering::Relaxed));
+        let until = tokio::time::Instant::now() + SEND_LINGER;
         while batch.len() + jobs.len() < SEND_DEPTH {
             let left = until.saturating_duration_since(tokio::time::Instant::now());
             if left.is_zero() {
@@ -586,6 +568,24 @@ async fn send_call(
             .map(|_| Err(EngineError::Redis(e.clone())))
             .collect(),
     }
+}
+
+/// The answer to a chat message or notice handed to a lane: a message waits for the batch
+/// before it too, so it gets one call's time in all.
+async fn answer_of(
+    answered: oneshot::Receiver<Result<Option<String>, EngineError>>,
+) -> Result<Option<String>, EngineError> {
+    match tokio::time::timeout(CALL_TIMEOUT, answered).await {
+        Ok(answer) => answer.map_err(|_| closing())?,
+        Err(_) => Err(EngineError::Redis(fred::error::Error::new(
+            fred::error::ErrorKind::Timeout,
+            "a chat message waited too long for Redis",
+        ))),
+    }
+}
+
+fn closing() -> EngineError {
+    EngineError::Protocol("the engine is closing".into())
 }
 
 /// A chat message whose keys were not where its call was routed, even alone (its slot is
@@ -885,9 +885,6 @@ impl RedisEngine {
             client: client.clone(),
             script: scripts.send.clone(),
             state: std::sync::Mutex::new(LaneState::default()),
-            linger: Arc::new(AtomicU64::new(
-                u64::try_from(SEND_LINGER.as_micros()).unwrap_or(u64::MAX),
-            )),
         };
         Ok(Self {
             client,
@@ -953,6 +950,32 @@ impl RedisEngine {
 
     fn counter(&self, key: &str) -> String {
         format!("{}rl:{{{key}}}", self.prefix)
+    }
+
+    /// A job for the lanes of `room`, with the arguments that follow its stream key, and
+    /// where its answer will come.
+    fn send_job(
+        &self,
+        room: &Room,
+        [prefix, data, tail, key]: [String; 4],
+    ) -> (
+        SendJob,
+        oneshot::Receiver<Result<Option<String>, EngineError>>,
+    ) {
+        let (answer, answered) = oneshot::channel();
+        let anchor = self.layout.of(&room.id);
+        let job = SendJob {
+            anchor: anchor.to_owned(),
+            args: [
+                format!("{}:s", room_key_in(anchor, &room.id)),
+                prefix,
+                data,
+                tail,
+                key,
+            ],
+            answer,
+        };
+        (job, answered)
     }
 
     fn room_key(&self, room_id: &str) -> String {
@@ -1534,47 +1557,50 @@ impl Engine for RedisEngine {
         if room.partner_of(sender).is_none() {
             return Ok(None);
         }
-        let (answer, answered) = oneshot::channel();
-        let anchor = self.layout.of(&room.id);
-        let slot = fred::util::redis_keyslot(anchor.as_bytes());
         let [a, b] = &room.members;
-        let job = SendJob {
-            anchor: anchor.to_owned(),
-            args: [
-                format!("{}:s", room_key_in(anchor, &room.id)),
+        let (job, answered) = self.send_job(
+            room,
+            [
                 format!("{},{}\n{}", a.user_id, b.user_id, frame.head),
                 data.to_owned(),
                 frame.tail.to_owned(),
                 client_id.map_or_else(String::new, |c| format!("{sender}:{c}")),
             ],
-            answer,
-        };
+        );
         self.sends
-            .lane(slot)
+            .lane(job.slot())
             .send(job)
             .await
-            .map_err(|_| EngineError::Protocol("the engine is closing".into()))?;
-        // A message waits for the batch before it too, so it gets one call's time in all.
-        match tokio::time::timeout(CALL_TIMEOUT, answered).await {
-            Ok(answer) => {
-                answer.map_err(|_| EngineError::Protocol("the engine is closing".into()))?
-            }
-            Err(_) => Err(EngineError::Redis(fred::error::Error::new(
-                fred::error::ErrorKind::Timeout,
-                "a chat message waited too long for Redis",
-            ))),
-        }
+            .map_err(|_| closing())?;
+        answer_of(answered).await
     }
 
-    async fn relay(&self, room_id: &str, sender: i64, frame: &str) -> Result<bool, EngineError> {
-        let sent: i64 = self
-            .run(
-                &self.scripts.relay,
-                self.layout.of(room_id),
-                vec![room_id.to_owned(), sender.to_string(), frame.to_owned()],
-            )
-            .await?;
-        Ok(sent == 1)
+    fn relay(&self, room: &Room, sender: i64, frame: &str) -> Relayed {
+        let Some(partner) = room.partner_of(sender) else {
+            return Box::pin(std::future::ready(Ok(false)));
+        };
+        let (job, answered) = self.send_job(
+            room,
+            [
+                format!("{}\n", partner.user_id),
+                String::new(),
+                frame.to_owned(),
+                partner.user_id.to_string(),
+            ],
+        );
+        // Queued now, so that it goes before any message the caller sends next.
+        match self.sends.lane(job.slot()).try_send(job) {
+            Ok(()) => Box::pin(async move { Ok(answer_of(answered).await?.is_some()) }),
+            Err(mpsc::error::TrySendError::Full(_)) => Box::pin(std::future::ready(Err(
+                EngineError::Redis(fred::error::Error::new(
+                    fred::error::ErrorKind::Backpressure,
+                    "too many chat messages wait for Redis",
+                )),
+            ))),
+            Err(mpsc::error::TrySendError::Closed(_)) => {
+                Box::pin(std::future::ready(Err(closing())))
+            }
+        }
     }
 
     async fn read_after(

@@ -609,11 +609,11 @@ async fn only_members_of_open_rooms_send(engine: Arc<dyn Engine>) {
         ..room.clone()
     };
     assert_eq!(send(&engine, &nowhere, 1, "nowhere").await, None);
-    assert!(engine.relay(&room.id, 1, "typing").await.unwrap());
-    assert!(!engine.relay(&room.id, 3, "typing").await.unwrap());
+    assert!(engine.relay(&room, 1, "typing").await.unwrap());
+    assert!(!engine.relay(&room, 3, "typing").await.unwrap());
     engine.end_room(&room.id, None, 9_000).await.unwrap();
     assert_eq!(send(&engine, &room, 1, "too late").await, None);
-    assert!(!engine.relay(&room.id, 1, "typing").await.unwrap());
+    assert!(!engine.relay(&room, 1, "typing").await.unwrap());
     assert!(engine
         .read_after(&room.id, None, 10)
         .await
@@ -949,7 +949,7 @@ async fn events_reach_the_nodes_that_hold_their_users(engine: Arc<dyn Engine>) {
     let id = send(&engine, &room, 2, "hi").await.unwrap();
     assert_eq!(next(&mut n1).await, event(&[1], &format!("<{id}>")));
     assert_eq!(next(&mut n2).await, event(&[2], &format!("<{id}>")));
-    engine.relay(&room.id, 1, "typing").await.unwrap();
+    engine.relay(&room, 1, "typing").await.unwrap();
     assert_eq!(next(&mut n2).await, event(&[2], "typing"));
     quiet(&mut n1).await;
 

@@ -124,6 +124,13 @@ pub struct Masked {
     pub contact: Counter,
 }
 
+/// Typing notices from sockets: told to the partner, or skipped because a chat message
+/// since the last one already told the partner that typing stopped.
+pub struct Typing {
+    pub told: Counter,
+    pub skipped: Counter,
+}
+
 /// Reports filed, by who filed them.
 pub struct Reports {
     pub user: Counter,
@@ -156,6 +163,7 @@ pub struct Metrics {
     pub sockets_kicked: Kicked,
     pub connections_cut: Cut,
     pub messages_masked: Masked,
+    pub typing: Typing,
     pub reports: Reports,
     /// Reports waiting for an operator, and those of them past their due time (24 hours),
     /// as of this node's last look at the database.
@@ -216,6 +224,9 @@ impl Metrics {
         let masked = Family::<Op, Counter>::default();
         let abuse = masked.get_or_create(&Op { op: "abuse" }).clone();
         let contact = masked.get_or_create(&Op { op: "contact" }).clone();
+        let typing = Family::<Op, Counter>::default();
+        let told = typing.get_or_create(&Op { op: "told" }).clone();
+        let skipped = typing.get_or_create(&Op { op: "skipped" }).clone();
         let reports = Family::<Op, Counter>::default();
         let by_user = reports.get_or_create(&Op { op: "user" }).clone();
         let by_filter = reports.get_or_create(&Op { op: "filter" }).clone();
@@ -243,6 +254,7 @@ impl Metrics {
                 socket: cut_socket,
             },
             messages_masked: Masked { abuse, contact },
+            typing: Typing { told, skipped },
             reports: Reports {
                 user: by_user,
                 filter: by_filter,
@@ -315,6 +327,11 @@ impl Metrics {
             "messages_masked",
             "Chat messages delivered masked, by what was found (op): abusive words, or contact details early in a chat",
             masked,
+        );
+        r.register(
+            "typing_notices",
+            "Typing notices (typing, stopTyping) from sockets, by what became of them (op): told to the partner, or skipped (a stopTyping after the user's chat message, which already told the partner)",
+            typing,
         );
         r.register(
             "reports",

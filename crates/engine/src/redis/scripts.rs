@@ -338,11 +338,14 @@ end
 return redis.call('HGETALL', rk)
 ";
 
-/// Chat messages, a batch of them in one call: the service's message path. ARGV: the
-/// stream max length, then per message its room's stream key (`room:<id>:s`; the room's
-/// record is the key without `:s`), its event's prefix (the members,
+/// Chat messages and notices, a batch of them in one call: the service's message path.
+/// ARGV: the stream max length, then per message its room's stream key (`room:<id>:s`; the
+/// room's record is the key without `:s`), its event's prefix (the members,
 /// `<a>,<b>`, whom it is for, a newline and the frame's head), stored data, frame tail and
-/// client id key (`<sender>:<client id>`, or ''). The node vouches that the sender is a
+/// client id key (`<sender>:<client id>`, or ''). A notice (typing) has no stored data: its
+/// prefix is the partner and a newline, its tail the frame, its last argument the partner;
+/// it goes to the partner's sockets if the room is open (answer '+'), and is kept nowhere.
+/// The node vouches that the sender is a
 /// member (it read the room's record; members never change); whether the room is still
 /// open, Redis says: `END_ROOM` moves an ended room's stream to the last possible id, so
 /// that `XADD` refuses it, and a room without a stream (no message yet, or archived and
@@ -385,51 +388,53 @@ local function add(sockets, step, only, a, b, c, d)
     end
   end
 end
-for i = 2, #ARGV, 5 do
-  local sk, cid = ARGV[i], ARGV[i + 4]
+local function notice(sk, a, b, partner)
+  local ok, ended = pcall(redis.call, 'HGET', string.sub(sk, 1, -3), 'ended')
+  if not ok then return '' end
+  if ended ~= '0' then return false end
+  add(redis.call('HGETALL', string.sub(sk, 1, -2) .. 'w'), 2, partner, a, b, '', '')
+  return '+'
+end
+local function message(sk, prefix, data, tail, cid)
   local ok, id, seen = true, false, false
   if cid ~= '' then
     ok, seen = pcall(redis.call, 'HGET', string.sub(sk, 1, -2) .. 'c', cid)
   end
   if ok and seen then
     id = seen
-    local head = string.sub(ARGV[i + 1], (string.find(ARGV[i + 1], '\n', 1, true)))
+    local head = string.sub(prefix, (string.find(prefix, '\n', 1, true)))
     local sender = string.match(cid, '^[^:]*')
-    add(redis.call('HGETALL', string.sub(sk, 1, -2) .. 'w'), 2, sender, sender, head, seen, ARGV[i + 3])
+    add(redis.call('HGETALL', string.sub(sk, 1, -2) .. 'w'), 2, sender, sender, head, seen, tail)
   elseif ok then
-    ok, id = pcall(redis.call, 'XADD', sk, 'NOMKSTREAM', 'MAXLEN', '~', max, '*', 'd', ARGV[i + 2])
+    ok, id = pcall(redis.call, 'XADD', sk, 'NOMKSTREAM', 'MAXLEN', '~', max, '*', 'd', data)
     if ok and not id then
       local ended
       ok, ended = pcall(redis.call, 'HGET', string.sub(sk, 1, -3), 'ended')
       if ok and ended == '0' then
-        ok, id = pcall(redis.call, 'XADD', sk, 'MAXLEN', '~', max, '*', 'd', ARGV[i + 2])
+        ok, id = pcall(redis.call, 'XADD', sk, 'MAXLEN', '~', max, '*', 'd', data)
       end
     elseif not ok and string.find(tostring(type(id) == 'table' and id.err or id), 'exhausted', 1, true) then
       ok, id = true, false
     end
     if ok and id then
       if cid ~= '' then pcall(redis.call, 'HSET', string.sub(sk, 1, -2) .. 'c', cid, id) end
-      add(redis.call('HKEYS', string.sub(sk, 1, -2) .. 'w'), 1, nil, ARGV[i + 1], id, ARGV[i + 3], '')
+      add(redis.call('HKEYS', string.sub(sk, 1, -2) .. 'w'), 1, nil, prefix, id, tail, '')
     end
   end
-  if not ok then id = '' end
-  answers[#answers + 1] = id
+  if not ok then return '' end
+  return id
+end
+for i = 2, #ARGV, 5 do
+  if ARGV[i + 2] == '' then
+    answers[#answers + 1] = notice(ARGV[i], ARGV[i + 1], ARGV[i + 3], ARGV[i + 4])
+  else
+    answers[#answers + 1] = message(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4])
+  end
 end
 for _, inst in ipairs(order) do
   redis.call('SPUBLISH', KEYS[1] .. 'in:' .. inst, table.concat(events[inst]))
 end
 return answers
-";
-
-/// ARGV: room id, sender, frame. Told only where the partner's sockets are.
-const RELAY: &str = r"
-local rk = K .. 'room:' .. ARGV[1]
-local r = redis.call('HMGET', rk, 'ended', 'ua', 'ub')
-if r[1] ~= '0' then return 0 end
-local partner
-if r[2] == ARGV[2] then partner = r[3] elseif r[3] == ARGV[2] then partner = r[2] else return 0 end
-publish_room(redis.call('HGETALL', rk .. ':w'), partner .. '\n' .. ARGV[3], partner)
-return 1
 ";
 
 /// ARGV: room id, start (inclusive `-` or exclusive `(id`), count.
@@ -579,7 +584,6 @@ pub(super) struct Scripts {
     pub release: Script,
     pub end_room: Script,
     pub send: Script,
-    pub relay: Script,
     pub room_here: Script,
     pub room_gone: Script,
     pub deliver: Script,
@@ -621,7 +625,6 @@ impl Scripts {
             release: publishing(RELEASE),
             end_room: anchored(END_ROOM),
             send: script("#!lua flags=allow-cross-slot-keys", &[SEND]),
-            relay: publishing(RELAY),
             room_here: anchored(ROOM_HERE),
             room_gone: anchored(ROOM_GONE),
             deliver: publishing(DELIVER),
@@ -636,7 +639,7 @@ impl Scripts {
         }
     }
 
-    pub fn all(&self) -> [&Script; 29] {
+    pub fn all(&self) -> [&Script; 28] {
         [
             &self.hit,
             &self.take_part,
@@ -655,7 +658,6 @@ impl Scripts {
             &self.release,
             &self.end_room,
             &self.send,
-            &self.relay,
             &self.room_here,
             &self.room_gone,
             &self.deliver,

@@ -117,6 +117,7 @@ async fn run(opened: Box<Opened>, sink: Sink, mut incoming: Incoming) {
         control: &control,
         room: None,
         apart: None,
+        typing: false,
     };
 
     let (attached, hello) = Box::pin(attach(&state, &instance, &socket.user, conn, &control)).await;
@@ -487,6 +488,8 @@ struct Socket<'a> {
     room: Option<Room>,
     /// Whom the user is kept apart from: read when the socket opens and again at the bell.
     apart: Option<Vec<i64>>,
+    /// Whether the partner was last told by this socket that its user types.
+    typing: bool,
 }
 
 impl Socket<'_> {
@@ -586,6 +589,7 @@ impl Socket<'_> {
             return self.refuse(&event_name(text), ErrorCode::InvalidRequest);
         };
         let event = incoming.event();
+        let typing = matches!(incoming, ClientFrame::Typing(_));
         let state = self.state;
         let result = match incoming {
             ClientFrame::JoinMatch(join) => {
@@ -599,11 +603,29 @@ impl Socket<'_> {
                 }
             }
             ClientFrame::ChatMessage(msg) => match self.room(&msg.room_id).await {
-                Ok(room) => state.send_chat(&self.user, &room, &msg).await,
+                Ok(room) => {
+                    let sent = state.send_chat(&self.user, &room, &msg).await;
+                    self.typing &= sent.is_err();
+                    sent
+                }
                 Err(e) => Err(e),
             },
             ClientFrame::Typing(r) | ClientFrame::StopTyping(r) => {
-                state.relay_typing(self.user.id, &r.room_id, event).await
+                match self.room(&r.room_id).await {
+                    // A chat message told the partner that typing stopped (the client drops
+                    // the indicator when it arrives): the web app's `stopTyping` on send
+                    // would tell them again.
+                    Ok(_) if !typing && !self.typing => {
+                        state.metrics.typing.skipped.inc();
+                        Ok(())
+                    }
+                    Ok(room) => {
+                        self.typing = typing;
+                        state.relay_typing(&room, self.user.id, event);
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                }
             }
             ClientFrame::LeaveRoom(r) => state.leave_room(self.user.id, &r.room_id).await,
             ClientFrame::GetOnlineCount(_) => match state.engine.online_count().await {

@@ -31,6 +31,7 @@ crate::both!(
     only_members_end_a_chat,
     room_ids_the_database_cannot_hold_are_refused_as_input,
     typing_names_a_room_as_every_other_frame_does,
+    a_message_tells_that_typing_stopped_and_the_stop_after_it_goes_no_further,
     abuse_and_early_contacts_are_masked_and_the_archive_keeps_what_was_said,
     a_blocked_partner_is_never_matched_again,
 );
@@ -905,6 +906,47 @@ async fn room_ids_the_database_cannot_hold_are_refused_as_input(mut app: TestApp
     .assert_error(400, "FEEDBACK_NO_ROOM");
 }
 
+/// A chat message tells the partner that its sender stopped typing (the web app drops the
+/// indicator when it arrives), so the `stopTyping` the web app sends after it goes no
+/// further; one with no message before it does. Notices keep their places among the
+/// messages.
+async fn a_message_tells_that_typing_stopped_and_the_stop_after_it_goes_no_further(
+    mut app: TestApp,
+) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+    let at = json!({ "roomId": room });
+    for text in ["안녕", "반가워"] {
+        a.send("typing", at.clone()).await;
+        a.send("chatMessage", json!({ "roomId": room, "message": text }))
+            .await;
+        a.send("stopTyping", at.clone()).await;
+    }
+    a.send("typing", at.clone()).await;
+    a.send("stopTyping", at.clone()).await;
+    let events = ["typing", "stopTyping", "chatMessage"];
+    let mut seen = Vec::new();
+    for _ in 0..6 {
+        let (event, data) = b.expect_any(&events).await;
+        seen.push(match event.as_str() {
+            "chatMessage" => data["message"].as_str().unwrap().to_owned(),
+            _ => event,
+        });
+    }
+    assert_eq!(
+        seen,
+        ["typing", "안녕", "typing", "반가워", "typing", "stopTyping"]
+    );
+    assert!(b
+        .try_expect_any(&events, std::time::Duration::from_millis(300))
+        .await
+        .is_err());
+    let notices = |op: &str| app.metric(&format!("telepathy_typing_notices_total{{op=\"{op}\"}}"));
+    assert_eq!((notices("told"), notices("skipped")), (4.0, 2.0));
+}
+
 /// `typing` and `stopTyping` check the room id as `chatMessage` does: an id of another shape
 /// (a key of the room's, say) names no room, and is never handed to the engine.
 async fn typing_names_a_room_as_every_other_frame_does(mut app: TestApp) {
@@ -931,10 +973,10 @@ async fn typing_names_a_room_as_every_other_frame_does(mut app: TestApp) {
     }
     // Not one of them reached the engine (where a key of the room's, a stream, would be
     // read as a room: Redis refuses with WRONGTYPE).
-    let relayed = r#"telepathy_engine_latency_seconds_count{op="relay"}"#;
+    let relayed = r#"telepathy_typing_notices_total{op="told"}"#;
     assert_eq!(app.metric(relayed), 0.0);
     assert_eq!(
-        app.metric(r#"telepathy_engine_errors_total{op="relay"}"#),
+        app.metric(r#"telepathy_engine_errors_total{op="room"}"#),
         0.0
     );
     // The room itself still works.
