@@ -440,10 +440,8 @@ const SEND_BATCH: usize = 256;
 /// deep goes at once; a shallower one waits out the linger.
 const SEND_DEPTH: usize = 32;
 /// Long enough for a lane under load to gather a few messages, short enough that a
-/// message's median wait stays under a millisecond.
-const SEND_LINGER: Duration = Duration::from_micros(1_500);
-/// How often a lingering lane looks whether its batch is deep enough.
-const SEND_LOOK: Duration = Duration::from_micros(500);
+/// message's median wait stays about a millisecond (the timer's grain).
+const SEND_LINGER: Duration = Duration::from_millis(1);
 
 struct Lanes {
     client: Client,
@@ -499,17 +497,11 @@ async fn send_batches(client: Client, script: Script, mut jobs: mpsc::Receiver<S
     let mut batch = Vec::with_capacity(SEND_BATCH);
     while jobs.recv_many(&mut batch, SEND_BATCH).await > 0 {
         let until = tokio::time::Instant::now() + SEND_LINGER;
-        while batch.len() + jobs.len() < SEND_DEPTH {
-            let left = until.saturating_duration_since(tokio::time::Instant::now());
-            if left.is_zero() {
+        while batch.len() < SEND_DEPTH {
+            let room = SEND_BATCH - batch.len();
+            let more = jobs.recv_many(&mut batch, room);
+            if !matches!(tokio::time::timeout_at(until, more).await, Ok(n) if n > 0) {
                 break;
-            }
-            tokio::time::sleep(left.min(SEND_LOOK)).await;
-        }
-        while batch.len() < SEND_BATCH {
-            match jobs.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
             }
         }
         let answers = send_call(&client, &script, &batch).await;
