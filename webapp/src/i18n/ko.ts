@@ -402,6 +402,7 @@ export const ko = {
     endedPlaceholder: '대화가 종료되었어요',
     send: '보내기',
     reconnecting: '연결이 잠시 끊겼어요. 다시 연결하는 중…',
+    offline: '인터넷에 연결되어 있지 않아요. 연결되면 보내지 못한 메시지를 이어서 보내요.',
     leaveTitle: '대화방을 나갈까요?',
     leaveMessage: '나가면 이 대화로 다시 돌아올 수 없어요.',
     leaveConfirm: '나가기',
