@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContextOptions, type Page, type WebSocketRoute } from '@playwright/test';
 import { pickTogether, signUpByApi, uniquePhone, uniqueUsername } from './helpers';
 
 const shots = '/tmp/shots-web';
@@ -66,5 +66,55 @@ test('offline, a chat stays on screen with a quiet line, and what was written go
   await expect(a.getByRole('log').getByText('터널 안에서 쓴 말')).toHaveCount(1);
   expect(loads).toBe(0);
   expect(dialogs).toEqual([]);
+  await Promise.all([contextA.close(), contextB.close()]);
+});
+
+// A megaphone shows for its time at the top of every screen; on a chat it must leave 신고
+// and 나가기 to the taps meant for them, and stay readable.
+test('a megaphone over a chat leaves 신고 and 나가기 tappable and stays readable', async ({ browser, baseURL, viewport, locale, timezoneId }) => {
+  test.setTimeout(120_000);
+  const { contextA, contextB, a, b } = await twoMembers(browser, { baseURL, viewport, locale, timezoneId }, 'meg');
+  // A's socket passes through a relay, which can hand it a megaphone that stays on air for a
+  // minute, long enough to tap around it.
+  let relay: WebSocketRoute | undefined;
+  await a.routeWebSocket('**/ws', (ws) => {
+    ws.connectToServer();
+    relay = ws;
+  });
+  await Promise.all([a.goto('/main'), b.goto('/main')]);
+  await pickTogether(a, b);
+  await expect(a.getByRole('textbox', { name: '메시지' })).toBeVisible();
+
+  const message = '오늘 밤 지하철에서 모두 반가워요';
+  relay?.send(
+    JSON.stringify({ event: 'megaphone', data: { id: 9_000_001, nickname: '확성기손님', message, sentAt: Date.now(), waitMs: 0, showMs: 60_000 } }),
+  );
+  const banner = a.locator('.megaphone-banner');
+  await expect(banner).toContainText(message);
+  await expect(banner).toContainText('확성기손님님의 확성기');
+
+  // Nothing of the header lies under the megaphone, and the megaphone is wholly on screen.
+  const header = await a.locator('.chat-header').boundingBox();
+  const box = await banner.boundingBox();
+  expect(header).not.toBeNull();
+  expect(box).not.toBeNull();
+  if (header && box) {
+    expect(box.y).toBeGreaterThanOrEqual(header.y + header.height);
+    expect(box.y + box.height).toBeLessThan((viewport?.height ?? 800) / 2);
+  }
+  await screenshot(a, 'chat-megaphone');
+
+  // Both buttons take their taps while it shows.
+  await a.getByRole('button', { name: '신고하기' }).click({ timeout: 3_000 });
+  const report = a.getByRole('dialog', { name: /신고/ });
+  await expect(report).toBeVisible();
+  await report.getByRole('button', { name: '취소' }).click();
+  await expect(report).toBeHidden();
+  await a.getByRole('button', { name: '나가기' }).click({ timeout: 3_000 });
+  const leave = a.getByRole('alertdialog', { name: '대화방을 나갈까요?' });
+  await expect(leave).toBeVisible();
+  await expect(banner).toBeVisible();
+  await leave.getByRole('button', { name: '취소' }).click();
+  await expect(leave).toBeHidden();
   await Promise.all([contextA.close(), contextB.close()]);
 });

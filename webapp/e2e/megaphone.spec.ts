@@ -146,9 +146,11 @@ test('a megaphone reaches every page: a chat, My page, and a page opened during 
     const banner = page.getByRole('status').filter({ hasText: '모두 좋은 밤 보내요' });
     await expect(banner).toContainText(`${sender.nickname}님의 확성기`);
   }
-  // At the top of the screen, over the chat.
+  // At the top of the screen, over the chat, under its header (clear of 신고 and 나가기).
   const box = await a.page.locator('.megaphone-banner').boundingBox();
-  expect(box?.y ?? 1000).toBeLessThan(100);
+  const header = await a.page.locator('.chat-header').boundingBox();
+  expect(box?.y ?? 1000).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
+  expect(box?.y ?? 1000).toBeLessThan(160);
   await a.page.screenshot({ path: test.info().outputPath('megaphone-on-chat-390.png') });
   await a.page.setViewportSize({ width: 1280, height: 800 });
   await a.page.screenshot({ path: test.info().outputPath('megaphone-on-chat-1280.png') });
