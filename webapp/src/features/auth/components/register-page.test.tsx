@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { ko } from '@/i18n/ko';
 import { jsonResponse, renderRoute } from '@/test/render';
-import { clearRegistrationDraft, readRegistrationDraft, saveTermsAgreement } from '../hooks/registration-draft';
+import { clearRegistrationDraft, readRegistrationDraft, saveRegisterForm, saveTermsAgreement } from '../hooks/registration-draft';
 import { RegisterPage } from './register-page';
 
 let fetchMock: Mock<(request: Request) => Promise<Response>>;
@@ -135,7 +135,7 @@ describe('RegisterPage availability', () => {
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(ko.validation.FIELDS_REQUIRED);
   });
 
-  it('goes to /verify-mvp with the credentials kept in memory only', async () => {
+  it('goes to /verify-mvp with the credentials kept in this tab only, never in local storage', async () => {
     answerAvailability(true);
     const { user, username, password, check, submit, router } = setup();
     await user.type(username, 'alice_01');
@@ -148,7 +148,15 @@ describe('RegisterPage availability', () => {
     });
     expect(readRegistrationDraft()).toEqual({ username: 'alice_01', password: 'abcdefg1', terms: requiredOnly });
     expect(storedText(localStorage)).not.toContain('abcdefg1');
-    expect(storedText(sessionStorage)).not.toContain('abcdefg1');
+    expect(JSON.parse(sessionStorage.getItem('registrationDraft') ?? '{}')).toMatchObject({ register: { password: 'abcdefg1' } });
+  });
+
+  it('shows what was typed again after a reload or a way back, the check with it', () => {
+    saveRegisterForm({ username: 'alice_01', password: 'abcdefg1', availableUsername: 'alice_01' });
+    const { username, password } = setup();
+    expect(username).toHaveValue('alice_01');
+    expect(password).toHaveValue('abcdefg1');
+    expect(screen.getByText(ko.register.usernameAvailable)).toBeInTheDocument();
   });
 
   it('keeps every answer of the terms modal for the registration', async () => {

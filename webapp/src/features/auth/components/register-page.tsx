@@ -1,4 +1,4 @@
-import { useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { serverMessage } from '@/api/outcome';
 import { AlertDialog } from '@/components/alert-dialog';
@@ -8,7 +8,7 @@ import { TextField } from '@/components/text-field';
 import { ko } from '@/i18n/ko';
 import { validateRegisterPassword, validateUsername } from '@/lib/validation';
 import { useCheckUsername } from '../api/check-username';
-import { readTermsAgreement, saveRegistrationDraft } from '../hooks/registration-draft';
+import { readRegisterForm, readTermsAgreement, saveRegisterForm, saveRegistrationDraft } from '../hooks/registration-draft';
 import { TermsModal } from './terms-modal';
 import '../auth.css';
 
@@ -20,13 +20,22 @@ export function RegisterPage() {
   // modal asks first.
   const [terms, setTerms] = useState(readTermsAgreement);
   const { trigger: checkUsername, isMutating: checking } = useCheckUsername();
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [availability, setAvailability] = useState<Availability>('unknown');
-  const [usernameMessage, setUsernameMessage] = useState<{ text: string; ok: boolean } | null>(null);
+  // What was typed before a reload or a way back from /verify-mvp, the check's answer with it.
+  const [saved] = useState(readRegisterForm);
+  const checkedBefore = saved.availableUsername !== null && saved.availableUsername === saved.username;
+  const [username, setUsername] = useState(saved.username);
+  const [password, setPassword] = useState(saved.password);
+  const [availability, setAvailability] = useState<Availability>(checkedBefore ? 'available' : 'unknown');
+  const [usernameMessage, setUsernameMessage] = useState<{ text: string; ok: boolean } | null>(
+    checkedBefore ? { text: ko.register.usernameAvailable, ok: true } : null,
+  );
   const [modalMessage, setModalMessage] = useState<string | null>(null);
   // The username a running check is about; a reply for an older value is ignored.
   const latestUsername = useRef(username);
+
+  useEffect(() => {
+    saveRegisterForm({ username, password, availableUsername: availability === 'available' ? username : null });
+  }, [username, password, availability]);
 
   function onUsernameChange(value: string) {
     setUsername(value);
