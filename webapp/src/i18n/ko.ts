@@ -238,6 +238,7 @@ export const ko = {
     label: '이번 라운드 단어',
     secondsUnit: '초',
     timerLabel: (n: number) => `남은 시간 ${n}초`,
+    timerLoading: '남은 시간을 불러오는 중',
     prompt: '마음이 가는 단어 하나를 골라주세요',
     loading: '단어를 불러오는 중…',
     joining: '연결을 요청하고 있어요…',
