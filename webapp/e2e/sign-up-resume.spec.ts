@@ -29,14 +29,16 @@ test('a sign-up survives a reload and back and forward, and its password never r
   await page.getByLabel('아이디').fill(username);
   await page.getByRole('button', { name: '중복 확인' }).click();
   await expect(page.getByText('사용 가능한 아이디입니다.')).toBeVisible();
-  await page.getByLabel('비밀번호').fill(password);
+  await page.getByLabel('비밀번호', { exact: true }).fill(password);
+  await page.getByLabel('비밀번호 확인').fill(password);
 
   // A reload on /register keeps the terms (no second modal), the fields and the check.
   await page.reload();
   await expect(page.getByRole('heading', { name: '회원가입' })).toBeVisible();
   await expect(page.getByRole('dialog', { name: '약관 동의' })).toHaveCount(0);
   await expect(page.getByLabel('아이디')).toHaveValue(username);
-  await expect(page.getByLabel('비밀번호')).toHaveValue(password);
+  await expect(page.getByLabel('비밀번호', { exact: true })).toHaveValue(password);
+  await expect(page.getByLabel('비밀번호 확인')).toHaveValue(password);
   await expect(page.getByText('사용 가능한 아이디입니다.')).toBeVisible();
   await page.getByRole('button', { name: '회원가입', exact: true }).click();
   await expect(page).toHaveURL(/\/verify-mvp$/);
@@ -49,7 +51,8 @@ test('a sign-up survives a reload and back and forward, and its password never r
   await page.goBack();
   await expect(page).toHaveURL(/\/register$/);
   await expect(page.getByLabel('아이디')).toHaveValue(username);
-  await expect(page.getByLabel('비밀번호')).toHaveValue(password);
+  await expect(page.getByLabel('비밀번호', { exact: true })).toHaveValue(password);
+  await expect(page.getByLabel('비밀번호 확인')).toHaveValue(password);
   await expect(page.getByRole('dialog', { name: '약관 동의' })).toHaveCount(0);
   await page.goForward();
   await expect(page).toHaveURL(/\/verify-mvp$/);
@@ -82,7 +85,8 @@ test('a sign-up left for the login page takes its password with it', async ({ pa
   await page.getByRole('dialog', { name: '약관 동의' }).getByRole('button', { name: '전체 동의' }).click();
   await page.getByRole('button', { name: '다음' }).click();
   await page.getByLabel('아이디').fill(uniqueUsername('leave'));
-  await page.getByLabel('비밀번호').fill('abcdefg1');
+  await page.getByLabel('비밀번호', { exact: true }).fill('abcdefg1');
+  await page.getByLabel('비밀번호 확인').fill('abcdefg1');
   await page.getByRole('link', { name: '로그인' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await expect.poll(() => page.evaluate(() => sessionStorage.getItem('registrationDraft'))).toBeNull();

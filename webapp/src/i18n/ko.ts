@@ -116,6 +116,7 @@ export const ko = {
     usernameAvailable: '사용 가능한 아이디입니다.',
     connectionFailed: '서버와의 연결에 실패했습니다.',
     password: '비밀번호',
+    passwordConfirmation: '비밀번호 확인',
     usernameCheckRequired: '아이디 중복 검사를 완료해주세요.',
     submit: '회원가입',
     errorTitle: '회원가입 안내',
@@ -160,9 +161,10 @@ export const ko = {
   /** A new password and its confirmation, in the password reset and change forms. */
   newPassword: {
     label: '새 비밀번호',
-    placeholder: '6자 이상',
     confirmation: '새 비밀번호 확인',
     confirmationPlaceholder: '한 번 더 입력하세요',
+    /** The toggle that shows what was typed; pressed, the passwords are readable. */
+    show: '비밀번호 보기',
   },
 
   identity: {

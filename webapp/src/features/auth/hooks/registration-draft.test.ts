@@ -29,7 +29,7 @@ describe('registration draft', () => {
     sessionStorage.setItem('registrationDraft', stored ?? '');
     expect(readTermsAgreement()).toEqual(requiredOnly);
     expect(readRegistrationDraft()).toEqual({ username: 'alice_01', password: 'abcdefg1', terms: requiredOnly });
-    expect(readRegisterForm()).toEqual({ username: 'alice_01', password: 'abcdefg1', availableUsername: 'alice_01' });
+    expect(readRegisterForm()).toEqual({ username: 'alice_01', password: 'abcdefg1', confirmation: 'abcdefg1', availableUsername: 'alice_01' });
     expect(readVerifyForm()).toEqual({ birthdate: '20000101', gender: '여성', phone: '01012345678', sentTo: '01012345678', sentAt: 1_000 });
   });
 
@@ -49,15 +49,15 @@ describe('registration draft', () => {
 
   it('asks for /register again when its fields change after it was completed', () => {
     saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', terms: requiredOnly });
-    saveRegisterForm({ username: 'alice_01', password: 'abcdefg1', availableUsername: 'alice_01' });
+    saveRegisterForm({ username: 'alice_01', password: 'abcdefg1', confirmation: 'abcdefg1', availableUsername: 'alice_01' });
     expect(readRegistrationDraft()).not.toBeNull();
-    saveRegisterForm({ username: 'alice_02', password: 'abcdefg1', availableUsername: null });
+    saveRegisterForm({ username: 'alice_02', password: 'abcdefg1', confirmation: 'abcdefg1', availableUsername: null });
     expect(readRegistrationDraft()).toBeNull();
   });
 
   it('reads a damaged entry as none', () => {
     sessionStorage.setItem('registrationDraft', '{not json');
     expect(readRegistrationDraft()).toBeNull();
-    expect(readRegisterForm()).toEqual({ username: '', password: '', availableUsername: null });
+    expect(readRegisterForm()).toEqual({ username: '', password: '', confirmation: '', availableUsername: null });
   });
 });

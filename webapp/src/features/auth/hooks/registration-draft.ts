@@ -17,6 +17,7 @@ export interface RegistrationDraft {
 export interface RegisterForm {
   username: string;
   password: string;
+  confirmation: string;
   /** The username the server said was free, if the field still holds it. */
   availableUsername: string | null;
 }
@@ -50,7 +51,7 @@ interface StoredDraft {
   verify: VerifyForm;
 }
 
-const emptyRegister: RegisterForm = { username: '', password: '', availableUsername: null };
+const emptyRegister: RegisterForm = { username: '', password: '', confirmation: '', availableUsername: null };
 const emptyVerify: VerifyForm = { birthdate: '', gender: null, phone: '', sentTo: null, sentAt: null };
 
 function read(): StoredDraft {
@@ -79,7 +80,7 @@ export function saveRegistrationDraft(value: RegistrationDraft): void {
   write((draft) => ({
     ...draft,
     terms: { ...value.terms },
-    register: { username: value.username, password: value.password, availableUsername: value.username },
+    register: { username: value.username, password: value.password, confirmation: value.password, availableUsername: value.username },
     submitted: true,
   }));
 }
