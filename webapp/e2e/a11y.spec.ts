@@ -49,7 +49,8 @@ test('the guest pages and the console login meet WCAG 2.2 AA', async ({ page, re
   await page.getByLabel('아이디').fill(uniqueUsername('ax'));
   await page.getByRole('button', { name: '중복 확인' }).click();
   await expect(page.getByText('사용 가능한 아이디입니다.')).toBeVisible();
-  await page.getByLabel('비밀번호').fill('abcdefg1');
+  await page.getByLabel('비밀번호', { exact: true }).fill('abcdefg1');
+  await page.getByLabel('비밀번호 확인').fill('abcdefg1');
   await page.getByRole('button', { name: '회원가입', exact: true }).click();
   await expect(page).toHaveURL(/\/verify-mvp$/);
   await expectAccessible(page, 'verify-mvp');

@@ -25,6 +25,8 @@ async function existingAccount(request: APIRequestContext): Promise<string> {
 
 test('a taken username, a wrong code and the nickname rules, then the logged-in redirects', async ({ page, request }) => {
   test.skip(test.info().project.name !== 'mobile', 'runs once, on the mobile project');
+  // A long walk (sign-up, every nickname case): more than the default 30 s on a busy machine.
+  test.setTimeout(90_000);
   const taken = await existingAccount(request);
   const username = uniqueUsername('rules');
   const phone = uniquePhone();
@@ -38,7 +40,8 @@ test('a taken username, a wrong code and the nickname rules, then the logged-in 
   await page.getByLabel('아이디').fill(taken);
   await page.getByRole('button', { name: '중복 확인' }).click();
   await expect(page.getByText('이미 사용 중인 아이디입니다.')).toBeVisible();
-  await page.getByLabel('비밀번호').fill('abcdefg1');
+  await page.getByLabel('비밀번호', { exact: true }).fill('abcdefg1');
+  await page.getByLabel('비밀번호 확인').fill('abcdefg1');
   await page.getByRole('button', { name: '회원가입', exact: true }).click();
   await expect(page).toHaveURL(/\/register$/);
   const alert = page.getByRole('alertdialog');

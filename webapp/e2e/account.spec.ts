@@ -20,7 +20,8 @@ test('sign up, pick a nickname, log out and in, reset and change the password, w
   await page.getByLabel('아이디').fill(username);
   await page.getByRole('button', { name: '중복 확인' }).click();
   await expect(page.getByText('사용 가능한 아이디입니다.')).toBeVisible();
-  await page.getByLabel('비밀번호').fill(password);
+  await page.getByLabel('비밀번호', { exact: true }).fill(password);
+  await page.getByLabel('비밀번호 확인').fill(password);
   await page.getByRole('button', { name: '회원가입', exact: true }).click();
 
   // Phone verification registers the account.

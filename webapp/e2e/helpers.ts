@@ -65,7 +65,8 @@ export async function signUp(page: Page, request: APIRequestContext, account: Ac
   await page.getByLabel('아이디').fill(account.username);
   await page.getByRole('button', { name: '중복 확인' }).click();
   await expect(page.getByText('사용 가능한 아이디입니다.')).toBeVisible();
-  await page.getByLabel('비밀번호').fill(account.password);
+  await page.getByLabel('비밀번호', { exact: true }).fill(account.password);
+  await page.getByLabel('비밀번호 확인').fill(account.password);
   await page.getByRole('button', { name: '회원가입', exact: true }).click();
   await expect(page).toHaveURL(/\/verify-mvp$/);
   await page.getByLabel('생년월일').fill('20000101');

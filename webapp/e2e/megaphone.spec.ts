@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { startCluster } from './cluster';
 import { pickTogether, signUpByApi, uniquePhone, uniqueUsername } from './helpers';
@@ -146,11 +147,42 @@ test('a megaphone reaches every page: a chat, My page, and a page opened during 
     const banner = page.getByRole('status').filter({ hasText: '모두 좋은 밤 보내요' });
     await expect(banner).toContainText(`${sender.nickname}님의 확성기`);
   }
-  // At the top of the screen, over the chat.
+  // At the top of the screen, over the chat, under its header (clear of 신고 and 나가기).
   const box = await a.page.locator('.megaphone-banner').boundingBox();
-  expect(box?.y ?? 1000).toBeLessThan(100);
+  const header = await a.page.locator('.chat-header').boundingBox();
+  expect(box?.y ?? 1000).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
+  expect(box?.y ?? 1000).toBeLessThan(160);
   await a.page.screenshot({ path: test.info().outputPath('megaphone-on-chat-390.png') });
   await a.page.setViewportSize({ width: 1280, height: 800 });
   await a.page.screenshot({ path: test.info().outputPath('megaphone-on-chat-1280.png') });
   for (const each of [sender, a, b, reader]) await each.page.context().close();
+});
+
+test('a phone number in a megaphone is refused as a contact, under the field, and nothing is spent', async ({ page }) => {
+  await signUpByApi(page.context(), { username: uniqueUsername('mgc'), phone: uniquePhone(), password: 'abcdefg1', nickname: `연락${String(Math.floor(Math.random() * 10000))}` });
+  const request = page.context().request;
+  const order = (await (await request.post('/api/payments/prepare', { data: { item: 'megaphone_1' } })).json()) as { merchantUid: string };
+  const paid = (await (await request.post('/api/payments/demo-pay', { data: { merchantUid: order.merchantUid } })).json()) as { impUid: string };
+  const verified = await request.post('/api/payments/verify', { data: { imp_uid: paid.impUid, merchant_uid: order.merchantUid, item: 'megaphone_1' } });
+  expect(verified.ok()).toBe(true);
+  await page.goto('/main');
+  await openMegaphone(page, 1);
+
+  const compose = page.getByRole('dialog', { name: '확성기', exact: true });
+  const field = compose.getByLabel('모두에게 외칠 한마디');
+  await field.fill('010-1234-5678 연락줘');
+  await compose.getByRole('button', { name: '확성기 보내기' }).click();
+  const refusal = '확성기에는 전화번호 같은 연락처나 링크를 담을 수 없어요.';
+  await expect(field).toHaveAccessibleDescription(refusal);
+  await expect(compose.getByText(refusal)).toBeVisible();
+  await expect(page.getByText('부적절한 표현이 포함되어 있어요', { exact: false })).toHaveCount(0);
+  fs.mkdirSync('/tmp/shots-web', { recursive: true });
+  await page.screenshot({ path: `/tmp/shots-web/megaphone-contact-${test.info().project.name}.png` });
+  await expect(page.getByRole('button', { name: '확성기 1개 보유' })).toBeAttached();
+
+  // Changed, it goes out.
+  await field.fill('다들 좋은 밤 보내요');
+  await expect(compose.getByText(refusal)).toHaveCount(0);
+  await compose.getByRole('button', { name: '확성기 보내기' }).click();
+  await expect(page.getByText('확성기를 보냈어요.')).toBeVisible();
 });

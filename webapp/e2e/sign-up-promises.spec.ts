@@ -15,7 +15,8 @@ test('/register asks for the terms first, and going back from /verify-mvp keeps 
   await page.getByLabel('아이디').fill(uniqueUsername('terms'));
   await page.getByRole('button', { name: '중복 확인' }).click();
   await expect(page.getByText('사용 가능한 아이디입니다.')).toBeVisible();
-  await page.getByLabel('비밀번호').fill('abcdefg1');
+  await page.getByLabel('비밀번호', { exact: true }).fill('abcdefg1');
+  await page.getByLabel('비밀번호 확인').fill('abcdefg1');
   await page.getByRole('button', { name: '회원가입', exact: true }).click();
   await expect(page).toHaveURL(/\/verify-mvp$/);
 

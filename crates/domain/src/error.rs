@@ -137,6 +137,10 @@ pub enum ErrorCode {
     MegaphoneEmpty,
     /// A megaphone message is longer than 20 characters.
     MegaphoneTooLong,
+    /// A megaphone message holds contact details or a link (a phone number, an address, a
+    /// messenger ID), which everyone online would read. Told apart from abuse, so that the
+    /// sender learns what to take out.
+    MegaphoneContact,
     /// Sending a megaphone with none left.
     NoMegaphones,
     /// The megaphones already waiting for air time fill the next minute.
@@ -282,6 +286,7 @@ impl ErrorCode {
         Self::ReportClosed,
         Self::MegaphoneEmpty,
         Self::MegaphoneTooLong,
+        Self::MegaphoneContact,
         Self::NoMegaphones,
         Self::MegaphoneBusy,
         Self::MegaphoneTooSoon,
@@ -402,6 +407,7 @@ impl ErrorCode {
             Self::ReportClosed => "이미 처리된 신고예요.",
             Self::MegaphoneEmpty => "확성기로 보낼 메시지를 입력해주세요.",
             Self::MegaphoneTooLong => "확성기 메시지는 20자 이내로 입력해주세요.",
+            Self::MegaphoneContact => "확성기에는 전화번호 같은 연락처나 링크를 담을 수 없어요.",
             Self::NoMegaphones => "확성기가 없어요. 확성기를 구매한 뒤 보내주세요.",
             Self::MegaphoneBusy => "지금은 확성기를 기다리는 사람이 많아요. 1분쯤 뒤에 다시 보내주세요.",
             Self::MegaphoneTooSoon => "확성기는 10초에 한 번 보낼 수 있어요. 잠시 후 다시 보내주세요.",

@@ -97,8 +97,11 @@ impl MegaphoneText {
         if s.chars().count() > Self::MAX_CHARS {
             return Err(ErrorCode::MegaphoneTooLong);
         }
-        if !crate::moderation::is_clean(s) || !crate::moderation::find_contacts(s).is_empty() {
+        if !crate::moderation::is_clean(s) {
             return Err(ErrorCode::ContentNotAllowed);
+        }
+        if !crate::moderation::find_contacts(s).is_empty() {
+            return Err(ErrorCode::MegaphoneContact);
         }
         Ok(Self(s.to_owned()))
     }
@@ -168,8 +171,21 @@ mod tests {
             MegaphoneText::parse("시발"),
             Err(ErrorCode::ContentNotAllowed)
         );
+        for contact in [
+            "010-1234-5678로 연락",
+            "공일공 일이삼사 오육칠팔",
+            "01012345678",
+            "telepathy.kr 놀러와",
+        ] {
+            assert_eq!(
+                MegaphoneText::parse(contact),
+                Err(ErrorCode::MegaphoneContact),
+                "{contact}"
+            );
+        }
+        // Abuse is told as abuse, even beside a number.
         assert_eq!(
-            MegaphoneText::parse("010-1234-5678로 연락"),
+            MegaphoneText::parse("시발 010-1234-5678"),
             Err(ErrorCode::ContentNotAllowed)
         );
     }

@@ -33,14 +33,18 @@ impl AsRef<str> for Username {
     }
 }
 
-/// Which rule a new password must meet.
+/// Where a new password is chosen. Every context holds it to the sign-up rule
+/// (`Password::parse_new`: 8+ characters with two of letters, digits and other characters),
+/// where the spec lets a reset or a change take 6 characters: a password changed later must
+/// not be weaker than the one the account was made with. The contexts differ only in the
+/// message of a confirmation that does not match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PasswordContext {
-    /// Sign-up: 8+ characters with two of letters, digits and other characters.
+    /// Sign-up.
     Register,
-    /// Find-password reset: 6+ characters, equal to its confirmation.
+    /// Find-password reset: the sign-up rule, and equal to its confirmation.
     Reset,
-    /// Password change: 6+ characters, equal to its confirmation.
+    /// Password change: the sign-up rule, and equal to its confirmation.
     Change,
 }
 
@@ -122,8 +126,9 @@ impl Password {
     }
 }
 
-/// The reset and change rule (spec section 5): at least 6 characters and equal to the
-/// confirmation when one is given.
+/// A new password of any context: the sign-up rule (a password left empty in a reset or a
+/// change reads as the spec's "check it again"), then equal to the confirmation when one is
+/// given.
 pub fn check_new_password(
     context: PasswordContext,
     password: &str,
@@ -136,14 +141,14 @@ pub fn check_new_password(
         PasswordContext::Change => ErrorCode::NewPasswordMismatch,
         _ => ErrorCode::ResetPasswordMismatch,
     };
-    let chars = password.chars().count();
-    if chars > MAX_PASSWORD_CHARS {
-        return Err(ErrorCode::PasswordTooLong);
-    }
-    if chars < 6 || confirmation.is_some_and(|c| c != password) {
+    if password.is_empty() {
         return Err(mismatch);
     }
-    Ok(Password(password.to_owned()))
+    let password = Password::parse_new(password)?;
+    if confirmation.is_some_and(|c| c != password.expose()) {
+        return Err(mismatch);
+    }
+    Ok(password)
 }
 
 /// Strips the separators people type in phone numbers.
@@ -398,14 +403,28 @@ mod tests {
     #[test]
     fn change_and_reset_use_their_own_mismatch_message() {
         assert_eq!(
-            check_new_password(PasswordContext::Change, "abcdef", Some("abcdeg")),
+            check_new_password(PasswordContext::Change, "abcdefg1", Some("abcdefg2")),
             Err(ErrorCode::NewPasswordMismatch)
         );
         assert_eq!(
-            check_new_password(PasswordContext::Reset, "abcdef", Some("abcdeg")),
+            check_new_password(PasswordContext::Reset, "abcdefg1", Some("abcdefg2")),
             Err(ErrorCode::ResetPasswordMismatch)
         );
-        assert!(check_new_password(PasswordContext::Reset, "abcdef", None).is_ok());
+        assert!(check_new_password(PasswordContext::Reset, "abcdefg1", None).is_ok());
+    }
+
+    #[test]
+    fn change_and_reset_never_take_a_password_weaker_than_sign_up_does() {
+        for context in [PasswordContext::Reset, PasswordContext::Change] {
+            for weak in ["abcdef", "123456", "abcdefgh", "abc12"] {
+                assert_eq!(
+                    check_new_password(context, weak, Some(weak)),
+                    Err(ErrorCode::PasswordWeak),
+                    "{context:?} {weak:?}"
+                );
+            }
+            assert!(check_new_password(context, "abcdefg1", Some("abcdefg1")).is_ok());
+        }
     }
 
     #[test]

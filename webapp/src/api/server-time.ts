@@ -2,13 +2,16 @@ import useSWR from 'swr';
 import { api } from '@/api/client';
 import { settle } from '@/api/outcome';
 import { fallbackIsOpen } from '@/lib/round-clock';
+import { noteServerTime, serverNow } from '@/lib/server-clock';
 
 /** How often the screens ask whether the service is open. */
 export const SERVER_CHECK_MS = 10_000;
 
-/** Whether the service is open, with the round: asked every 10 seconds. */
-export function fetchServerTime() {
-  return settle(api.GET('/server-time'));
+/** Whether the service is open, with the round: asked every 10 seconds. Notes the server's clock. */
+export async function fetchServerTime() {
+  const outcome = await settle(api.GET('/server-time'));
+  if (outcome.ok) noteServerTime(outcome.data.serverTime);
+  return outcome;
 }
 
 export interface ServiceStatus {
@@ -33,6 +36,6 @@ export function useServiceStatus(): ServiceStatus | null {
     refreshInterval: SERVER_CHECK_MS,
   });
   if (data !== undefined) return data;
-  if (error) return { isOpen: fallbackIsOpen(new Date()), nextOpenAt: null };
+  if (error) return { isOpen: fallbackIsOpen(new Date(serverNow())), nextOpenAt: null };
   return null;
 }

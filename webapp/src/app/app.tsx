@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { RouterProvider } from 'react-router';
 import { Toaster } from 'sonner';
 import { SWRConfig } from 'swr';
@@ -13,11 +13,15 @@ const TOAST_PHONE_OFFSET = { top: 'var(--toast-top)' };
 
 export function App() {
   const [router] = useState(createAppRouter);
+  const path = useSyncExternalStore(
+    (listener) => router.subscribe(listener),
+    () => router.state.location.pathname,
+  );
   useDateTheme();
   return (
     <SWRConfig value={{ errorRetryCount: 2 }}>
       <RouterProvider router={router} />
-      <OfflineNotice />
+      <OfflineNotice path={path} />
       <Toaster
         position="top-center"
         mobileOffset={TOAST_PHONE_OFFSET}

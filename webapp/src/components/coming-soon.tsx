@@ -1,15 +1,16 @@
 import { ko } from '@/i18n/ko';
 import { formatDuration, nextEightPm } from '@/lib/round-clock';
-import { useNow } from '@/lib/use-now';
+import { useServerNow } from '@/lib/server-clock';
 import { CommentBoard } from './comment-board';
 
 /**
  * What the closed hours show: the opening hours, the time until the next opening (the
  * server's, or the next 8 PM when it did not say) ticking each second, and the comment board
- * of those waiting. Drawn light on the closed screen's dark background.
+ * of those waiting. Drawn light on the closed screen's dark background. Counted on the
+ * server's clock: a device whose clock is wrong still shows the right time left.
  */
 export function ComingSoon({ nextOpenAt }: { nextOpenAt: string | null }) {
-  const now = useNow();
+  const now = useServerNow();
   const fromServer = nextOpenAt === null ? Number.NaN : Date.parse(nextOpenAt);
   const target = Number.isNaN(fromServer) ? nextEightPm(new Date(now)).getTime() : fromServer;
   const left = Math.max(0, Math.ceil((target - now) / 1000));

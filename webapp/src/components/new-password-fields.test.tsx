@@ -30,13 +30,27 @@ describe('NewPasswordFields', () => {
       expect(input).toHaveAttribute('type', 'password');
       expect(input).toHaveAttribute('autocomplete', 'new-password');
     }
-    expect(password).toHaveAttribute('placeholder', ko.newPassword.placeholder);
+    // The rule, stated before anything is typed.
+    expect(password).toHaveAccessibleDescription(ko.validation.PASSWORD_WEAK);
     expect(confirmation).toHaveAttribute('placeholder', ko.newPassword.confirmationPlaceholder);
     await user.type(password, 'abcdef');
     await user.type(confirmation, 'abcdeg');
     expect(password).toHaveValue('abcdef');
     expect(confirmation).toHaveValue('abcdeg');
     expect(onValue).toHaveBeenLastCalledWith({ password: 'abcdef', confirmation: 'abcdeg' });
+  });
+
+  it('shows both passwords as typed while the toggle is pressed', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    const toggle = screen.getByRole('button', { name: ko.newPassword.show });
+    expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByLabelText(ko.newPassword.label)).toHaveAttribute('type', 'text');
+    expect(screen.getByLabelText(ko.newPassword.confirmation)).toHaveAttribute('type', 'text');
+    await user.click(toggle);
+    expect(screen.getByLabelText(ko.newPassword.label)).toHaveAttribute('type', 'password');
   });
 
   it('shows a refusal under the confirmation', () => {

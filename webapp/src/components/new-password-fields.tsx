@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import { ko } from '@/i18n/ko';
+import { Icon } from './icons';
 import { TextField } from './text-field';
 
 export interface NewPassword {
@@ -11,28 +13,54 @@ interface NewPasswordFieldsProps {
   onChange: (value: NewPassword) => void;
   /** Why the pair was refused; shown under the confirmation. */
   error?: string | null;
+  /** The fields' labels; a new password's by default (reset, change). */
+  labels?: { password: string; confirmation: string };
 }
 
-/** A new password and its confirmation, for the password reset and change forms. */
-export function NewPasswordFields({ value, onChange, error }: NewPasswordFieldsProps) {
+/**
+ * A password being chosen (sign-up, reset, change) and its confirmation. The rule is stated
+ * under the first field before anything is typed, in the words the server answers with; a
+ * toggle shows both as typed, so a typo is seen before it locks anyone out.
+ */
+export function NewPasswordFields({ value, onChange, error, labels }: NewPasswordFieldsProps) {
+  const [shown, setShown] = useState(false);
+  const type = shown ? 'text' : 'password';
   return (
     <>
       <TextField
-        label={ko.newPassword.label}
+        label={labels?.password ?? ko.newPassword.label}
         name="new-password"
-        type="password"
+        type={type}
         autoComplete="new-password"
-        placeholder={ko.newPassword.placeholder}
+        autoCapitalize="none"
+        spellCheck={false}
+        hint={ko.validation.PASSWORD_WEAK}
         value={value.password}
         onChange={(event) => {
           onChange({ ...value, password: event.target.value });
         }}
+        trailing={
+          <button
+            type="button"
+            className="password-toggle"
+            aria-label={ko.newPassword.show}
+            title={ko.newPassword.show}
+            aria-pressed={shown}
+            onClick={() => {
+              setShown((current) => !current);
+            }}
+          >
+            <Icon name={shown ? 'eyeOff' : 'eye'} size={22} />
+          </button>
+        }
       />
       <TextField
-        label={ko.newPassword.confirmation}
+        label={labels?.confirmation ?? ko.newPassword.confirmation}
         name="confirm-password"
-        type="password"
+        type={type}
         autoComplete="new-password"
+        autoCapitalize="none"
+        spellCheck={false}
         placeholder={ko.newPassword.confirmationPlaceholder}
         value={value.confirmation}
         error={error}

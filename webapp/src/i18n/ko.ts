@@ -116,6 +116,7 @@ export const ko = {
     usernameAvailable: '사용 가능한 아이디입니다.',
     connectionFailed: '서버와의 연결에 실패했습니다.',
     password: '비밀번호',
+    passwordConfirmation: '비밀번호 확인',
     usernameCheckRequired: '아이디 중복 검사를 완료해주세요.',
     submit: '회원가입',
     errorTitle: '회원가입 안내',
@@ -160,9 +161,10 @@ export const ko = {
   /** A new password and its confirmation, in the password reset and change forms. */
   newPassword: {
     label: '새 비밀번호',
-    placeholder: '6자 이상',
     confirmation: '새 비밀번호 확인',
     confirmationPlaceholder: '한 번 더 입력하세요',
+    /** The toggle that shows what was typed; pressed, the passwords are readable. */
+    show: '비밀번호 보기',
   },
 
   identity: {
@@ -238,6 +240,7 @@ export const ko = {
     label: '이번 라운드 단어',
     secondsUnit: '초',
     timerLabel: (n: number) => `남은 시간 ${n}초`,
+    timerLoading: '남은 시간을 불러오는 중',
     prompt: '마음이 가는 단어 하나를 골라주세요',
     loading: '단어를 불러오는 중…',
     joining: '연결을 요청하고 있어요…',
@@ -402,6 +405,7 @@ export const ko = {
     endedPlaceholder: '대화가 종료되었어요',
     send: '보내기',
     reconnecting: '연결이 잠시 끊겼어요. 다시 연결하는 중…',
+    offline: '인터넷에 연결되어 있지 않아요. 연결되면 보내지 못한 메시지를 이어서 보내요.',
     leaveTitle: '대화방을 나갈까요?',
     leaveMessage: '나가면 이 대화로 다시 돌아올 수 없어요.',
     leaveConfirm: '나가기',

@@ -21,11 +21,12 @@ export interface Countdown {
 }
 
 /**
- * A countdown from `seconds`, ticking once a second. It counts against a deadline rather than
+ * A countdown from `seconds`, ticking once a second, from `startedAt` (Unix ms) if given. It counts against a deadline rather than
  * by decrements so a throttled background tab still shows the right time when it wakes.
  */
-export function useCountdown(seconds: number): Countdown {
-  const [deadline, setDeadline] = useState<number | null>(null);
+export function useCountdown(seconds: number, startedAt: number | null = null): Countdown {
+  // Started before (a page shown again after a reload): it goes on from then.
+  const [deadline, setDeadline] = useState<number | null>(() => (startedAt === null ? null : startedAt + seconds * 1000));
   const [now, setNow] = useState(() => Date.now());
 
   useEffect(() => {

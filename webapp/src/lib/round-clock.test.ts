@@ -44,6 +44,11 @@ describe('roundReducer', () => {
     expect(view).toMatchObject({ round: 10, remaining: 17, fading: false, shown: { round: 10, words: spring } });
   });
 
+  it('counts nothing before the server has told the round', () => {
+    const view = run([{ type: 'tick' }, { type: 'tick' }]);
+    expect(view).toMatchObject({ round: null, remaining: initialRoundView.remaining });
+  });
+
   it('counts down locally each tick and stops at zero', () => {
     const view = run([server(10, 2), { type: 'tick' }, { type: 'tick' }, { type: 'tick' }]);
     expect(view.remaining).toBe(0);

@@ -87,7 +87,8 @@ export const initialRoundView: RoundView = {
 export function roundReducer(state: RoundView, action: RoundAction): RoundView {
   switch (action.type) {
     case 'tick':
-      return state.remaining > 0 ? { ...state, remaining: state.remaining - 1 } : state;
+      // Nothing to count before the server has told the round.
+      return state.round !== null && state.remaining > 0 ? { ...state, remaining: state.remaining - 1 } : state;
     case 'fadeDone':
       return state.round === null ? state : { ...state, shown: { round: state.round, words: state.words }, fading: false };
     case 'checkFailed': {

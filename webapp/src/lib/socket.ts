@@ -2,6 +2,7 @@ import { useEffect, useEffectEvent, useSyncExternalStore } from 'react';
 import type { Schemas } from '@/api/client';
 import type { ClientEvents, ServerEvent, ServerEvents } from '@/api/realtime';
 import { chatLog } from './chat-log';
+import { noteServerTime } from './server-clock';
 import { clearChatInfo, readChatInfo, type ChatInfo } from './chat-session';
 import { SocketClient, socketUrl, type SocketStatus } from './socket-client';
 
@@ -28,6 +29,12 @@ export function tabSocket(): SocketClient {
     });
     client.on('chatMessage', (message) => {
       chatLog.receive(message);
+    });
+    client.on('hello', (hello) => {
+      noteServerTime(hello.round.serverTime);
+    });
+    client.on('round', (round) => {
+      noteServerTime(round.serverTime);
     });
     client.on('resumed', (resumed) => {
       chatLog.resumed(resumed.roomId);

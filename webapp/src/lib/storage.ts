@@ -1,6 +1,6 @@
 /**
- * The local-storage keys of the specification. The password is never stored: between sign-up
- * and phone verification it stays in memory only.
+ * The local-storage keys of the specification. The sign-up password is never among them: a
+ * sign-up in progress waits in the tab's session storage (`sessionKeys`).
  */
 export const storageKeys = {
   username: 'username',
@@ -12,6 +12,13 @@ export const storageKeys = {
 } as const;
 
 export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
+
+/** The session-storage keys: what belongs to this tab only and ends with it. */
+export const sessionKeys = {
+  registrationDraft: 'registrationDraft',
+} as const;
+
+export type SessionKey = (typeof sessionKeys)[keyof typeof sessionKeys];
 
 /** Storage can throw (private mode, disabled storage); the app then simply forgets. */
 export function readLocal(key: StorageKey): string | null {
@@ -41,4 +48,30 @@ export function removeLocal(key: StorageKey): void {
 /** What logging out or withdrawing leaves behind: nothing of the account. */
 export function clearAccountStorage(): void {
   for (const key of Object.values(storageKeys)) removeLocal(key);
+  for (const key of Object.values(sessionKeys)) removeSession(key);
+}
+
+/** Session storage fails like local storage (see readLocal), and the app forgets alike. */
+export function readSession(key: SessionKey): string | null {
+  try {
+    return window.sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writeSession(key: SessionKey, value: string): void {
+  try {
+    window.sessionStorage.setItem(key, value);
+  } catch {
+    // Nothing to do: see writeLocal.
+  }
+}
+
+export function removeSession(key: SessionKey): void {
+  try {
+    window.sessionStorage.removeItem(key);
+  } catch {
+    // Nothing to do: see writeLocal.
+  }
 }

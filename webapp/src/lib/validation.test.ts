@@ -92,8 +92,14 @@ describe('new password', () => {
     expect(validateNewPassword(input, input, 'change')).toBe(expectedFor(error, 'NEW_PASSWORD_MISMATCH'));
   });
   it('rejects a confirmation that differs', () => {
-    expect(validateNewPassword('abcdef', 'abcdeg', 'reset')).toBe('RESET_PASSWORD_MISMATCH');
-    expect(validateNewPassword('abcdef', 'abcdeg', 'change')).toBe('NEW_PASSWORD_MISMATCH');
+    expect(validateNewPassword('abcdefg1', 'abcdefg2', 'reset')).toBe('RESET_PASSWORD_MISMATCH');
+    expect(validateNewPassword('abcdefg1', 'abcdefg2', 'change')).toBe('NEW_PASSWORD_MISMATCH');
+    expect(validateNewPassword('abcdefg1', 'abcdefg2', 'register')).toBe('RESET_PASSWORD_MISMATCH');
+  });
+  it('holds sign-up to the same rule, its confirmation too', () => {
+    for (const { input, error } of table.registerPassword) {
+      expect(validateNewPassword(input, input, 'register')).toBe(error);
+    }
   });
 });
 

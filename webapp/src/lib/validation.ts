@@ -10,9 +10,8 @@ const USERNAME = /^[a-z0-9_]{4,20}$/;
 const PHONE = /^01[016789]\d{7,8}$/;
 const NICKNAME = /^[가-힣ㄱ-ㅎㅏ-ㅣa-zA-Z0-9]+$/;
 const NICKNAME_MAX = 20;
-const REGISTER_PASSWORD_MIN = 8;
+const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 64;
-const NEW_PASSWORD_MIN = 6;
 const EARLIEST_BIRTH_YEAR = 1900;
 
 /** Length in characters (code points), as a person and the server count them. */
@@ -42,24 +41,38 @@ function characterClasses(password: string): number {
   return [letters, digits, symbols].filter(Boolean).length;
 }
 
-export function validateRegisterPassword(input: string): ValidationCode | null {
-  if (input === '') return 'FIELDS_REQUIRED';
+/**
+ * The one password rule, wherever a password is chosen (sign-up, reset, change): 8 to 64
+ * characters holding two of the three kinds. Its text, `ko.validation.PASSWORD_WEAK`, is
+ * what the pages show under the field.
+ */
+function passwordRule(input: string): ValidationCode | null {
   const length = charLength(input);
   if (length > PASSWORD_MAX) return 'PASSWORD_TOO_LONG';
-  if (length < REGISTER_PASSWORD_MIN || characterClasses(input) < 2) return 'PASSWORD_WEAK';
+  if (length < PASSWORD_MIN || characterClasses(input) < 2) return 'PASSWORD_WEAK';
   return null;
 }
 
-export type NewPasswordContext = 'reset' | 'change';
+export function validateRegisterPassword(input: string): ValidationCode | null {
+  if (input === '') return 'FIELDS_REQUIRED';
+  return passwordRule(input);
+}
 
-/** Reset and change: at least 6 characters and equal to the confirmation. */
+export type NewPasswordContext = 'register' | 'reset' | 'change';
+
+/**
+ * A new password and its confirmation: the password rule, then the two alike. Sign-up's
+ * confirmation is the page's own guard against a typo (the server takes none there); it says
+ * what the reset says, in the same words.
+ */
 export function validateNewPassword(
   password: string,
   confirmation: string,
   context: NewPasswordContext,
 ): ValidationCode | null {
-  if (charLength(password) >= NEW_PASSWORD_MIN && password === confirmation) return null;
-  return context === 'reset' ? 'RESET_PASSWORD_MISMATCH' : 'NEW_PASSWORD_MISMATCH';
+  const mismatch = context === 'change' ? 'NEW_PASSWORD_MISMATCH' : 'RESET_PASSWORD_MISMATCH';
+  if (password === '') return context === 'register' ? 'FIELDS_REQUIRED' : mismatch;
+  return passwordRule(password) ?? (password === confirmation ? null : mismatch);
 }
 
 /** The phone number as digits only: hyphens and spaces people type are dropped. */

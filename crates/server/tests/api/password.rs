@@ -138,7 +138,7 @@ async fn find_password_with_the_phone_code(mut app: TestApp) {
     let a = app
         .post(
             "/api/password/reset",
-            json!({ "username": "alice", "password": "newpass", "code": code }),
+            json!({ "username": "alice", "password": "newpass1", "code": code }),
         )
         .await;
     assert_eq!(
@@ -148,7 +148,7 @@ async fn find_password_with_the_phone_code(mut app: TestApp) {
     app.login("alice", "abcdefg1")
         .await
         .assert_error(401, "LOGIN_FAILED");
-    app.login("alice", "newpass").await.assert_ok();
+    app.login("alice", "newpass1").await.assert_ok();
     app.cookie = other_session;
     assert!(!app.logged_in().await, "a reset ends every earlier session");
 }
@@ -165,24 +165,38 @@ async fn reset_messages(mut app: TestApp) {
     let a = app
         .post(
             "/api/password/reset",
-            json!({ "username": "alice", "password": "short", "code": code }),
+            json!({ "username": "alice", "password": "", "code": code }),
         )
         .await;
     a.assert_error(400, "RESET_PASSWORD_MISMATCH");
     assert_eq!(a.message(), "비밀번호를 다시 확인해주세요.");
+    // No weaker than at sign-up: the rule is said in full.
+    for weak in ["short", "newpass", "123456"] {
+        let a = app
+            .post(
+                "/api/password/reset",
+                json!({ "username": "alice", "password": weak, "code": code }),
+            )
+            .await;
+        a.assert_error(400, "PASSWORD_WEAK");
+        assert_eq!(
+            a.message(),
+            "비밀번호는 8자 이상이며, 영문/숫자/특수문자 중 2가지 이상을 포함해야 합니다."
+        );
+    }
     let a = app
-        .post("/api/password/reset", json!({ "username": "alice", "password": "newpass", "confirmPassword": "newpasz", "code": code }))
+        .post("/api/password/reset", json!({ "username": "alice", "password": "newpass1", "confirmPassword": "newpasz1", "code": code }))
         .await;
     a.assert_error(400, "RESET_PASSWORD_MISMATCH");
     app.post(
         "/api/password/reset",
-        json!({ "username": "alice", "password": "newpass", "code": "" }),
+        json!({ "username": "alice", "password": "newpass1", "code": "" }),
     )
     .await
     .assert_error(400, "CODE_REQUIRED");
     app.post(
         "/api/password/reset",
-        json!({ "username": "alice", "password": "newpass", "code": wrong }),
+        json!({ "username": "alice", "password": "newpass1", "code": wrong }),
     )
     .await
     .assert_error(400, "CODE_INVALID");
@@ -199,17 +213,17 @@ async fn reset_code_is_single_use(mut app: TestApp) {
     let code = app.reset_code("01011112222");
     app.post(
         "/api/password/reset",
-        json!({ "username": "alice", "password": "newpass", "code": code }),
+        json!({ "username": "alice", "password": "newpass1", "code": code }),
     )
     .await
     .assert_ok();
     app.post(
         "/api/password/reset",
-        json!({ "username": "alice", "password": "another", "code": code }),
+        json!({ "username": "alice", "password": "another1", "code": code }),
     )
     .await
     .assert_error(400, "CODE_EXPIRED");
-    app.login("alice", "newpass").await.assert_ok();
+    app.login("alice", "newpass1").await.assert_ok();
 }
 
 async fn change_password_messages(mut app: TestApp) {
@@ -217,25 +231,31 @@ async fn change_password_messages(mut app: TestApp) {
     let change =
         |current: &str, new: &str| json!({ "currentPassword": current, "newPassword": new });
     let a = app
-        .post("/api/password/change", change("abcdefg1", "12345"))
+        .post("/api/password/change", change("abcdefg1", ""))
         .await;
     a.assert_error(400, "NEW_PASSWORD_MISMATCH");
     assert_eq!(a.message(), "새 비밀번호를 다시 확인해주세요.");
+    // No weaker than at sign-up.
+    for weak in ["12345", "123456", "abcdefgh"] {
+        app.post("/api/password/change", change("abcdefg1", weak))
+            .await
+            .assert_error(400, "PASSWORD_WEAK");
+    }
     let a = app
-        .post("/api/password/change", json!({ "currentPassword": "abcdefg1", "newPassword": "123456", "confirmPassword": "123457" }))
+        .post("/api/password/change", json!({ "currentPassword": "abcdefg1", "newPassword": "1234567!", "confirmPassword": "1234568!" }))
         .await;
     a.assert_error(400, "NEW_PASSWORD_MISMATCH");
-    app.post("/api/password/change", change("wrong-one", "123456"))
+    app.post("/api/password/change", change("wrong-one", "1234567!"))
         .await
         .assert_error(400, "CURRENT_PASSWORD_WRONG");
     let a = app
-        .post("/api/password/change", change("abcdefg1", "123456"))
+        .post("/api/password/change", change("abcdefg1", "1234567!"))
         .await;
     assert_eq!(
         a.assert_ok()["message"],
         json!("비밀번호가 변경되었습니다.")
     );
-    app.login("alice", "123456").await.assert_ok();
+    app.login("alice", "1234567!").await.assert_ok();
 }
 
 async fn change_keeps_this_session_and_ends_the_others(mut app: TestApp) {
@@ -244,7 +264,7 @@ async fn change_keeps_this_session_and_ends_the_others(mut app: TestApp) {
     app.login("alice", "abcdefg1").await.assert_ok();
     app.post(
         "/api/password/change",
-        json!({ "currentPassword": "abcdefg1", "newPassword": "zxcvbn1" }),
+        json!({ "currentPassword": "abcdefg1", "newPassword": "zxcvbn12" }),
     )
     .await
     .assert_ok();

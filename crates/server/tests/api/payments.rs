@@ -434,7 +434,7 @@ async fn megaphones_are_checked_and_spent_once(mut app: TestApp) {
         ("   ", "MEGAPHONE_EMPTY"),
         (&"가".repeat(21)[..], "MEGAPHONE_TOO_LONG"),
         ("시발 다 나와", "CONTENT_NOT_ALLOWED"),
-        ("010-1234-5678 연락줘", "CONTENT_NOT_ALLOWED"),
+        ("010-1234-5678 연락줘", "MEGAPHONE_CONTACT"),
         ("안녕하세요", "NO_MEGAPHONES"),
     ] {
         tab1.send("megaphone:send", json!({ "message": message }))

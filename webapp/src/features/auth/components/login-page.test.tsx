@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { ko } from '@/i18n/ko';
 import { jsonResponse, renderRoute } from '@/test/render';
+import { readRegistrationDraft, saveRegistrationDraft } from '../hooks/registration-draft';
 import { LoginPage } from './login-page';
 
 const restriction = {
@@ -42,6 +43,14 @@ async function logIn() {
 }
 
 describe('LoginPage', () => {
+  it('ends a sign-up left for it: its password leaves the tab', () => {
+    serve(() => jsonResponse({ success: true }));
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', terms: { service: true, privacy: true, youth: true, improve: false, alarm: false } });
+    renderRoute(<LoginPage />, { path: '/login' });
+    expect(readRegistrationDraft()).toBeNull();
+    expect(sessionStorage.getItem('registrationDraft')).toBeNull();
+  });
+
   it('shows a restricted account why and until when, on the page, with where to appeal', async () => {
     serve(() => jsonResponse({ success: false, code: 'ACCOUNT_RESTRICTED', message: restriction.message, restriction }, 403));
     const { router } = await logIn();

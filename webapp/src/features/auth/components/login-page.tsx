@@ -1,4 +1,4 @@
-import { useState, type SubmitEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useAppConfig } from '@/api/app-config';
 import { serverMessage } from '@/api/outcome';
@@ -12,6 +12,7 @@ import { TextField } from '@/components/text-field';
 import { ko } from '@/i18n/ko';
 import { storageKeys, writeLocal } from '@/lib/storage';
 import { useLogin } from '../api/login';
+import { clearRegistrationDraft } from '../hooks/registration-draft';
 import { ComingSoonModal } from './coming-soon-modal';
 import { TermsModal } from './terms-modal';
 import '../auth.css';
@@ -25,6 +26,11 @@ export function LoginPage() {
   const [failure, setFailure] = useState<string | null>(null);
   /** The server's sentence for a suspended or banned account: why, and until when. */
   const [restricted, setRestricted] = useState<string | null>(null);
+
+  // Back on the login page, a sign-up in progress was left: its password leaves the tab.
+  useEffect(() => {
+    clearRegistrationDraft();
+  }, []);
   const { data: appConfig } = useAppConfig();
   const appealEmail = appConfig?.business.email;
   const [termsOpen, setTermsOpen] = useState(false);

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { ko } from '@/i18n/ko';
 import { jsonResponse, renderRoute } from '@/test/render';
-import { clearRegistrationDraft, readRegistrationDraft, saveTermsAgreement } from '../hooks/registration-draft';
+import { clearRegistrationDraft, readRegistrationDraft, saveRegisterForm, saveTermsAgreement } from '../hooks/registration-draft';
 import { RegisterPage } from './register-page';
 
 let fetchMock: Mock<(request: Request) => Promise<Response>>;
@@ -43,9 +43,10 @@ function setup(state?: unknown) {
   const view = renderRoute(<RegisterPage />, { path: '/register', extraPaths: ['/verify-mvp'], state });
   const username = screen.getByLabelText(ko.register.username);
   const password = screen.getByLabelText(ko.register.password);
+  const confirmation = screen.getByLabelText(ko.register.passwordConfirmation);
   const check = screen.getByRole('button', { name: ko.register.checkUsername });
   const submit = screen.getByRole('button', { name: ko.register.submit });
-  return { user, ...view, username, password, check, submit };
+  return { user, ...view, username, password, confirmation, check, submit };
 }
 
 describe('RegisterPage availability', () => {
@@ -69,11 +70,12 @@ describe('RegisterPage availability', () => {
 
   it('shows a taken username and refuses to sign up', async () => {
     answerAvailability(false);
-    const { user, username, password, check, submit, router } = setup();
+    const { user, username, password, confirmation, check, submit, router } = setup();
     await user.type(username, 'alice_01');
     await user.click(check);
     expect(await screen.findByText(ko.register.usernameTaken)).toBeInTheDocument();
     await user.type(password, 'abcdefg1');
+    await user.type(confirmation, 'abcdefg1');
     await user.click(submit);
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(ko.register.usernameCheckRequired);
     expect(router.state.location.pathname).toBe('/register');
@@ -99,13 +101,14 @@ describe('RegisterPage availability', () => {
 
   it('resets availability when the username changes', async () => {
     answerAvailability(true);
-    const { user, username, password, check, submit, router } = setup();
+    const { user, username, password, confirmation, check, submit, router } = setup();
     await user.type(username, 'alice_01');
     await user.click(check);
     expect(await screen.findByText(ko.register.usernameAvailable)).toBeInTheDocument();
     await user.type(username, 'x');
     expect(screen.queryByText(ko.register.usernameAvailable)).not.toBeInTheDocument();
     await user.type(password, 'abcdefg1');
+    await user.type(confirmation, 'abcdefg1');
     await user.click(submit);
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(ko.register.usernameCheckRequired);
     expect(router.state.location.pathname).toBe('/register');
@@ -120,13 +123,27 @@ describe('RegisterPage availability', () => {
 
   it('validates the password before going on', async () => {
     answerAvailability(true);
-    const { user, username, password, check, submit } = setup();
+    const { user, username, password, confirmation, check, submit } = setup();
     await user.type(username, 'alice_01');
     await user.click(check);
     await screen.findByText(ko.register.usernameAvailable);
     await user.type(password, 'abcdefgh');
+    await user.type(confirmation, 'abcdefgh');
     await user.click(submit);
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(ko.validation.PASSWORD_WEAK);
+  });
+
+  it('refuses a confirmation that differs, before going on', async () => {
+    answerAvailability(true);
+    const { user, username, password, confirmation, check, submit, router } = setup();
+    await user.type(username, 'alice_01');
+    await user.click(check);
+    await screen.findByText(ko.register.usernameAvailable);
+    await user.type(password, 'abcdefg1');
+    await user.type(confirmation, 'abcdefg2');
+    await user.click(submit);
+    expect(await screen.findByRole('alertdialog')).toHaveTextContent(ko.validation.RESET_PASSWORD_MISMATCH);
+    expect(router.state.location.pathname).toBe('/register');
   });
 
   it('asks for both fields', async () => {
@@ -135,31 +152,42 @@ describe('RegisterPage availability', () => {
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(ko.validation.FIELDS_REQUIRED);
   });
 
-  it('goes to /verify-mvp with the credentials kept in memory only', async () => {
+  it('goes to /verify-mvp with the credentials kept in this tab only, never in local storage', async () => {
     answerAvailability(true);
-    const { user, username, password, check, submit, router } = setup();
+    const { user, username, password, confirmation, check, submit, router } = setup();
     await user.type(username, 'alice_01');
     await user.click(check);
     await screen.findByText(ko.register.usernameAvailable);
     await user.type(password, 'abcdefg1');
+    await user.type(confirmation, 'abcdefg1');
     await user.click(submit);
     await waitFor(() => {
       expect(router.state.location.pathname).toBe('/verify-mvp');
     });
     expect(readRegistrationDraft()).toEqual({ username: 'alice_01', password: 'abcdefg1', terms: requiredOnly });
     expect(storedText(localStorage)).not.toContain('abcdefg1');
-    expect(storedText(sessionStorage)).not.toContain('abcdefg1');
+    expect(JSON.parse(sessionStorage.getItem('registrationDraft') ?? '{}')).toMatchObject({ register: { password: 'abcdefg1' } });
+  });
+
+  it('shows what was typed again after a reload or a way back, the check with it', () => {
+    saveRegisterForm({ username: 'alice_01', password: 'abcdefg1', confirmation: 'abcdefg1', availableUsername: 'alice_01' });
+    const { username, password, confirmation } = setup();
+    expect(username).toHaveValue('alice_01');
+    expect(password).toHaveValue('abcdefg1');
+    expect(confirmation).toHaveValue('abcdefg1');
+    expect(screen.getByText(ko.register.usernameAvailable)).toBeInTheDocument();
   });
 
   it('keeps every answer of the terms modal for the registration', async () => {
     const answers = { service: true, privacy: true, youth: true, improve: false, alarm: true };
     saveTermsAgreement(answers);
     answerAvailability(true);
-    const { user, username, password, check, submit, router } = setup();
+    const { user, username, password, confirmation, check, submit, router } = setup();
     await user.type(username, 'alice_01');
     await user.click(check);
     await screen.findByText(ko.register.usernameAvailable);
     await user.type(password, 'abcdefg1');
+    await user.type(confirmation, 'abcdefg1');
     await user.click(submit);
     await waitFor(() => {
       expect(router.state.location.pathname).toBe('/verify-mvp');

@@ -1,14 +1,15 @@
-import { useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { serverMessage } from '@/api/outcome';
 import { AlertDialog } from '@/components/alert-dialog';
 import { Button } from '@/components/button';
 import { Card, PageBody, PageHeader } from '@/components/page';
+import { NewPasswordFields } from '@/components/new-password-fields';
 import { TextField } from '@/components/text-field';
 import { ko } from '@/i18n/ko';
-import { validateRegisterPassword, validateUsername } from '@/lib/validation';
+import { validateNewPassword, validateUsername } from '@/lib/validation';
 import { useCheckUsername } from '../api/check-username';
-import { readTermsAgreement, saveRegistrationDraft } from '../hooks/registration-draft';
+import { readRegisterForm, readTermsAgreement, saveRegisterForm, saveRegistrationDraft } from '../hooks/registration-draft';
 import { TermsModal } from './terms-modal';
 import '../auth.css';
 
@@ -20,13 +21,23 @@ export function RegisterPage() {
   // modal asks first.
   const [terms, setTerms] = useState(readTermsAgreement);
   const { trigger: checkUsername, isMutating: checking } = useCheckUsername();
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [availability, setAvailability] = useState<Availability>('unknown');
-  const [usernameMessage, setUsernameMessage] = useState<{ text: string; ok: boolean } | null>(null);
+  // What was typed before a reload or a way back from /verify-mvp, the check's answer with it.
+  const [saved] = useState(readRegisterForm);
+  const checkedBefore = saved.availableUsername !== null && saved.availableUsername === saved.username;
+  const [username, setUsername] = useState(saved.username);
+  const [password, setPassword] = useState(saved.password);
+  const [confirmation, setConfirmation] = useState(saved.confirmation);
+  const [availability, setAvailability] = useState<Availability>(checkedBefore ? 'available' : 'unknown');
+  const [usernameMessage, setUsernameMessage] = useState<{ text: string; ok: boolean } | null>(
+    checkedBefore ? { text: ko.register.usernameAvailable, ok: true } : null,
+  );
   const [modalMessage, setModalMessage] = useState<string | null>(null);
   // The username a running check is about; a reply for an older value is ignored.
   const latestUsername = useRef(username);
+
+  useEffect(() => {
+    saveRegisterForm({ username, password, confirmation, availableUsername: availability === 'available' ? username : null });
+  }, [username, password, confirmation, availability]);
 
   function onUsernameChange(value: string) {
     setUsername(value);
@@ -64,9 +75,9 @@ export function RegisterPage() {
       setModalMessage(ko.validation.FIELDS_REQUIRED);
       return;
     }
-    const weak = validateRegisterPassword(password);
-    if (weak) {
-      setModalMessage(ko.validation[weak]);
+    const refused = validateNewPassword(password, confirmation, 'register');
+    if (refused) {
+      setModalMessage(ko.validation[refused]);
       return;
     }
     if (availability !== 'available') {
@@ -106,16 +117,14 @@ export function RegisterPage() {
                 </Button>
               }
             />
-            <TextField
-              label={ko.register.password}
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              // The rule's one statement: the text the server answers a weak password with.
-              hint={ko.validation.PASSWORD_WEAK}
-              value={password}
-              onChange={(event) => {
-                setPassword(event.target.value);
+            {/* The rule's one statement under the field: the text the server answers a weak
+                password with. The confirmation and the toggle guard against a typo. */}
+            <NewPasswordFields
+              labels={{ password: ko.register.password, confirmation: ko.register.passwordConfirmation }}
+              value={{ password, confirmation }}
+              onChange={(value) => {
+                setPassword(value.password);
+                setConfirmation(value.confirmation);
               }}
             />
             <Button type="submit" block>

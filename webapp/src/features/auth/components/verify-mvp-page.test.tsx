@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { ko } from '@/i18n/ko';
 import { jsonResponse, renderRoute } from '@/test/render';
-import { clearRegistrationDraft, saveRegistrationDraft } from '../hooks/registration-draft';
+import { clearRegistrationDraft, saveRegistrationDraft, saveVerifyForm } from '../hooks/registration-draft';
 import { VerifyMvpPage } from './verify-mvp-page';
 
 const requiredOnly = { service: true, privacy: true, youth: true, improve: false, alarm: false };
@@ -123,6 +123,20 @@ describe('VerifyMvpPage', () => {
     });
     expect(localStorage.getItem('needNicknameSetup')).toBe('true');
     expect(localStorage.getItem('username')).toBe('alice_01');
+    // The account exists: the password leaves the tab.
+    expect(sessionStorage.getItem('registrationDraft')).toBeNull();
+  });
+
+  it('after a reload, shows what was entered and still awaits the code sent, its countdown going on', () => {
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', terms: requiredOnly });
+    saveVerifyForm({ birthdate: '20000101', gender: '여성', phone: '01012345678', sentTo: '01012345678', sentAt: Date.now() - 30_000 });
+    setup();
+    expect(screen.getByLabelText(ko.verify.birthdate)).toHaveValue('20000101');
+    expect(screen.getByRole('radio', { name: ko.verify.female })).toBeChecked();
+    expect(screen.getByLabelText(ko.verify.phone)).toHaveValue('01012345678');
+    expect(screen.getByLabelText(ko.codeField.label)).toBeInTheDocument();
+    expect(screen.getByRole('timer')).toHaveTextContent('02:30');
+    expect(screen.getByRole('button', { name: ko.verify.resendIn(30) })).toBeDisabled();
   });
 
   it("shows the server's message when sending fails, and no code input", async () => {

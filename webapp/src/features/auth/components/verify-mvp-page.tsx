@@ -1,4 +1,4 @@
-import { useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import type { Schemas } from '@/api/client';
 import { fetchProfile } from '@/api/profile';
@@ -26,7 +26,7 @@ import {
 import { useCheckVerificationCode } from '../api/check-verification-code';
 import { useRegister } from '../api/register';
 import { useSendVerificationCode } from '../api/send-verification-code';
-import { clearRegistrationDraft, readRegistrationDraft } from '../hooks/registration-draft';
+import { clearRegistrationDraft, readRegistrationDraft, readVerifyForm, saveVerifyForm } from '../hooks/registration-draft';
 import '../auth.css';
 
 /** The genders the server lists in its contract. */
@@ -45,22 +45,30 @@ interface Message {
 export function VerifyMvpPage() {
   const navigate = useNavigate();
   const [draft] = useState(readRegistrationDraft);
+  // What was entered before a reload, a way back and forward, or the tab dropped while the
+  // SMS was read: a code already sent is still awaited, its countdown going on.
+  const [saved] = useState(readVerifyForm);
   const { trigger: sendCode, isMutating: sending } = useSendVerificationCode();
   const { trigger: checkCode } = useCheckVerificationCode();
   const { trigger: register } = useRegister();
   const { markLoggedIn } = useSessionCache();
-  const countdown = useCountdown(limits.codeCountdownSeconds);
-  const cooldown = useCountdown(limits.smsCooldownSeconds);
+  const countdown = useCountdown(limits.codeCountdownSeconds, saved.sentAt);
+  const cooldown = useCountdown(limits.smsCooldownSeconds, saved.sentAt);
   const codeInput = useRef<HTMLInputElement>(null);
 
-  const [birthdate, setBirthdate] = useState('');
-  const [gender, setGender] = useState<Gender | null>(null);
-  const [phone, setPhone] = useState('');
+  const [birthdate, setBirthdate] = useState(saved.birthdate);
+  const [gender, setGender] = useState<Gender | null>(saved.gender);
+  const [phone, setPhone] = useState(saved.phone);
   const [code, setCode] = useState('');
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(saved.sentAt === null ? null : saved.sentTo);
+  const [sentAt, setSentAt] = useState<number | null>(saved.sentTo === null ? null : saved.sentAt);
   const [errors, setErrors] = useState<{ birthdate?: string; gender?: string; phone?: string; code?: string }>({});
-  const [message, setMessage] = useState<Message | null>(null);
+  const [message, setMessage] = useState<Message | null>(sentTo === null ? null : { text: ko.verify.codeSentTo(sentTo), tone: 'success' });
   const [verifying, setVerifying] = useState(false);
+
+  useEffect(() => {
+    if (draft) saveVerifyForm({ birthdate, gender, phone, sentTo, sentAt });
+  }, [draft, birthdate, gender, phone, sentTo, sentAt]);
 
   if (!draft) return <Navigate to="/register" replace />;
 
@@ -86,6 +94,7 @@ export function VerifyMvpPage() {
       return;
     }
     setSentTo(normalized);
+    setSentAt(Date.now());
     setCode('');
     countdown.start();
     cooldown.start();
@@ -191,6 +200,7 @@ export function VerifyMvpPage() {
                 setErrors((current) => ({ ...current, phone: undefined }));
                 if (sentTo !== null) {
                   setSentTo(null);
+                  setSentAt(null);
                   countdown.reset();
                   cooldown.reset();
                   setMessage(null);

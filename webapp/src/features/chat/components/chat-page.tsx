@@ -7,6 +7,7 @@ import { Icon } from '@/components/icons';
 import { Modal } from '@/components/modal';
 import { ko } from '@/i18n/ko';
 import { readChatInfo, type ChatInfo } from '@/lib/chat-session';
+import { useOnline } from '@/lib/use-online';
 import { useChatRoom } from '../hooks/use-chat-room';
 import { sendsOnEnter } from '../lib/enter-key';
 import { MessageList } from './message-list';
@@ -39,6 +40,7 @@ export function ChatPage() {
 function ChatRoom({ info }: { info: ChatInfo }) {
   const { myId, partnerNickname, word } = info;
   const room = useChatRoom(info);
+  const online = useOnline();
   const [draft, setDraft] = useState('');
   const bodyRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
@@ -129,7 +131,14 @@ function ChatRoom({ info }: { info: ChatInfo }) {
         </p>
       ) : null}
 
-      {room.reconnecting && !reported ? (
+      {/* Offline, the conversation stays as it is: unsent messages stay marked and go out
+          once the connection is back. A line says so; nothing covers the chat or reloads it. */}
+      {!online && ended === null && !reported ? (
+        <p className="chat-notice chat-notice--offline" role="status">
+          <Icon name="cloudOff" size={16} />
+          <span>{ko.chat.offline}</span>
+        </p>
+      ) : room.reconnecting && !reported ? (
         <p className="chat-notice" role="status">
           {ko.chat.reconnecting}
         </p>

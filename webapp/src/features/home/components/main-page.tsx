@@ -17,6 +17,7 @@ import { MegaphoneButton } from './megaphone-button';
 import { NicknameModal } from '@/components/nickname-modal';
 import { OnlineCounter } from './online-counter';
 import { RoundPanel, type Pick } from './round-panel';
+import { megaphoneTextRefusals } from '../lib/megaphone-refusals';
 import '../home.css';
 
 /** Refusals of chat frames belong to the chat screen; they are not news here. */
@@ -51,6 +52,8 @@ export function MainPage() {
 
   useSocketEvent('error', (error) => {
     if (chatEvents.has(error.event)) return;
+    // The megaphone composer shows these under its field.
+    if (error.event === 'megaphone:send' && megaphoneTextRefusals.has(error.code)) return;
     if (error.event === 'join_match') setPick(null);
     toast.error(error.message);
   });

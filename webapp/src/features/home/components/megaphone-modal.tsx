@@ -9,6 +9,7 @@ import { ko } from '@/i18n/ko';
 import { sendFrame, useSocketEvent } from '@/lib/socket';
 import { charLength } from '@/lib/validation';
 import { useMegaphonePurchase } from '../hooks/use-megaphone-purchase';
+import { megaphoneTextRefusals } from '../lib/megaphone-refusals';
 
 interface MegaphoneModalProps {
   open: boolean;
@@ -23,6 +24,8 @@ export function MegaphoneModal({ open, onClose, count, userId, nickname }: Megap
   const [buying, setBuying] = useState(false);
   const [message, setMessage] = useState('');
   const [sending, setSending] = useState(false);
+  /** The server's word on what the message says (a phone number in it, say), until it changes. */
+  const [refusal, setRefusal] = useState<string | null>(null);
   const purchase = useMegaphonePurchase(nickname);
   const { data: config } = useAppConfig();
   const showPacks = buying || count === 0;
@@ -35,9 +38,12 @@ export function MegaphoneModal({ open, onClose, count, userId, nickname }: Megap
     toast.success(sent.message || ko.megaphone.sent);
     onClose();
   });
-  // The refusal itself is told by the page's error toast; here the form opens again.
+  // A refusal of what the message says is told under the field; any other by the page's
+  // error toast. Either way the form opens again.
   useSocketEvent('error', (error) => {
-    if (error.event === 'megaphone:send') setSending(false);
+    if (error.event !== 'megaphone:send') return;
+    setSending(false);
+    if (megaphoneTextRefusals.has(error.code)) setRefusal(error.message);
   });
 
   function onSend() {
@@ -100,12 +106,13 @@ export function MegaphoneModal({ open, onClose, count, userId, nickname }: Megap
                   {ko.megaphone.counter(length, limits.megaphoneMaxLength)}
                 </span>
               }
-              error={length > limits.megaphoneMaxLength ? ko.megaphone.tooLong : null}
+              error={length > limits.megaphoneMaxLength ? ko.megaphone.tooLong : refusal}
               placeholder={ko.megaphone.placeholder}
               value={message}
               autoComplete="off"
               onChange={(event) => {
                 setMessage(event.target.value);
+                setRefusal(null);
               }}
             />
             <Button type="submit" block loading={sending} disabled={sending}>

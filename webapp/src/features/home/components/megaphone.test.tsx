@@ -165,6 +165,29 @@ describe('MegaphoneButton', () => {
   });
 });
 
+describe('MegaphoneButton refusals', () => {
+  it('shows a refused phone number under the field, in the server’s words, until the text changes', async () => {
+    owned = 2;
+    writeLocal(storageKeys.seenMegaphoneIntro, 'true');
+    const socket = connect();
+    const user = userEvent.setup();
+    renderRoute(<MegaphoneButton profile={profile} />);
+    await user.click(await screen.findByRole('button', { name: ko.megaphone.buttonWithCount(2) }));
+    const input = screen.getByLabelText(ko.megaphone.composeLabel);
+    await user.type(input, '010-1234-5678 연락줘');
+    await user.click(screen.getByRole('button', { name: ko.megaphone.send }));
+    const refusal = '확성기에는 전화번호 같은 연락처나 링크를 담을 수 없어요.';
+    act(() => {
+      socket.receive('error', { event: 'megaphone:send', code: 'MEGAPHONE_CONTACT', message: refusal });
+    });
+    expect(input).toHaveAccessibleDescription(refusal);
+    expect(input).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('button', { name: ko.megaphone.send })).toBeEnabled();
+    await user.type(input, '!');
+    expect(input).not.toHaveAttribute('aria-invalid');
+  });
+});
+
 describe('MegaphoneBanner', () => {
   const SHOWN = 5000;
   const megaphone = (id: number, nickname: string, message: string, waitMs = 0) => ({ id, nickname, message, sentAt: id, waitMs, showMs: SHOWN });

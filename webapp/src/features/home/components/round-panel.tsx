@@ -32,7 +32,7 @@ export function RoundPanel({ view, pick, onPick }: RoundPanelProps) {
           </h2>
           <p className="round-panel__prompt">{ko.round.prompt}</p>
         </div>
-        <RoundTimer remaining={view.remaining} />
+        <RoundTimer remaining={view.round === null ? null : view.remaining} />
       </div>
 
       {shown === null ? (

@@ -4,6 +4,7 @@ import { initialRoundView, roundReducer, WORD_FADE_MS, type RoundAction, type Ro
 import { tabSocket, useSocketEvent, useSocketStatus } from '@/lib/socket';
 import { fetchCurrentRound } from '../api/current-round';
 import { fetchServerTime, SERVER_CHECK_MS } from '@/api/server-time';
+import { serverNow } from '@/lib/server-clock';
 
 const POLL_MS = 1000;
 const TICK_MS = 1000;
@@ -70,7 +71,7 @@ export function useRound(): RoundView {
     const check = async () => {
       const outcome = await fetchServerTime();
       if (cancelled) return;
-      dispatch(outcome.ok ? fromServer(outcome.data) : { type: 'checkFailed', now: new Date() });
+      dispatch(outcome.ok ? fromServer(outcome.data) : { type: 'checkFailed', now: new Date(serverNow()) });
     };
     void check();
     const timer = window.setInterval(() => void check(), SERVER_CHECK_MS);

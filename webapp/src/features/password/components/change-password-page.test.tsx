@@ -26,13 +26,27 @@ describe('ChangePasswordPage', () => {
   it('refuses a new password that differs from its confirmation, without asking the server', async () => {
     const { user } = setup();
     await user.type(screen.getByLabelText(ko.changePassword.currentPassword), 'old-pass1');
-    await user.type(screen.getByLabelText(ko.newPassword.label), 'abcdef');
-    await user.type(screen.getByLabelText(ko.newPassword.confirmation), 'abcdeg');
+    await user.type(screen.getByLabelText(ko.newPassword.label), 'abcdefg1');
+    await user.type(screen.getByLabelText(ko.newPassword.confirmation), 'abcdefg2');
     await user.click(screen.getByRole('button', { name: ko.changePassword.submit }));
     expect(await screen.findByText(ko.validation.NEW_PASSWORD_MISMATCH)).toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
     await user.type(screen.getByLabelText(ko.newPassword.label), 'x');
     expect(screen.queryByText(ko.validation.NEW_PASSWORD_MISMATCH)).not.toBeInTheDocument();
+  });
+
+  it('states the sign-up rule and holds a new password to it, without asking the server', async () => {
+    const { user } = setup();
+    const password = screen.getByLabelText(ko.newPassword.label);
+    expect(password).toHaveAccessibleDescription(ko.validation.PASSWORD_WEAK);
+    await user.type(screen.getByLabelText(ko.changePassword.currentPassword), 'old-pass1');
+    await user.type(password, 'abcdef');
+    await user.type(screen.getByLabelText(ko.newPassword.confirmation), 'abcdef');
+    await user.click(screen.getByRole('button', { name: ko.changePassword.submit }));
+    await waitFor(() => {
+      expect(screen.getByLabelText(ko.newPassword.confirmation)).toHaveAccessibleDescription(ko.validation.PASSWORD_WEAK);
+    });
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('sends the current and the new password, then returns to /main', async () => {
