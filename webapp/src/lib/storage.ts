@@ -20,29 +20,40 @@ export const sessionKeys = {
 
 export type SessionKey = (typeof sessionKeys)[keyof typeof sessionKeys];
 
-/** Storage can throw (private mode, disabled storage); the app then simply forgets. */
-export function readLocal(key: StorageKey): string | null {
+/**
+ * Storage can throw (private mode, disabled storage); the app then simply forgets: a read
+ * finds nothing, and a write or a removal does nothing (the value is only a convenience).
+ */
+function read(area: () => Storage, key: string): string | null {
   try {
-    return window.localStorage.getItem(key);
+    return area().getItem(key);
   } catch {
     return null;
   }
 }
 
-export function writeLocal(key: StorageKey, value: string): void {
+function write(area: () => Storage, key: string, value: string | null): void {
   try {
-    window.localStorage.setItem(key, value);
+    if (value === null) area().removeItem(key);
+    else area().setItem(key, value);
   } catch {
-    // Nothing to do: the value is only a convenience.
+    // Nothing to do: see above.
   }
 }
 
+const local = () => window.localStorage;
+const session = () => window.sessionStorage;
+
+export function readLocal(key: StorageKey): string | null {
+  return read(local, key);
+}
+
+export function writeLocal(key: StorageKey, value: string): void {
+  write(local, key, value);
+}
+
 export function removeLocal(key: StorageKey): void {
-  try {
-    window.localStorage.removeItem(key);
-  } catch {
-    // Nothing to do: see writeLocal.
-  }
+  write(local, key, null);
 }
 
 /** What logging out or withdrawing leaves behind: nothing of the account. */
@@ -51,27 +62,15 @@ export function clearAccountStorage(): void {
   for (const key of Object.values(sessionKeys)) removeSession(key);
 }
 
-/** Session storage fails like local storage (see readLocal), and the app forgets alike. */
+/** Session storage fails like local storage, and the app forgets alike. */
 export function readSession(key: SessionKey): string | null {
-  try {
-    return window.sessionStorage.getItem(key);
-  } catch {
-    return null;
-  }
+  return read(session, key);
 }
 
 export function writeSession(key: SessionKey, value: string): void {
-  try {
-    window.sessionStorage.setItem(key, value);
-  } catch {
-    // Nothing to do: see writeLocal.
-  }
+  write(session, key, value);
 }
 
 export function removeSession(key: SessionKey): void {
-  try {
-    window.sessionStorage.removeItem(key);
-  } catch {
-    // Nothing to do: see writeLocal.
-  }
+  write(session, key, null);
 }

@@ -13,16 +13,7 @@ export function RoundTimer({ remaining }: { remaining: number | null }) {
   if (remaining === null) {
     return (
       <div className="round-timer round-timer--loading" role="timer" aria-busy="true" aria-label={ko.round.timerLoading}>
-        <svg viewBox="0 0 64 64" width="64" height="64" aria-hidden="true" className="round-timer__ring">
-          <circle cx="32" cy="32" r={RADIUS} className="round-timer__track" />
-          <circle
-            cx="32"
-            cy="32"
-            r={RADIUS}
-            className="round-timer__progress"
-            strokeDasharray={`${String(CIRCUMFERENCE / 4)} ${String(CIRCUMFERENCE)}`}
-          />
-        </svg>
+        <Ring dashArray={`${String(CIRCUMFERENCE / 4)} ${String(CIRCUMFERENCE)}`} />
         <span className="round-timer__value" aria-hidden="true">
           <span className="round-timer__dots">
             <span />
@@ -36,21 +27,28 @@ export function RoundTimer({ remaining }: { remaining: number | null }) {
   const fraction = Math.min(1, Math.max(0, remaining / DEFAULT_ROUND_SECONDS));
   return (
     <div className={`round-timer ${remaining <= 5 ? 'round-timer--low' : ''}`} role="timer" aria-label={ko.round.timerLabel(remaining)}>
-      <svg viewBox="0 0 64 64" width="64" height="64" aria-hidden="true" className="round-timer__ring">
-        <circle cx="32" cy="32" r={RADIUS} className="round-timer__track" />
-        <circle
-          cx="32"
-          cy="32"
-          r={RADIUS}
-          className="round-timer__progress"
-          strokeDasharray={CIRCUMFERENCE}
-          strokeDashoffset={CIRCUMFERENCE * (1 - fraction)}
-        />
-      </svg>
+      <Ring dashArray={String(CIRCUMFERENCE)} dashOffset={CIRCUMFERENCE * (1 - fraction)} />
       <span className="round-timer__value" aria-hidden="true">
         {remaining}
         <small>{ko.round.secondsUnit}</small>
       </span>
     </div>
+  );
+}
+
+/** The timer's ring: a track, and over it the arc that `dashArray` and `dashOffset` draw. */
+function Ring({ dashArray, dashOffset }: { dashArray: string; dashOffset?: number }) {
+  return (
+    <svg viewBox="0 0 64 64" width="64" height="64" aria-hidden="true" className="round-timer__ring">
+      <circle cx="32" cy="32" r={RADIUS} className="round-timer__track" />
+      <circle
+        cx="32"
+        cy="32"
+        r={RADIUS}
+        className="round-timer__progress"
+        strokeDasharray={dashArray}
+        strokeDashoffset={dashOffset}
+      />
+    </svg>
   );
 }
