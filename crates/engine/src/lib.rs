@@ -517,13 +517,15 @@ pub trait Engine: Send + Sync + 'static {
     /// A room by id, open or recently ended.
     async fn room(&self, room_id: &str) -> Result<Option<Room>, EngineError>;
 
-    /// Ends an open room and frees both members; with `member`, only if that user sits in
-    /// it. `Some(room)` only for the call that ended it.
+    /// Ends an open room, tells both members in the same step (`farewell`, after every
+    /// message the room took), and frees them; with `member`, only if that user sits in
+    /// it. `Some(room)` only for the call that ended it: no other call tells anyone.
     async fn end_room(
         &self,
         room_id: &str,
         member: Option<i64>,
         now_ms: i64,
+        farewell: &Farewell<'_>,
     ) -> Result<Option<Room>, EngineError>;
 
     /// A chat message, in one step: if the room is open and `sender` sits in it, appends
@@ -589,9 +591,6 @@ pub trait Engine: Send + Sync + 'static {
     /// Users connected nowhere get nothing (what matters is in the room streams).
     async fn deliver(&self, to: &[i64], frame: &str) -> Result<(), EngineError>;
 
-    /// Sends each user their own frame, in one step.
-    async fn deliver_each(&self, items: &[(i64, &str)]) -> Result<(), EngineError>;
-
     /// Sends `frame` to every socket of every node.
     async fn broadcast(&self, frame: &str) -> Result<(), EngineError>;
 
@@ -651,6 +650,25 @@ pub trait Engine: Send + Sync + 'static {
 pub struct JoinFrames<'a> {
     pub waiting: &'a str,
     pub matched: &'a (dyn Fn(&Room) -> [String; 2] + Sync),
+}
+
+/// What the members of a room are told in the step that ends it (see
+/// [`Engine::end_room`]): `frame`, except that the member `aside` names, if one, is told
+/// its own frame instead.
+#[derive(Debug, Clone, Copy)]
+pub struct Farewell<'a> {
+    pub frame: &'a str,
+    pub aside: Option<(i64, &'a str)>,
+}
+
+impl Farewell<'_> {
+    /// The frame `user` is told.
+    pub fn to(&self, user: i64) -> &str {
+        match self.aside {
+            Some((u, frame)) if u == user => frame,
+            _ => self.frame,
+        }
+    }
 }
 
 /// Whether a notice went (see [`Engine::relay`]).

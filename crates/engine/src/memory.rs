@@ -7,8 +7,8 @@ use tokio::sync::broadcast;
 
 use crate::{
     millis, parse_stream_id, presence_ttl_ms, wall_ms, ArchiveMark, ArchiveShare, Backlog, Engine,
-    EngineError, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames, JoinOutcome, Member,
-    MessageFrame, Relayed, Room, SocketAt, StreamEntry, STREAM_MAX,
+    EngineError, Farewell, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames,
+    JoinOutcome, Member, MessageFrame, Relayed, Room, SocketAt, StreamEntry, STREAM_MAX,
 };
 
 /// Events a node's inbox holds before its reader is told of a gap.
@@ -364,6 +364,7 @@ impl Engine for MemoryEngine {
         room_id: &str,
         member: Option<i64>,
         now_ms: i64,
+        farewell: &Farewell<'_>,
     ) -> Result<Option<Room>, EngineError> {
         let mut state = self.state();
         let Some(room) = state.rooms.get_mut(room_id) else {
@@ -378,6 +379,7 @@ impl Engine for MemoryEngine {
             if state.in_room.get(&m.user_id).map(String::as_str) == Some(room_id) {
                 state.in_room.remove(&m.user_id);
             }
+            state.route(&[m.user_id], farewell.to(m.user_id));
         }
         Ok(Some(room))
     }
@@ -550,14 +552,6 @@ impl Engine for MemoryEngine {
 
     async fn deliver(&self, to: &[i64], frame: &str) -> Result<(), EngineError> {
         self.state().route(to, frame);
-        Ok(())
-    }
-
-    async fn deliver_each(&self, items: &[(i64, &str)]) -> Result<(), EngineError> {
-        let state = self.state();
-        for (user, frame) in items {
-            state.route(&[*user], frame);
-        }
         Ok(())
     }
 

@@ -56,8 +56,9 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use self::scripts::Scripts;
 use crate::{
     decode_events, duration_ms, millis, presence_ttl_ms, wall_ms, ArchiveMark, ArchiveShare,
-    Backlog, Engine, EngineError, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames,
-    JoinOutcome, Member, MessageFrame, Received, Relayed, Room, SocketAt, StreamEntry, STREAM_MAX,
+    Backlog, Engine, EngineError, Farewell, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind,
+    JoinFrames, JoinOutcome, Member, MessageFrame, Received, Relayed, Room, SocketAt, StreamEntry,
+    STREAM_MAX,
 };
 
 /// Partitions of the key space and channels of the bus. A multiple of 2, 3, 4, 6 and 8,
@@ -1020,22 +1021,6 @@ impl RedisEngine {
         Ok(())
     }
 
-    /// Sends `frame` to users of one partition, `to`, wherever their sockets are.
-    async fn deliver_in(
-        &self,
-        partition: usize,
-        to: &[i64],
-        frame: &str,
-    ) -> Result<(), EngineError> {
-        let mut args = Vec::with_capacity(1 + to.len());
-        args.push(frame.to_owned());
-        args.extend(to.iter().map(i64::to_string));
-        let _: i64 = self
-            .run(&self.scripts.deliver, self.layout.anchor(partition), args)
-            .await?;
-        Ok(())
-    }
-
     /// Records in room `room_id` that a socket of a member is here, or (`here` false) no
     /// longer.
     async fn room_socket(
@@ -1512,7 +1497,11 @@ impl Engine for RedisEngine {
         room_id: &str,
         member: Option<i64>,
         now_ms: i64,
+        farewell: &Farewell<'_>,
     ) -> Result<Option<Room>, EngineError> {
+        let (aside, aside_frame) = farewell
+            .aside
+            .map_or((String::new(), ""), |(u, f)| (u.to_string(), f));
         let fields: Option<HashMap<String, String>> = self
             .run(
                 &self.scripts.end_room,
@@ -1521,6 +1510,9 @@ impl Engine for RedisEngine {
                     room_id.to_owned(),
                     now_ms.to_string(),
                     member.map(|m| m.to_string()).unwrap_or_default(),
+                    farewell.frame.to_owned(),
+                    aside,
+                    aside_frame.to_owned(),
                 ],
             )
             .await?;
@@ -1742,14 +1734,6 @@ impl Engine for RedisEngine {
         }
         self.in_partitions::<i64>(&self.scripts.deliver, by_partition)
             .await?;
-        Ok(())
-    }
-
-    async fn deliver_each(&self, items: &[(i64, &str)]) -> Result<(), EngineError> {
-        try_join_all(items.iter().map(|(user, frame)| {
-            self.deliver_in(user_partition(*user), std::slice::from_ref(user), frame)
-        }))
-        .await?;
         Ok(())
     }
 

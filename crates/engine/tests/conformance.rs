@@ -10,10 +10,13 @@ use std::time::Duration;
 
 use std::collections::{HashMap, HashSet};
 
+use futures_util::future::try_join_all;
+
 use telepathy_engine::is_stream_id;
 use telepathy_engine::{
-    ArchiveMark, ArchiveShare, Backlog, Engine, EngineError, Gone, Inbound, Inbox, JoinFrames,
-    JoinOutcome, Member, MemoryEngine, MessageFrame, Received, RedisEngine, Room, SocketAt,
+    ArchiveMark, ArchiveShare, Backlog, Engine, EngineError, Farewell, Gone, Inbound, Inbox,
+    JoinFrames, JoinOutcome, Member, MemoryEngine, MessageFrame, Received, RedisEngine, Room,
+    SocketAt,
 };
 
 async fn redis() -> Arc<dyn Engine> {
@@ -519,20 +522,29 @@ async fn ending_a_room_frees_both_once(engine: Arc<dyn Engine>) {
     join(&engine, 7, "봄", 1).await;
     let room = matched(join(&engine, 7, "봄", 2).await);
     assert_eq!(
-        engine.end_room(&room.id, Some(3), 5_000).await.unwrap(),
+        engine
+            .end_room(&room.id, Some(3), 5_000, &BYE)
+            .await
+            .unwrap(),
         None,
         "only a member may end it"
     );
     let ended = engine
-        .end_room(&room.id, Some(2), 5_000)
+        .end_room(&room.id, Some(2), 5_000, &BYE)
         .await
         .unwrap()
         .expect("this call ends it");
     assert_eq!(ended.ended_ms, Some(5_000));
     assert_eq!(ended.members, room.members);
-    assert_eq!(engine.end_room(&room.id, None, 6_000).await.unwrap(), None);
     assert_eq!(
-        engine.end_room("no-such-room", None, 6_000).await.unwrap(),
+        engine.end_room(&room.id, None, 6_000, &BYE).await.unwrap(),
+        None
+    );
+    assert_eq!(
+        engine
+            .end_room("no-such-room", None, 6_000, &BYE)
+            .await
+            .unwrap(),
         None
     );
     assert_eq!(engine.room_of(1).await.unwrap(), None);
@@ -550,6 +562,11 @@ async fn room_of_two(engine: &Arc<dyn Engine>, a: i64, b: i64) -> Room {
     join(engine, 7, "봄", a).await;
     matched(join(engine, 7, "봄", b).await)
 }
+
+const BYE: Farewell<'static> = Farewell {
+    frame: "bye",
+    aside: None,
+};
 
 const FRAME: MessageFrame<'static> = MessageFrame {
     head: "<",
@@ -611,7 +628,7 @@ async fn only_members_of_open_rooms_send(engine: Arc<dyn Engine>) {
     assert_eq!(send(&engine, &nowhere, 1, "nowhere").await, None);
     assert!(engine.relay(&room, 1, "typing").await.unwrap());
     assert!(!engine.relay(&room, 3, "typing").await.unwrap());
-    engine.end_room(&room.id, None, 9_000).await.unwrap();
+    engine.end_room(&room.id, None, 9_000, &BYE).await.unwrap();
     assert_eq!(send(&engine, &room, 1, "too late").await, None);
     assert!(!engine.relay(&room, 1, "typing").await.unwrap());
     assert!(engine
@@ -625,7 +642,10 @@ async fn only_members_of_open_rooms_send(engine: Arc<dyn Engine>) {
     assert!(engine.cancel_wait(3).await.unwrap());
     let room = room_of_two(&engine, 4, 5).await;
     let first = send(&engine, &room, 4, "before").await.unwrap();
-    engine.end_room(&room.id, Some(5), 9_000).await.unwrap();
+    engine
+        .end_room(&room.id, Some(5), 9_000, &BYE)
+        .await
+        .unwrap();
     assert_eq!(send(&engine, &room, 5, "after").await, None);
     let kept = engine.read_after(&room.id, None, 10).await.unwrap();
     assert_eq!(
@@ -891,9 +911,10 @@ async fn an_inbox_that_falls_behind_says_so(engine: Arc<dyn Engine>) {
     let mut slow = node(&engine, "slow", 1_000_000).await;
     slow.hold(&engine, 1).await;
     // More than the inbox holds (65,536), sent while nobody reads.
-    let batch: Vec<(i64, &str)> = vec![(1, "x"); 1_000];
     for _ in 0..70 {
-        engine.deliver_each(&batch).await.unwrap();
+        try_join_all((0..1_000).map(|_| engine.deliver(&[1], "x")))
+            .await
+            .unwrap();
     }
     engine.deliver(&[1], "last").await.unwrap();
     // Let the subscriber take in everything published.
@@ -953,13 +974,32 @@ async fn events_reach_the_nodes_that_hold_their_users(engine: Arc<dyn Engine>) {
     assert_eq!(next(&mut n2).await, event(&[2], "typing"));
     quiet(&mut n1).await;
 
-    // Each user can get a frame of their own in one step.
+    // The step that ends a room tells its members, after its last message, one of them
+    // a frame of their own.
+    let last = send(&engine, &room, 1, "bye").await.unwrap();
+    let farewell = Farewell {
+        frame: "ended",
+        aside: Some((1, "ended for 1")),
+    };
     engine
-        .deliver_each(&[(1, "for 1 alone"), (2, "for 2 alone")])
+        .end_room(&room.id, Some(1), now, &farewell)
         .await
-        .unwrap();
-    assert_eq!(next(&mut n1).await, event(&[1], "for 1 alone"));
-    assert_eq!(next(&mut n2).await, event(&[2], "for 2 alone"));
+        .unwrap()
+        .expect("this call ends it");
+    assert_eq!(next(&mut n1).await, event(&[1], &format!("<{last}>")));
+    assert_eq!(next(&mut n1).await, event(&[1], "ended for 1"));
+    assert_eq!(next(&mut n2).await, event(&[2], &format!("<{last}>")));
+    assert_eq!(next(&mut n2).await, event(&[2], "ended"));
+    // Only the call that ends it tells anyone.
+    assert_eq!(
+        engine
+            .end_room(&room.id, None, now, &farewell)
+            .await
+            .unwrap(),
+        None
+    );
+    quiet(&mut n1).await;
+    quiet(&mut n2).await;
 
     // A waiter hears so in the same step as the join; waiters of an expired round hear
     // that where they are.
@@ -1239,7 +1279,9 @@ async fn a_retried_message_is_appended_once_and_echoed_with_its_id(engine: Arc<d
     );
 
     // After the room ended, a retry is still told its id; a new message is refused.
-    engine.end_room(&room.id, None, now).await.unwrap();
+    engine.end_room(&room.id, None, now, &BYE).await.unwrap();
+    assert_eq!(next(&mut n1).await, event(&[1], "bye"));
+    assert_eq!(next(&mut n2).await, event(&[2], "bye"));
     assert_eq!(sent(1, "c1", "first").await, Some(id.clone()));
     assert_eq!(next(&mut n1).await, event(&[1], &format!("<{id}>")));
     assert_eq!(sent(1, "c2", "late").await, None);

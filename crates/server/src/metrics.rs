@@ -33,7 +33,6 @@ const ENGINE_OPS: &[&str] = &[
     "attach",
     "broadcast",
     "deliver",
-    "deliver_each",
     "detach",
     "end_room",
     "heartbeat",

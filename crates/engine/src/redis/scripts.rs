@@ -321,10 +321,14 @@ if #told > 0 then publish(told, ARGV[1]) end
 return told
 ";
 
-/// ARGV: room id, now ms, member or ''. Answers the room's fields when this call ended
-/// it; the members' own records are freed after (`LEAVE_ROOM`, in their partitions). The
-/// room's stream, if it has one, takes no message from now on: its last id moves to the
-/// last possible one, which `XADD` cannot pass (see `SEND`); what it holds stays readable.
+/// ARGV: room id, now ms, member or '', the frame both members are told, and a member
+/// told another frame instead (or '') with that frame. Answers the room's fields when this
+/// call ended it, and tells the members through the room's record of their sockets, as
+/// `CREATE_ROOM` told them of it: in the room's partition, so on one server with its
+/// messages, and after them. The members' own records are freed after (`LEAVE_ROOM`, in
+/// their partitions). The room's stream, if it has one, takes no message from now on: its
+/// last id moves to the last possible one, which `XADD` cannot pass (see `SEND`); what it
+/// holds stays readable.
 const END_ROOM: &str = r"
 local rk = K .. 'room:' .. ARGV[1]
 local r = redis.call('HMGET', rk, 'ended', 'ua', 'ub')
@@ -334,6 +338,11 @@ redis.call('HSET', rk, 'ended', ARGV[2])
 redis.call('EXPIRE', rk, 86400)
 if redis.call('EXISTS', rk .. ':s') == 1 then
   redis.call('XSETID', rk .. ':s', '18446744073709551615-18446744073709551615')
+end
+local sockets = redis.call('HGETALL', rk .. ':w')
+for i = 2, 3 do
+  local u = r[i]
+  publish_room(sockets, u .. '\n' .. (u == ARGV[5] and ARGV[6] or ARGV[4]), u)
 end
 return redis.call('HGETALL', rk)
 ";
@@ -623,7 +632,7 @@ impl Scripts {
             cancel: anchored(CANCEL),
             expire_queues: anchored(EXPIRE_QUEUES),
             release: publishing(RELEASE),
-            end_room: anchored(END_ROOM),
+            end_room: publishing(END_ROOM),
             send: script("#!lua flags=allow-cross-slot-keys", &[SEND]),
             room_here: anchored(ROOM_HERE),
             room_gone: anchored(ROOM_GONE),

@@ -19,8 +19,8 @@ use telepathy_domain::text::ChatText;
 use telepathy_domain::words::{custom_set_for_round, topic_for_round};
 use telepathy_domain::ErrorCode;
 use telepathy_engine::{
-    bus, is_stream_id, parse_stream_id, JoinFrames, JoinOutcome, Member, MessageFrame, Room,
-    SocketAt,
+    bus, is_stream_id, parse_stream_id, Farewell, JoinFrames, JoinOutcome, Member, MessageFrame,
+    Room, SocketAt,
 };
 use telepathy_store::{MatchSide, RoomRecord, User};
 use tokio::sync::mpsc;
@@ -587,43 +587,45 @@ impl AppState {
         member: Option<i64>,
     ) -> Result<bool, ErrorCode> {
         let now = self.shared_now_ms();
-        let ended = self
-            .metrics
-            .engine("end_room", self.engine.end_room(room_id, member, now))
-            .await
-            .map_err(|e| internal("ending a room", e))?;
-        let Some(room) = ended else {
-            return Ok(false);
-        };
         let ended = ChatEnded {
-            room_id: room.id.clone(),
+            room_id: room_id.to_owned(),
             reason,
             by_user_id: by,
         };
-        let to = room.members.each_ref().map(|m| m.user_id);
-        match (reason, by) {
-            // In a chat of two, a report the other side heard of would name the reporter
-            // (the report modal promises it does not): the reporter is told of the report,
-            // the other side only that the reporter left.
+        let told = frame(reason.event(), &ended);
+        // In a chat of two, a report the other side heard of would name the reporter (the
+        // report modal promises it does not): the reporter is told of the report, the
+        // other side only that the reporter left.
+        let left = match (reason, by) {
             (EndReason::Report, Some(reporter)) => {
                 let left = ChatEnded {
                     reason: EndReason::Left,
-                    ..ended.clone()
+                    ..ended
                 };
-                let told = to.map(|u| {
-                    let what = if u == reporter { &ended } else { &left };
-                    (u, frame(what.reason.event(), what))
-                });
-                let told = told.each_ref().map(|(u, f)| (*u, f.as_str()));
-                if let Err(e) = self
-                    .metrics
-                    .engine("deliver_each", self.engine.deliver_each(&told))
-                    .await
-                {
-                    tracing::error!(error = %e, room = room_id, "telling a reported chat's end");
-                }
+                Some((reporter, frame(left.reason.event(), &left)))
             }
-            _ => self.deliver(&to, &frame(reason.event(), &ended)).await,
+            _ => None,
+        };
+        let farewell = match &left {
+            Some((reporter, left)) => Farewell {
+                frame: left,
+                aside: Some((*reporter, &told)),
+            },
+            None => Farewell {
+                frame: &told,
+                aside: None,
+            },
+        };
+        let ended = self
+            .metrics
+            .engine(
+                "end_room",
+                self.engine.end_room(room_id, member, now, &farewell),
+            )
+            .await
+            .map_err(|e| internal("ending a room", e))?;
+        if ended.is_none() {
+            return Ok(false);
         }
         tracing::info!(room = room_id, ?reason, "chat ended");
         // The archive marks it again when it finishes the room, should this fail.
