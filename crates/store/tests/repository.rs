@@ -491,6 +491,18 @@ async fn matches_write_history_for_both(store: Store) {
     store.mark_room_ended("r1", 15_000).await.unwrap();
     let r1 = store.room_record("r1").await.unwrap().unwrap();
     assert_eq!(r1.ended_at, Some(15_000));
+    // Many ends in one call: a recorded end is kept, an unknown room passed over.
+    store
+        .mark_rooms_ended(&[("r1", 16_000), ("r2", 17_000), ("nowhere", 18_000)])
+        .await
+        .unwrap();
+    let ended = |id: &'static str| {
+        let store = store.clone();
+        async move { store.room_record(id).await.unwrap().unwrap().ended_at }
+    };
+    assert_eq!(ended("r1").await, Some(15_000));
+    assert_eq!(ended("r2").await, Some(17_000));
+    assert!(store.room_record("nowhere").await.unwrap().is_none());
     assert!(r1.has_member(a) && r1.has_member(b) && !r1.has_member(b + 100));
     assert_eq!(r1.partner_of(a), Some(b));
 }

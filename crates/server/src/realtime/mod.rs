@@ -38,8 +38,16 @@ use crate::wire::{
     RoundWord, SendChatMessage,
 };
 
-/// New rooms waiting for the recorder before a match is written on its own.
-const MATCH_RECORDS_QUEUE: usize = 10_000;
+/// Rooms' news waiting for the recorder before one is written on its own.
+const ROOM_RECORDS_QUEUE: usize = 10_000;
+
+/// What the recorder writes to SQL about a room, in batches (see `tasks::record_rooms`).
+pub enum RoomRecordNews {
+    /// A new room, with its members' word-history lines.
+    Made(Room),
+    /// A room ended (room id, ms).
+    Ended(String, i64),
+}
 
 /// This node's real-time machinery: its open sockets, the megaphones it has heard on air,
 /// the bus listener's inboxes, the rooms on their way to SQL, and whether it beats and
@@ -58,15 +66,15 @@ pub struct Realtime {
     /// A new inbox for the bus listener, when the node starts over as a new instance.
     pub(crate) next_inbox: mpsc::Sender<telepathy_engine::Inbox>,
     pub(crate) next_inbox_rx: std::sync::Mutex<Option<mpsc::Receiver<telepathy_engine::Inbox>>>,
-    /// New rooms on their way to SQL (see `tasks::record_rooms`).
-    pub match_records: mpsc::Sender<Room>,
-    pub(crate) match_records_rx: std::sync::Mutex<Option<mpsc::Receiver<Room>>>,
+    /// Rooms made and ended on their way to SQL (see `tasks::record_rooms`).
+    pub room_records: mpsc::Sender<RoomRecordNews>,
+    pub(crate) room_records_rx: std::sync::Mutex<Option<mpsc::Receiver<RoomRecordNews>>>,
 }
 
 impl Realtime {
     /// The machinery of a node named `node_id`, before its tasks start (see [`start`]).
     pub fn new(node_id: &str, metrics: Arc<Metrics>) -> Self {
-        let (match_records, match_records_rx) = mpsc::channel(MATCH_RECORDS_QUEUE);
+        let (room_records, room_records_rx) = mpsc::channel(ROOM_RECORDS_QUEUE);
         let (next_inbox, next_inbox_rx) = mpsc::channel(1);
         Self {
             hub: Hub::new(node_id, metrics),
@@ -75,8 +83,8 @@ impl Realtime {
             draining: AtomicBool::new(false),
             next_inbox,
             next_inbox_rx: std::sync::Mutex::new(Some(next_inbox_rx)),
-            match_records,
-            match_records_rx: std::sync::Mutex::new(Some(match_records_rx)),
+            room_records,
+            room_records_rx: std::sync::Mutex::new(Some(room_records_rx)),
         }
     }
 
@@ -386,22 +394,48 @@ impl AppState {
                 self.metrics
                     .match_latency
                     .observe(started.elapsed().as_secs_f64());
-                self.record_later(room);
+                self.record_later(RoomRecordNews::Made(room));
                 Ok(())
             }
         }
     }
 
-    /// Hands a new room to the recorder, which writes rooms to SQL in batches (one commit
-    /// for many matches at a round's start). Never dropped: with the recorder behind, the
-    /// room is written on its own.
-    fn record_later(&self, room: Room) {
+    /// Hands a room's news to the recorder, which writes rooms to SQL in batches (one
+    /// commit for many matches at a round's start, one statement for many ends). Never
+    /// dropped: with the recorder behind, the news is written on its own.
+    fn record_later(&self, news: RoomRecordNews) {
         if let Err(
-            mpsc::error::TrySendError::Full(room) | mpsc::error::TrySendError::Closed(room),
-        ) = self.realtime.match_records.try_send(room)
+            mpsc::error::TrySendError::Full(news) | mpsc::error::TrySendError::Closed(news),
+        ) = self.realtime.room_records.try_send(news)
         {
             let state = self.clone();
-            tokio::spawn(async move { state.record_matches(&[room]).await });
+            tokio::spawn(async move { state.record_rooms(vec![news]).await });
+        }
+    }
+
+    /// Writes rooms' news to SQL: the new rooms first, then the ends.
+    pub(crate) async fn record_rooms(&self, news: Vec<RoomRecordNews>) {
+        let mut made = Vec::new();
+        let mut ended = Vec::new();
+        for n in news {
+            match n {
+                RoomRecordNews::Made(room) => made.push(room),
+                RoomRecordNews::Ended(room_id, at) => ended.push((room_id, at)),
+            }
+        }
+        if !made.is_empty() {
+            self.record_matches(&made).await;
+        }
+        if !ended.is_empty() {
+            let ends: Vec<(&str, i64)> = ended.iter().map(|(id, at)| (id.as_str(), *at)).collect();
+            // The archive marks them again when it finishes the rooms, should this fail.
+            if let Err(e) = self
+                .metrics
+                .store("mark_room_ended", self.store.mark_rooms_ended(&ends))
+                .await
+            {
+                tracing::error!(error = %e, rooms = ends.len(), "recording rooms' ends");
+            }
         }
     }
 
@@ -628,14 +662,7 @@ impl AppState {
             return Ok(false);
         }
         tracing::info!(room = room_id, ?reason, "chat ended");
-        // The archive marks it again when it finishes the room, should this fail.
-        if let Err(e) = self
-            .metrics
-            .store("mark_room_ended", self.store.mark_room_ended(room_id, now))
-            .await
-        {
-            tracing::error!(error = %e, room = room_id, "recording a room's end");
-        }
+        self.record_later(RoomRecordNews::Ended(room_id.to_owned(), now));
         Ok(true)
     }
 

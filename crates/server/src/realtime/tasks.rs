@@ -17,7 +17,7 @@ use telepathy_engine::{
 use telepathy_store::{ArchivedMessage, StoreError};
 
 use super::hub::Kick;
-use super::{chat_frame, decode};
+use super::{chat_frame, decode, RoomRecordNews};
 use crate::state::AppState;
 use crate::wire::{frame, EndReason, MatchExpired, OnlineCount};
 
@@ -70,7 +70,7 @@ pub async fn start(state: &AppState) -> anyhow::Result<()> {
         .await
         .context("joining the engine as a live node")?;
     state.metrics.users_online.set(gauge(beat.online));
-    if let Some(records) = take(&state.realtime.match_records_rx) {
+    if let Some(records) = take(&state.realtime.room_records_rx) {
         tokio::spawn(record_rooms(state.clone(), records));
     }
     tokio::spawn(every(state.clone(), CLOCK_SYNC, |s| async move {
@@ -100,15 +100,15 @@ pub async fn start(state: &AppState) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Rooms written to SQL per transaction, at most.
+/// Rooms' news written to SQL per turn, at most.
 const RECORD_BATCH: usize = 500;
 
-/// Writes new rooms to SQL as they come, in batches of whatever has queued meanwhile.
-async fn record_rooms(state: AppState, mut rooms: tokio::sync::mpsc::Receiver<Room>) {
+/// Writes rooms made and ended to SQL as they come, in batches of whatever has queued
+/// meanwhile.
+async fn record_rooms(state: AppState, mut news: tokio::sync::mpsc::Receiver<RoomRecordNews>) {
     let mut batch = Vec::with_capacity(RECORD_BATCH);
-    while rooms.recv_many(&mut batch, RECORD_BATCH).await > 0 {
-        state.record_matches(&batch).await;
-        batch.clear();
+    while news.recv_many(&mut batch, RECORD_BATCH).await > 0 {
+        state.record_rooms(std::mem::take(&mut batch)).await;
     }
 }
 
