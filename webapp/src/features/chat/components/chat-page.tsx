@@ -223,7 +223,9 @@ function ChatRoom({ info }: { info: ChatInfo }) {
         <p className="modal__description">{ended ? endedText(ended, info) : null}</p>
         {ended?.reason === 'report' ? <p className="chat-ended__hint">{ko.chat.endedByReportHint}</p> : null}
         <div className="modal__actions">
-          <Button block onClick={() => void room.leave(false)}>
+          {/* Whoever the chat ended on is asked how it felt and may block the partner, as the
+              one who left is; after a report, neither. */}
+          <Button block onClick={() => void room.leave(ended?.reason !== 'report')}>
             {ko.chat.endedLeave}
           </Button>
           {canReport ? (
