@@ -102,11 +102,15 @@ test('two users pick the same word, chat, one leaves and rates the chat, both ke
   await expect(mood).toBeHidden();
   expect(await a.evaluate(() => localStorage.getItem('feedbackInfo'))).toBeNull();
 
-  // Bob leaves from the ended chat: no mood question for him.
+  // Bob leaves from the ended chat: the mood question waits for him too; he skips it.
   await ended.getByRole('button', { name: '나가기' }).click();
   await expect(b).toHaveURL(/\/main$/);
-  await expect(b.getByRole('dialog', { name: '방금 대화는 어땠나요?' })).toHaveCount(0);
+  const bobMood = b.getByRole('dialog', { name: '방금 대화는 어땠나요?' });
+  await expect(bobMood).toBeVisible();
+  await bobMood.getByRole('button', { name: '다음에 할게요' }).click();
+  await expect(bobMood).toBeHidden();
   expect(await b.evaluate(() => localStorage.getItem('chatInfo'))).toBeNull();
+  expect(await b.evaluate(() => localStorage.getItem('feedbackInfo'))).toBeNull();
 
   // Both keep the word, with the partner's nickname.
   for (const [page, partner] of [

@@ -57,7 +57,7 @@ pub(crate) async fn watch(state: AppState) {
         }
         let now =
             chrono::DateTime::from_timestamp_millis(state.shared_now_ms()).unwrap_or_default();
-        let Some(evening) = evening_due(state.config.service_window, now) else {
+        let Some(evening) = evening_due(state.service_window(), now) else {
             continue;
         };
         if finished == Some(evening) {

@@ -1,5 +1,6 @@
 //! The time the server decides by; tests move it by hand.
 
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::Mutex;
 
 use chrono::{DateTime, Utc};
@@ -23,27 +24,38 @@ impl Clock for SystemClock {
 }
 
 /// The system's clock moved by a shift: the demo's clock, which `POST /api/dev/clock`
-/// sets to a time of day (to see the evening's bell without waiting for it, say).
+/// sets to a time of day (to see the evening's bell or the closed hours without waiting
+/// for them, say).
 #[derive(Default)]
-pub struct ShiftedClock(std::sync::atomic::AtomicI64);
+pub struct ShiftedClock {
+    shift_ms: AtomicI64,
+    /// Set by `set`, cleared by `reset`: a shift of zero is still a moved clock.
+    moved: AtomicBool,
+}
 
 impl ShiftedClock {
     /// Moves the clock so that it reads `at` now.
     pub fn set(&self, at: DateTime<Utc>) {
         let shift = at.timestamp_millis() - Utc::now().timestamp_millis();
-        self.0.store(shift, std::sync::atomic::Ordering::Relaxed);
+        self.shift_ms.store(shift, Ordering::Relaxed);
+        self.moved.store(true, Ordering::Relaxed);
     }
 
     /// Back to the system's time.
     pub fn reset(&self) {
-        self.0.store(0, std::sync::atomic::Ordering::Relaxed);
+        self.shift_ms.store(0, Ordering::Relaxed);
+        self.moved.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether the clock was moved (and not reset since).
+    pub fn is_moved(&self) -> bool {
+        self.moved.load(Ordering::Relaxed)
     }
 }
 
 impl Clock for ShiftedClock {
     fn now(&self) -> DateTime<Utc> {
-        Utc::now()
-            + chrono::Duration::milliseconds(self.0.load(std::sync::atomic::Ordering::Relaxed))
+        Utc::now() + chrono::Duration::milliseconds(self.shift_ms.load(Ordering::Relaxed))
     }
 }
 
@@ -80,13 +92,16 @@ mod tests {
     #[test]
     fn the_demo_clock_reads_what_it_was_set_to_and_runs_on() {
         let clock = ShiftedClock::default();
+        assert!(!clock.is_moved());
         let at: DateTime<Utc> = "2026-12-01T10:59:55Z".parse().unwrap_or_default();
         clock.set(at);
+        assert!(clock.is_moved());
         let read = clock.now();
         assert!((read - at).num_milliseconds().abs() < 1_000, "{read}");
         std::thread::sleep(std::time::Duration::from_millis(20));
         assert!(clock.now() > read);
         clock.reset();
+        assert!(!clock.is_moved());
         assert!((clock.now() - Utc::now()).num_milliseconds().abs() < 1_000);
     }
 }

@@ -4,6 +4,7 @@
 use std::sync::atomic::AtomicI64;
 use std::sync::Arc;
 
+use telepathy_domain::round::ServiceWindow;
 use telepathy_engine::{Engine, MemoryEngine, RedisEngine};
 use telepathy_providers::{
     CardPayments, DemoCardPayments, DemoIdentity, DemoSms, IdentityVerifier, PortOneIdentity,
@@ -53,6 +54,20 @@ impl std::ops::Deref for AppState {
 
     fn deref(&self) -> &Inner {
         &self.0
+    }
+}
+
+impl AppState {
+    /// The hours the service keeps now, the one home of that rule. Demo mode is always open
+    /// by default, so nobody trying it at noon is locked out; once its clock is moved
+    /// (`POST /api/dev/clock`), the spec's hours (20:00–02:00) hold on the moved clock, so a
+    /// demo shows the closed hours and the opening, and moving it back opens it again.
+    /// Configured hours hold either way.
+    pub fn service_window(&self) -> ServiceWindow {
+        match (self.config.service_window, &self.demo_clock) {
+            (ServiceWindow::Always, Some(clock)) if clock.is_moved() => ServiceWindow::default(),
+            (window, _) => window,
+        }
     }
 }
 

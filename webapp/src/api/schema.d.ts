@@ -339,7 +339,9 @@ export interface paths {
          * Demo mode only, for this machine (or with the outbox token): sets the demo's clock
          *     to a Seoul time of day (today, or `date`), to see the 8 PM bell or the closed hours
          *     without waiting; without `seoulTime`, back to the real time. The clock goes on
-         *     running from there. Each evening's bell rings once: for a second try, name another
+         *     running from there. Demo mode is always open until its clock is moved; on a moved
+         *     clock the service keeps the spec's hours (20:00–02:00), and back on the real time it
+         *     is always open again. Each evening's bell rings once: for a second try, name another
          *     date.
          */
         post: operations["setDemoClock"];
@@ -397,6 +399,26 @@ export interface paths {
         };
         /** The current round (polled each second when the socket is down). */
         get: operations["getCurrentRound"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/match/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's chat: the room they sit in (on any of their devices), or else their
+         *     latest chat, which has ended; neither for someone who never chatted.
+         */
+        get: operations["getCurrentChat"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1837,6 +1859,18 @@ export interface components {
             amount: number;
         };
         /**
+         * CurrentChat
+         * @description The caller's chat as the server knows it: the room they sit in, or else how their last
+         *     chat went. A page that has no chat of its own (another device, a tab opened later, a
+         *     page left while the chat ended) learns here what to show.
+         */
+        CurrentChat: {
+            /** @description The room the caller sits in, as `matched` told it (`sender*` is the caller). */
+            room?: components["schemas"]["Matched"] & unknown;
+            /** @description The caller's latest chat, when no room is open: it has ended. */
+            ended?: components["schemas"]["EndedChat"] & unknown;
+        };
+        /**
          * CurrentRound
          * @description The current round.
          */
@@ -1946,6 +1980,15 @@ export interface components {
          * @enum {string}
          */
         EndReason: "left" | "disconnected" | "gone" | "report";
+        /**
+         * EndedChat
+         * @description A chat that has ended.
+         */
+        EndedChat: {
+            roomId: string;
+            word: string;
+            partnerNickname: string;
+        };
         /**
          * ErrorBody
          * @description The body of every error answer.
@@ -5950,6 +5993,133 @@ export interface operations {
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["CurrentRound"];
+                };
+            };
+            /** @description The input breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Login needed, or the credentials are wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request came from a foreign page. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Taken by someone else, or done already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Our fault; details are in the log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An outside provider failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCurrentChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["CurrentChat"];
                 };
             };
             /** @description The input breaks a rule. */

@@ -24,8 +24,11 @@ export function ComingSoon({ nextOpenAt }: { nextOpenAt: string | null }) {
         </div>
         <div>
           <dt>{ko.closed.untilOpen}</dt>
-          <dd className="closed-overlay__countdown" role="timer">
-            {formatDuration(left)}
+          {/* The timer inside the dd: a dd with a role of its own breaks the list. */}
+          <dd>
+            <span className="closed-overlay__countdown" role="timer">
+              {formatDuration(left)}
+            </span>
           </dd>
         </div>
       </dl>

@@ -54,6 +54,21 @@ export function PageBody({ children, className }: { children: ReactNode; classNa
   return <main className={['page-body', className ?? ''].filter(Boolean).join(' ')}>{children}</main>;
 }
 
-export function Card({ children, className, as: Tag = 'section' }: { children: ReactNode; className?: string; as?: 'section' | 'div' | 'article' }) {
-  return <Tag className={['card', className ?? ''].filter(Boolean).join(' ')}>{children}</Tag>;
+export function Card({
+  children,
+  className,
+  as: Tag = 'section',
+  labelledBy,
+}: {
+  children: ReactNode;
+  className?: string;
+  as?: 'section' | 'div' | 'article';
+  /** The id of the card's heading: a section so named is a region of the page. */
+  labelledBy?: string;
+}) {
+  return (
+    <Tag className={['card', className ?? ''].filter(Boolean).join(' ')} aria-labelledby={labelledBy}>
+      {children}
+    </Tag>
+  );
 }

@@ -254,9 +254,15 @@ export const ko = {
     notConnected: '서버에 연결하고 있어요. 잠시 후 다시 시도해주세요.',
     expired: '이번 라운드에는 같은 단어를 고른 사람이 없었어요. 새 단어를 골라보세요.',
     online: (n: number) => `지금 ${n}명 접속 중`,
-    activeChatTitle: '진행 중인 대화가 있어요',
+    activeChatTitle: '대화 중인 상대가 있어요',
     activeChatText: (partner: string, word: string) => `${partner}님과 ‘${word}’${directionParticle(word)} 대화하고 있어요.`,
+    activeChatHint: '대화를 마치면 새 단어를 고를 수 있어요.',
     backToChat: '대화로 돌아가기',
+    missedEndTitle: '대화가 끝났어요',
+    missedEndText: (partner: string, word: string) =>
+      `${partner}님과 ‘${word}’${directionParticle(word)} 나누던 대화는 자리를 비운 사이에 끝났어요.`,
+    missedEndFeedback: '기분 남기기',
+    missedEndClose: '닫기',
   },
 
   install: {
@@ -413,6 +419,11 @@ export const ko = {
     endedByPartner: (partner: string) => `${partner}님이 대화방을 나갔어요.`,
     endedDisconnected: (partner: string) => `${partner}님과의 연결이 끊겨 대화가 종료되었어요.`,
     endedGone: '이미 종료된 대화예요.',
+    endedWhileAway: '자리를 비운 사이에 대화가 끝났어요.',
+    overText: (partner: string, word: string) => `${partner}님과 ‘${word}’${directionParticle(word)} 나누던 대화가 끝났어요.`,
+    overHint: '메인에서 새 단어를 골라 다시 연결해보세요.',
+    overBack: '메인으로',
+    loadingChat: '대화를 불러오는 중…',
     endedByReport: '신고로 대화가 종료되었어요.',
     endedByReportHint: '운영팀이 신고된 대화를 확인할 예정이에요. 서로를 존중하는 대화를 부탁드려요.',
     endedLeave: '나가기',

@@ -98,3 +98,19 @@ export function moveChatInfoToFeedback(info: ChatInfo): void {
   writeLocal(storageKeys.feedbackInfo, JSON.stringify(info));
   clearChatInfo();
 }
+
+/**
+ * The chat this device held when the server said it was over without this device seeing the
+ * end (the user came back after it ended): /main says so until the user moves on.
+ */
+export function readMissedEnd(): ChatInfo | null {
+  return parseChatInfo(readLocal(storageKeys.missedChatEnd));
+}
+
+export function noteMissedEnd(info: ChatInfo): void {
+  writeLocal(storageKeys.missedChatEnd, JSON.stringify(info));
+}
+
+export function clearMissedEnd(): void {
+  removeLocal(storageKeys.missedChatEnd);
+}

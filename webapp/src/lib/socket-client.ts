@@ -211,6 +211,11 @@ export class SocketClient {
     }
   }
 
+  /** Sends the resume point now, if there is one and the connection is open. */
+  resumeNow(): void {
+    if (this.status === 'open') this.resume();
+  }
+
   private resume(): void {
     const point = this.options.resumePoint?.();
     if (point) this.send('resume', point);

@@ -9,6 +9,8 @@ export const storageKeys = {
   seenMegaphoneIntro: 'seenMegaphoneIntro',
   chatInfo: 'chatInfo',
   feedbackInfo: 'feedbackInfo',
+  /** A chat that ended while this device was away (not a key of the specification). */
+  missedChatEnd: 'missedChatEnd',
 } as const;
 
 export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];

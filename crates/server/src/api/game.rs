@@ -5,12 +5,13 @@ use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use telepathy_domain::{limits, Emotion, ErrorCode, Notice};
+use telepathy_engine::Room;
 
 use super::choice::{Choice, EmotionChoices};
 use super::{Ack, Tag};
 use crate::error::{ApiResult, OrInternal};
 use crate::state::AppState;
-use crate::wire::{ProtocolTypes, RoundState, RoundWord};
+use crate::wire::{Matched, ProtocolTypes, RoundState, RoundWord};
 
 pub struct GameApi(pub AppState);
 
@@ -28,6 +29,44 @@ pub struct CurrentRound {
 pub struct EndBody {
     #[oai(default)]
     pub room_id: String,
+}
+
+/// The caller's chat as the server knows it: the room they sit in, or else how their last
+/// chat went. A page that has no chat of its own (another device, a tab opened later, a
+/// page left while the chat ended) learns here what to show.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
+pub struct CurrentChat {
+    /// The room the caller sits in, as `matched` told it (`sender*` is the caller).
+    pub room: Option<Matched>,
+    /// The caller's latest chat, when no room is open: it has ended.
+    pub ended: Option<EndedChat>,
+}
+
+/// A chat that has ended.
+#[derive(Debug, Object)]
+#[oai(rename_all = "camelCase")]
+pub struct EndedChat {
+    pub room_id: String,
+    pub word: String,
+    pub partner_nickname: String,
+}
+
+/// `room` as `matched` tells it to `user_id`; `None` when they are not a member.
+fn matched_for(room: &Room, user_id: i64) -> Option<Matched> {
+    let partner = room.partner_of(user_id)?;
+    let me = room.members.iter().find(|m| m.user_id == user_id)?;
+    Some(Matched {
+        room_id: room.id.clone(),
+        word: room.word.clone(),
+        round: room.round,
+        sender_id: me.user_id,
+        sender_username: me.nickname.clone(),
+        sender_nickname: me.nickname.clone(),
+        receiver_id: partner.user_id,
+        receiver_username: partner.nickname.clone(),
+        receiver_nickname: partner.nickname.clone(),
+    })
 }
 
 /// A line of the word history.
@@ -91,6 +130,43 @@ impl GameApi {
             round: r.round,
             remaining: r.remaining,
             words: r.words,
+        }))
+    }
+
+    /// The caller's chat: the room they sit in (on any of their devices), or else their
+    /// latest chat, which has ended; neither for someone who never chatted.
+    #[oai(
+        path = "/match/current",
+        method = "get",
+        operation_id = "getCurrentChat",
+        tag = "Tag::Game"
+    )]
+    async fn current_chat(&self, req: &Request) -> ApiResult<CurrentChat> {
+        let s = &self.0;
+        let user = s.require_user(req).await?.user;
+        let open = s
+            .metrics
+            .engine("room_of", s.engine.room_of(user.id))
+            .await
+            .or_internal("reading the caller's room")?;
+        if let Some(room) = open.as_ref().and_then(|r| matched_for(r, user.id)) {
+            return Ok(Json(CurrentChat {
+                room: Some(room),
+                ended: None,
+            }));
+        }
+        let latest = s
+            .store
+            .word_history(user.id, 1)
+            .await
+            .or_internal("reading the latest chat")?;
+        Ok(Json(CurrentChat {
+            room: None,
+            ended: latest.into_iter().next().map(|h| EndedChat {
+                room_id: h.room_id,
+                word: h.word,
+                partner_nickname: h.partner_nickname,
+            }),
         }))
     }
 

@@ -184,7 +184,9 @@ impl MetaApi {
     /// Demo mode only, for this machine (or with the outbox token): sets the demo's clock
     /// to a Seoul time of day (today, or `date`), to see the 8 PM bell or the closed hours
     /// without waiting; without `seoulTime`, back to the real time. The clock goes on
-    /// running from there. Each evening's bell rings once: for a second try, name another
+    /// running from there. Demo mode is always open until its clock is moved; on a moved
+    /// clock the service keeps the spec's hours (20:00–02:00), and back on the real time it
+    /// is always open again. Each evening's bell rings once: for a second try, name another
     /// date.
     #[oai(
         path = "/dev/clock",

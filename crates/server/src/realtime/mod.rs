@@ -221,7 +221,7 @@ impl AppState {
         let now_ms = self.shared_now_ms();
         let now = chrono::DateTime::from_timestamp_millis(now_ms).unwrap_or_default();
         let at = RoundAt::of(now);
-        let window = self.config.service_window;
+        let window = self.service_window();
         let is_open = window.is_open(now);
         let sets = self.custom_sets();
         let words = match custom_set_for_round(at.number, &sets) {

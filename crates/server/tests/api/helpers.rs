@@ -114,6 +114,23 @@ pub async fn spawn_full(
     identity: Option<Arc<dyn IdentityVerifier>>,
     payments: Option<Arc<dyn CardPayments>>,
 ) -> TestApp {
+    spawn_on(backend, extra, identity, payments, false).await
+}
+
+/// A whole node in demo mode on demo mode's own clock, the real time that
+/// `POST /api/dev/clock` moves (with `Authorization: Bearer OUTBOX_TOKEN`), rather than
+/// the test's hand-moved one: `TestApp::clock` moves nothing there.
+pub async fn spawn_on_the_demo_clock(backend: Backend) -> TestApp {
+    spawn_on(backend, &[], None, None, true).await
+}
+
+async fn spawn_on(
+    backend: Backend,
+    extra: &[(&str, &str)],
+    identity: Option<Arc<dyn IdentityVerifier>>,
+    payments: Option<Arc<dyn CardPayments>>,
+    demo_clock: bool,
+) -> TestApp {
     let database_url = fresh_url(backend).await;
     // A folder per app: tests run in parallel, and a shared index.html being rewritten by
     // one would be read half-written by another.
@@ -148,7 +165,11 @@ pub async fn spawn_full(
     let state = AppState::build_with(
         config,
         Overrides {
-            clock: Some(clock.clone()),
+            clock: if demo_clock {
+                None
+            } else {
+                Some(clock.clone())
+            },
             engine,
             sms: None,
             identity,
@@ -236,6 +257,11 @@ impl TestApp {
     /// A fresh app on the same backend, with these variables set too.
     pub async fn with_vars(self, extra: &[(&str, &str)]) -> TestApp {
         spawn_with(self.state.config.backend, extra).await
+    }
+
+    /// A fresh app on the same backend on demo mode's own clock (`spawn_on_the_demo_clock`).
+    pub async fn on_the_demo_clock(self) -> TestApp {
+        spawn_on_the_demo_clock(self.state.config.backend).await
     }
 
     /// A fresh app on the same backend whose identity provider is `identity`.

@@ -3,7 +3,7 @@ use telepathy_store::Backend;
 
 use telepathy_domain::limits::OUTBOX_READS_PER_PHONE;
 
-use crate::helpers::{spawn_with, TestApp, OUTBOX_TOKEN, UNREACHABLE_PROVIDERS};
+use crate::helpers::{spawn_with, TestApp, ORIGIN, OUTBOX_TOKEN, UNREACHABLE_PROVIDERS};
 
 crate::both!(
     foreign_origins_cannot_change_state,
@@ -20,6 +20,7 @@ crate::both!(
     the_outbox_never_serves_reset_codes,
     the_outbox_answers_this_machine_or_the_token,
     outbox_reads_are_limited,
+    the_demo_keeps_the_spec_hours_once_its_clock_is_moved,
 );
 
 async fn foreign_origins_cannot_change_state(mut app: TestApp) {
@@ -873,4 +874,58 @@ async fn hsts_for_an_https_origin() {
         assert!(csp.contains("wss://telepathy.example"), "{csp}");
         assert!(!csp.contains("ws://"), "{csp}");
     }
+}
+
+/// Sets demo mode's clock as this machine may (with the token).
+async fn set_demo_clock(app: &mut TestApp, body: serde_json::Value) -> serde_json::Value {
+    let bearer = format!("Bearer {OUTBOX_TOKEN}");
+    app.post_with(
+        "/api/dev/clock",
+        body,
+        &[("origin", ORIGIN), ("authorization", &bearer)],
+    )
+    .await
+    .assert_ok()
+    .clone()
+}
+
+/// Demo mode is always open on the real time, whatever the hour; moved to 15:00 its clock
+/// keeps the spec's hours (closed, opening at 20:00 that day, joins refused), at 21:00 it is
+/// open, and moved back it is always open again.
+async fn the_demo_keeps_the_spec_hours_once_its_clock_is_moved(app: TestApp) {
+    let mut app = app.on_the_demo_clock().await;
+    let open = |app: &TestApp| app.state.round_state().is_open;
+    assert!(open(&app), "always open on the real time");
+
+    let moved = set_demo_clock(&mut app, json!({ "seoulTime": "15:00:00" })).await;
+    let today = moved["seoulTime"].as_str().unwrap()[..10].to_owned();
+    let state = app.get("/api/server-time").await;
+    assert_eq!(state.assert_ok()["isOpen"], json!(false));
+    let opens: chrono::DateTime<chrono::FixedOffset> =
+        state.body["nextOpenAt"].as_str().unwrap().parse().unwrap();
+    assert_eq!(
+        opens
+            .with_timezone(&chrono_tz::Asia::Seoul)
+            .format("%Y-%m-%d %H:%M:%S")
+            .to_string(),
+        format!("{today} 20:00:00")
+    );
+
+    let (mut a, _) = crate::realtime::user(&mut app, "alice", "01011112222").await;
+    let round = app.state.round_state();
+    a.send(
+        "join_match",
+        json!({ "word": round.words[0].word, "round": round.round }),
+    )
+    .await;
+    assert_eq!(a.expect("error").await["code"], json!("SERVICE_CLOSED"));
+
+    set_demo_clock(&mut app, json!({ "seoulTime": "21:00:00" })).await;
+    assert!(open(&app), "open at 21:00 on the moved clock");
+    assert!(app.get("/api/server-time").await.body["nextOpenAt"].is_null());
+
+    set_demo_clock(&mut app, json!({ "seoulTime": "15:00:00" })).await;
+    assert!(!open(&app));
+    set_demo_clock(&mut app, json!({})).await;
+    assert!(open(&app), "always open again on the real time");
 }

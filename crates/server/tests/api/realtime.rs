@@ -34,6 +34,8 @@ crate::both!(
     a_message_tells_that_typing_stopped_and_the_stop_after_it_goes_no_further,
     abuse_and_early_contacts_are_masked_and_the_archive_keeps_what_was_said,
     a_blocked_partner_is_never_matched_again,
+    the_one_who_was_left_may_rate_the_chat_and_block_the_partner,
+    the_current_chat_is_what_the_server_knows,
 );
 
 /// Signs up a user with a nickname and opens a socket for them.
@@ -405,6 +407,11 @@ async fn a_partner_gone_past_the_grace_period_ends_the_chat() {
     let ended = a.expect("chatEnded").await;
     assert_eq!(ended["roomId"], ma["roomId"]);
     assert_eq!(ended["reason"], json!("disconnected"));
+    // Back after the grace period, the one who was away hears that the chat ended.
+    let current = app.get("/api/match/current").await;
+    assert!(current.assert_ok()["room"].is_null(), "{:?}", current.body);
+    assert_eq!(current.body["ended"]["roomId"], ma["roomId"]);
+    assert_eq!(current.body["ended"]["partnerNickname"], json!("닉alice"));
 }
 
 #[tokio::test]
@@ -1318,5 +1325,83 @@ async fn a_message_the_database_refuses_holds_back_no_other(mut app: TestApp) {
             .metrics
             .encode()
             .contains("telepathy_store_rejected_total{op=\"archive_messages\"} 1"));
+    }
+}
+
+/// The member whose partner left is offered what the leaver is: a mood for the chat and
+/// never meeting the partner again. The server takes both from either member, and from
+/// nobody else.
+async fn the_one_who_was_left_may_rate_the_chat_and_block_the_partner(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, cookie_b) = user(&mut app, "bobby", "01033334444").await;
+    let (_, stranger) = user(&mut app, "carol", "01055556666").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+    a.send("leaveRoom", json!({ "roomId": room })).await;
+    assert_eq!(b.expect("chatEnded").await["reason"], json!("left"));
+    archive_recorded(&app, &room).await;
+
+    app.cookie = Some(stranger);
+    app.post(
+        "/api/feedback/add",
+        json!({ "roomId": room, "emotion": "화나요" }),
+    )
+    .await
+    .assert_error(400, "FEEDBACK_NO_ROOM");
+    app.post("/api/match/block", json!({ "roomId": room }))
+        .await
+        .assert_error(400, "NOT_IN_ROOM");
+
+    app.cookie = Some(cookie_b);
+    app.post(
+        "/api/feedback/add",
+        json!({ "roomId": room, "emotion": "슬퍼요" }),
+    )
+    .await
+    .assert_ok();
+    app.post("/api/match/block", json!({ "roomId": room }))
+        .await
+        .assert_ok();
+    let alice = ma["senderId"].as_i64().unwrap();
+    let bobby = ma["receiverId"].as_i64().unwrap();
+    assert_eq!(
+        app.state.store.kept_apart(bobby).await.unwrap(),
+        vec![alice]
+    );
+}
+
+/// `GET /api/match/current` answers what the server knows, to any page of the member's:
+/// nothing before a first chat, the room (as `matched` told it) while they sit in one, on
+/// every device, and the chat that ended once it has.
+async fn the_current_chat_is_what_the_server_knows(mut app: TestApp) {
+    let (mut a, cookie_a) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, cookie_b) = user(&mut app, "bobby", "01033334444").await;
+    let none = app.get("/api/match/current").await;
+    assert_eq!(none.assert_ok(), &json!({}));
+    let (ma, mb) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].clone();
+
+    for (cookie, matched) in [(&cookie_a, &ma), (&cookie_b, &mb)] {
+        app.cookie = Some(cookie.clone());
+        let current = app.get("/api/match/current").await;
+        assert_eq!(&current.assert_ok()["room"], matched);
+        assert!(current.body["ended"].is_null());
+    }
+    app.cookie = None;
+    app.get("/api/match/current")
+        .await
+        .assert_error(401, "UNAUTHORIZED");
+
+    b.send("leaveRoom", json!({ "roomId": room })).await;
+    a.expect("chatEnded").await;
+    archive_recorded(&app, room.as_str().unwrap()).await;
+    for (cookie, partner) in [(&cookie_a, "닉bobby"), (&cookie_b, "닉alice")] {
+        app.cookie = Some(cookie.clone());
+        let current = app.get("/api/match/current").await;
+        assert!(current.assert_ok()["room"].is_null());
+        assert_eq!(
+            current.body["ended"],
+            json!({ "roomId": room, "word": ma["word"], "partnerNickname": partner })
+        );
     }
 }

@@ -251,3 +251,85 @@ describe('a chat ended by a report', () => {
     expect(screen.getByRole('alertdialog', { name: ko.chat.endedTitle })).toBeInTheDocument();
   });
 });
+
+describe('a chat that ended on this user', () => {
+  it('asks the one who was left how it felt, as the one who left is asked', async () => {
+    const { user, router } = setup();
+    const socket = connect();
+    act(() => {
+      socket.receive('chatEnded', { roomId: 'room-1', reason: 'left', byUserId: info.partnerId });
+    });
+    const ended = screen.getByRole('alertdialog', { name: ko.chat.endedTitle });
+    expect(ended).toHaveTextContent(ko.chat.endedByPartner(info.partnerNickname));
+    await user.click(within(ended).getByRole('button', { name: ko.chat.endedLeave }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/main');
+    });
+    expect(localStorage.getItem('chatInfo')).toBeNull();
+    // The mood question (with its block) on /main reads feedbackInfo.
+    expect(JSON.parse(localStorage.getItem('feedbackInfo') ?? 'null')).toMatchObject({ roomId: 'room-1', partnerId: 12 });
+  });
+
+  it('says a chat resumed after it ended, ended while this device was away', () => {
+    setup();
+    const socket = connect();
+    act(() => {
+      socket.receive('hello', { userId: info.myId, round: { isOpen: true, round: 1000, remaining: 20, words: [], serverTime: 0 } });
+    });
+    expect(socket.sent).toContainEqual({ event: 'resume', data: { roomId: 'room-1' } });
+    act(() => {
+      socket.receive('chatEnded', { roomId: 'room-1', reason: 'left' });
+    });
+    expect(screen.getByRole('alertdialog', { name: ko.chat.endedTitle })).toHaveTextContent(ko.chat.endedWhileAway);
+  });
+});
+
+describe('the chat page without a stored chat', () => {
+  function answer(current: unknown) {
+    fetchMock.mockImplementation((request) =>
+      Promise.resolve(new URL(request.url).pathname === '/api/match/current' ? jsonResponse(current) : jsonResponse({ success: true })),
+    );
+  }
+
+  beforeEach(() => {
+    localStorage.clear();
+  });
+
+  it('says the chat ended when the server says the latest one did, with a way back', async () => {
+    answer({ ended: { roomId: 'room-1', word: '고양이', partnerNickname: '별빛' } });
+    const { user, router } = setup();
+    const heading = await screen.findByRole('heading', { level: 1, name: ko.chat.endedTitle });
+    expect(heading).toBeInTheDocument();
+    expect(screen.getByText(ko.chat.overText('별빛', '고양이'))).toBeInTheDocument();
+    expect(screen.queryByText(ko.chat.missingInfo)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: ko.chat.overBack }));
+    await waitFor(() => {
+      expect(router.state.location.pathname).toBe('/main');
+    });
+  });
+
+  it('opens the room the server says the user sits in, and stores it', async () => {
+    answer({
+      room: {
+        roomId: 'room-9',
+        word: '바다',
+        round: 1001,
+        senderId: 7,
+        senderUsername: '달빛',
+        senderNickname: '달빛',
+        receiverId: 12,
+        receiverUsername: '별빛',
+        receiverNickname: '별빛',
+      },
+    });
+    setup();
+    expect(await screen.findByRole('heading', { level: 1, name: '바다' })).toBeInTheDocument();
+    expect(JSON.parse(localStorage.getItem('chatInfo') ?? 'null')).toMatchObject({ roomId: 'room-9', partnerId: 12, myId: 7 });
+  });
+
+  it('keeps the notice of the specification when the server knows no chat at all', async () => {
+    answer({});
+    setup();
+    expect(await screen.findByRole('alertdialog', { name: ko.chat.missingTitle })).toHaveTextContent(ko.chat.missingInfo);
+  });
+});

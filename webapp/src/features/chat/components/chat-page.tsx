@@ -6,7 +6,10 @@ import { Button } from '@/components/button';
 import { Icon } from '@/components/icons';
 import { Modal } from '@/components/modal';
 import { ko } from '@/i18n/ko';
-import { readChatInfo, type ChatInfo } from '@/lib/chat-session';
+import { useCurrentChat } from '@/api/current-chat';
+import { Spinner } from '@/components/spinner';
+import { chatInfoFromMatched, readChatInfo, writeChatInfo, type ChatInfo } from '@/lib/chat-session';
+import { resumeStoredChat } from '@/lib/socket';
 import { useOnline } from '@/lib/use-online';
 import { useChatRoom } from '../hooks/use-chat-room';
 import { sendsOnEnter } from '../lib/enter-key';
@@ -18,23 +21,62 @@ const MESSAGE_MAX_LENGTH = 1000;
 /** The composer grows with its text up to about five lines, then scrolls. */
 const COMPOSER_MAX_HEIGHT = 136;
 
-/** The chat room of the stored session; without one (no room or no partner), a notice and back to /main. */
+/**
+ * The chat room of the stored session. Without one, the server says what there is: the room
+ * the user sits in (opened on another device, say) opens here; a chat that ended while the
+ * user was away is said to have ended; with neither, a notice and back to /main.
+ */
 export function ChatPage() {
-  const [info] = useState(readChatInfo);
+  const [info, setInfo] = useState(readChatInfo);
+  if (!info) return <ChatFromServer onRoom={setInfo} />;
+  return <ChatRoom info={info} />;
+}
+
+function ChatFromServer({ onRoom }: { onRoom: (info: ChatInfo) => void }) {
   const navigate = useNavigate();
-  if (!info) {
+  const { data, error } = useCurrentChat('chatpage');
+  const room = data?.room;
+
+  useEffect(() => {
+    if (!room) return;
+    const info = chatInfoFromMatched(room, Date.now());
+    writeChatInfo(info);
+    // Its messages so far, as after a reconnect.
+    resumeStoredChat();
+    onRoom(info);
+  }, [room, onRoom]);
+
+  const toMain = () => {
+    void navigate('/main', { replace: true });
+  };
+  if (error || (data && !data.room && !data.ended)) {
+    return <AlertDialog open title={ko.chat.missingTitle} message={ko.chat.missingInfo} onConfirm={toMain} />;
+  }
+  const ended = data?.ended;
+  if (!ended) {
     return (
-      <AlertDialog
-        open
-        title={ko.chat.missingTitle}
-        message={ko.chat.missingInfo}
-        onConfirm={() => {
-          void navigate('/main', { replace: true });
-        }}
-      />
+      <main className="chat-page chat-page--over">
+        <Spinner label={ko.chat.loadingChat} />
+      </main>
     );
   }
-  return <ChatRoom info={info} />;
+  return (
+    <main className="chat-page chat-page--over">
+      <section className="card chat-over" aria-labelledby="chat-over-title">
+        <div className="chat-ended__icon" aria-hidden="true">
+          <Icon name="bubble" size={30} />
+        </div>
+        <h1 id="chat-over-title" className="chat-over__title">
+          {ko.chat.endedTitle}
+        </h1>
+        <p className="chat-over__text">{ko.chat.overText(ended.partnerNickname, ended.word)}</p>
+        <p className="chat-over__hint">{ko.chat.overHint}</p>
+        <Button block onClick={toMain}>
+          {ko.chat.overBack}
+        </Button>
+      </section>
+    </main>
+  );
 }
 
 function ChatRoom({ info }: { info: ChatInfo }) {
@@ -223,7 +265,9 @@ function ChatRoom({ info }: { info: ChatInfo }) {
         <p className="modal__description">{ended ? endedText(ended, info) : null}</p>
         {ended?.reason === 'report' ? <p className="chat-ended__hint">{ko.chat.endedByReportHint}</p> : null}
         <div className="modal__actions">
-          <Button block onClick={() => void room.leave(false)}>
+          {/* Whoever the chat ended on is asked how it felt and may block the partner, as the
+              one who left is; after a report, neither. */}
+          <Button block onClick={() => void room.leave(ended?.reason !== 'report')}>
             {ko.chat.endedLeave}
           </Button>
           {canReport ? (
@@ -246,6 +290,8 @@ function ChatRoom({ info }: { info: ChatInfo }) {
 function endedText(ended: Schemas['ChatEnded'], info: ChatInfo): string {
   if (ended.reason === 'report') return ko.chat.endedByReport;
   if (ended.reason === 'disconnected') return ko.chat.endedDisconnected(info.partnerNickname);
-  if (ended.reason === 'left' && ended.byUserId !== info.myId) return ko.chat.endedByPartner(info.partnerNickname);
+  if (ended.reason === 'left' && ended.byUserId === info.partnerId) return ko.chat.endedByPartner(info.partnerNickname);
+  // The answer to a resume: the chat ended while this device was away.
+  if (ended.reason === 'left' && ended.byUserId === undefined) return ko.chat.endedWhileAway;
   return ko.chat.endedGone;
 }

@@ -5,7 +5,7 @@ import type { Schemas } from '@/api/client';
 import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
 import { chatLog, newClientId, pendingEntry, useChatLog, type ChatEntry } from '@/lib/chat-log';
-import { clearChatInfo, moveChatInfoToFeedback, type ChatInfo } from '@/lib/chat-session';
+import { clearChatInfo, clearMissedEnd, moveChatInfoToFeedback, type ChatInfo } from '@/lib/chat-session';
 import { tabSocket, useSocketEvent, useSocketStatus } from '@/lib/socket';
 import { useEndMatch } from '../api/end-match';
 import { useReport } from '../api/report';
@@ -256,6 +256,8 @@ export function useChatRoom(info: ChatInfo): ChatRoom {
     tabSocket().send('leaveRoom', { roomId, userId: myId });
     if (askFeedback) moveChatInfoToFeedback(info);
     else clearChatInfo();
+    // Its end was seen here: /main need not say it again.
+    clearMissedEnd();
     chatLog.clear();
     if (blocker.state === 'blocked') blocker.reset();
     void navigate('/main', { replace: true });

@@ -3,12 +3,12 @@ import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { useProfile } from '@/api/profile';
 import { BusinessFooter } from '@/components/business-footer';
-import { ButtonLink } from '@/components/button';
+import { Button, ButtonLink } from '@/components/button';
 import { Icon } from '@/components/icons';
 import { Card } from '@/components/page';
 import { ko } from '@/i18n/ko';
-import { clearFeedbackInfo, readFeedbackInfo } from '@/lib/chat-session';
-import { sendFrame, useActiveChat, useSocketEvent, useSocketStatus } from '@/lib/socket';
+import { clearFeedbackInfo, clearMissedEnd, readFeedbackInfo } from '@/lib/chat-session';
+import { sendFrame, useActiveChat, useMissedEnd, useSocketEvent, useSocketStatus } from '@/lib/socket';
 import { readLocal, storageKeys } from '@/lib/storage';
 import { useRound } from '../hooks/use-round';
 import { ClosedOverlay } from './closed-overlay';
@@ -31,8 +31,18 @@ export function MainPage() {
   const socketStatus = useSocketStatus();
   const [pick, setPick] = useState<Pick | null>(null);
   const [feedback, setFeedback] = useState(readFeedbackInfo);
-  // A chat the server says goes on (see useActiveChat): a stored one that ended is not shown.
+  // A chat the server says goes on (see useActiveChat): a stored one that ended is not shown,
+  // and one open on another device or tab is.
   const activeChat = useActiveChat();
+  // A chat that ended while this device was away, as the server confirms, until dismissed.
+  const missedEnd = useMissedEnd();
+  const [dismissed, setDismissed] = useState<string | null>(null);
+  const shownMissedEnd = missedEnd !== null && missedEnd.roomId !== dismissed ? missedEnd : null;
+
+  function dismissMissedEnd(roomId: string) {
+    clearMissedEnd();
+    setDismissed(roomId);
+  }
   // A pick lasts for its round only: a new round on screen re-enables the words.
   const currentPick = pick !== null && view.shown !== null && pick.round === view.shown.round ? pick : null;
 
@@ -111,18 +121,56 @@ export function MainPage() {
       <div className="main-page__columns">
         <div className="main-page__primary">
           {activeChat ? (
-            <Card className="active-chat">
-              <div>
-                <h2 className="card-title">{ko.round.activeChatTitle}</h2>
+            <Card className="active-chat" labelledBy="active-chat-title">
+              <span className="active-chat__icon" aria-hidden="true">
+                <Icon name="bubble" size={22} />
+              </span>
+              <div className="active-chat__body">
+                <h2 id="active-chat-title" className="card-title">
+                  {ko.round.activeChatTitle}
+                </h2>
                 <p className="card-text">{ko.round.activeChatText(activeChat.partnerNickname, activeChat.word)}</p>
+                <p className="active-chat__hint">{ko.round.activeChatHint}</p>
               </div>
-              <ButtonLink to="/chatpage" size="sm">
+              <ButtonLink to="/chatpage" size="sm" className="active-chat__action">
                 {ko.round.backToChat}
               </ButtonLink>
             </Card>
+          ) : shownMissedEnd ? (
+            <Card className="active-chat active-chat--ended" labelledBy="missed-end-title">
+              <span className="active-chat__icon" aria-hidden="true">
+                <Icon name="bubble" size={22} />
+              </span>
+              <div className="active-chat__body">
+                <h2 id="missed-end-title" className="card-title">
+                  {ko.round.missedEndTitle}
+                </h2>
+                <p className="card-text">{ko.round.missedEndText(shownMissedEnd.partnerNickname, shownMissedEnd.word)}</p>
+              </div>
+              <div className="active-chat__actions">
+                <Button
+                  size="sm"
+                  onClick={() => {
+                    setFeedback(shownMissedEnd);
+                    dismissMissedEnd(shownMissedEnd.roomId);
+                  }}
+                >
+                  {ko.round.missedEndFeedback}
+                </Button>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => {
+                    dismissMissedEnd(shownMissedEnd.roomId);
+                  }}
+                >
+                  {ko.round.missedEndClose}
+                </Button>
+              </div>
+            </Card>
           ) : null}
 
-          <RoundPanel view={view} pick={currentPick} onPick={onPick} />
+          <RoundPanel view={view} pick={currentPick} inChat={activeChat !== null} onPick={onPick} />
         </div>
 
         <div className="main-page__side">

@@ -15,13 +15,15 @@ interface RoundPanelProps {
   view: RoundView;
   /** The pick of the round on screen, if any. */
   pick: Pick | null;
+  /** The user sits in a chat (the server says so): no word can be picked until it ends. */
+  inChat?: boolean;
   onPick: (word: string, round: number) => void;
 }
 
 /** The heart of the main screen: the timer, the round's four words, and what happens after a pick. */
-export function RoundPanel({ view, pick, onPick }: RoundPanelProps) {
+export function RoundPanel({ view, pick, inChat = false, onPick }: RoundPanelProps) {
   const shown = view.shown;
-  const disabled = shown === null || view.fading || pick !== null || view.isOpen === false;
+  const disabled = shown === null || view.fading || pick !== null || view.isOpen === false || inChat;
 
   return (
     <section className="card round-panel" aria-labelledby="round-panel-title">
