@@ -256,6 +256,25 @@ pub struct Matched {
     pub receiver_nickname: String,
 }
 
+impl Matched {
+    /// `room` as `matched` tells it to its member `user_id`; `None` for anyone else.
+    pub fn for_member(room: &telepathy_engine::Room, user_id: i64) -> Option<Self> {
+        let partner = room.partner_of(user_id)?;
+        let me = room.members.iter().find(|m| m.user_id == user_id)?;
+        Some(Self {
+            room_id: room.id.clone(),
+            word: room.word.clone(),
+            round: room.round,
+            sender_id: me.user_id,
+            sender_username: me.nickname.clone(),
+            sender_nickname: me.nickname.clone(),
+            receiver_id: partner.user_id,
+            receiver_username: partner.nickname.clone(),
+            receiver_nickname: partner.nickname.clone(),
+        })
+    }
+}
+
 /// `chatMessage` to clients: the spec's fields plus the server-assigned id.
 #[derive(Debug, Clone, Object, Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -5,7 +5,6 @@ use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
 use telepathy_domain::{limits, Emotion, ErrorCode, Notice};
-use telepathy_engine::Room;
 
 use super::choice::{Choice, EmotionChoices};
 use super::{Ack, Tag};
@@ -50,23 +49,6 @@ pub struct EndedChat {
     pub room_id: String,
     pub word: String,
     pub partner_nickname: String,
-}
-
-/// `room` as `matched` tells it to `user_id`; `None` when they are not a member.
-fn matched_for(room: &Room, user_id: i64) -> Option<Matched> {
-    let partner = room.partner_of(user_id)?;
-    let me = room.members.iter().find(|m| m.user_id == user_id)?;
-    Some(Matched {
-        room_id: room.id.clone(),
-        word: room.word.clone(),
-        round: room.round,
-        sender_id: me.user_id,
-        sender_username: me.nickname.clone(),
-        sender_nickname: me.nickname.clone(),
-        receiver_id: partner.user_id,
-        receiver_username: partner.nickname.clone(),
-        receiver_nickname: partner.nickname.clone(),
-    })
 }
 
 /// A line of the word history.
@@ -149,7 +131,7 @@ impl GameApi {
             .engine("room_of", s.engine.room_of(user.id))
             .await
             .or_internal("reading the caller's room")?;
-        if let Some(room) = open.as_ref().and_then(|r| matched_for(r, user.id)) {
+        if let Some(room) = open.as_ref().and_then(|r| Matched::for_member(r, user.id)) {
             return Ok(Json(CurrentChat {
                 room: Some(room),
                 ended: None,

@@ -345,21 +345,8 @@ impl AppState {
         );
         let matched = |room: &Room| {
             room.members.each_ref().map(|me| {
-                let partner = room.partner_of(me.user_id).unwrap_or(me);
-                frame(
-                    "matched",
-                    &Matched {
-                        room_id: room.id.clone(),
-                        word: room.word.clone(),
-                        round: room.round,
-                        sender_id: me.user_id,
-                        sender_username: me.nickname.clone(),
-                        sender_nickname: me.nickname.clone(),
-                        receiver_id: partner.user_id,
-                        receiver_username: partner.nickname.clone(),
-                        receiver_nickname: partner.nickname.clone(),
-                    },
-                )
+                let told = Matched::for_member(room, me.user_id);
+                told.map_or_else(String::new, |m| frame("matched", &m))
             })
         };
         let frames = JoinFrames {
