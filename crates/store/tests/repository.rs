@@ -549,6 +549,19 @@ async fn messages_archive_once_and_purge(store: Store) {
     assert_eq!(store.archive_messages(&many).await.unwrap().stored, 400);
     assert_eq!(store.archive_messages(&many).await.unwrap().stored, 0);
     assert_eq!(store.transcript("r1").await.unwrap().len(), 401);
+    // A text comes back as it was written, whatever it holds.
+    let odd = "\"따옴표\" 'ㅋㅋ' \\ 역슬래시\n줄바꿈\t탭 🙂 {\"k\": [1]} ->> 0 $1";
+    let written = ArchivedMessage {
+        body: odd.into(),
+        sender_id: b,
+        ..msg("10-0", 10_000)
+    };
+    store.archive_messages(&[written]).await.unwrap();
+    let back = store.transcript("r1").await.unwrap().pop().unwrap();
+    assert_eq!(
+        (back.msg_id.as_str(), back.sender_id, back.body.as_str(), back.sent_at),
+        ("10-0", b, odd, 10_000)
+    );
 }
 
 /// A message the database refuses in the middle of a batch holds back none of the others:
