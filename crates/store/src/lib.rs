@@ -47,27 +47,6 @@ pub enum Backend {
 }
 
 impl Backend {
-    /// Rows of `messages` from one parameter, a JSON array of `[room_id, msg_id, sender_id,
-    /// body, sent_at]` arrays: one statement of one shape for any number of rows, which the
-    /// server plans once, where a `VALUES` list of five parameters a row is planned anew for
-    /// each length and costs PostgreSQL more per row.
-    fn insert_messages_sql(self) -> &'static str {
-        match self {
-            Self::Sqlite => {
-                "INSERT INTO messages (room_id, msg_id, sender_id, body, sent_at)
-                 SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4
-                 FROM json_each($1) WHERE true
-                 ON CONFLICT (room_id, msg_id) DO NOTHING"
-            }
-            Self::Postgres => {
-                "INSERT INTO messages (room_id, msg_id, sender_id, body, sent_at)
-                 SELECT m ->> 0, m ->> 1, (m ->> 2)::BIGINT, m ->> 3, (m ->> 4)::BIGINT
-                 FROM json_array_elements($1::JSON) AS m
-                 ON CONFLICT (room_id, msg_id) DO NOTHING"
-            }
-        }
-    }
-
     /// The backend a database URL names, if we support it.
     pub fn of_url(url: &str) -> Option<Self> {
         if url.starts_with("sqlite:") {

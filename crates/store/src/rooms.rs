@@ -214,16 +214,43 @@ impl Store {
     }
 
     async fn insert_messages(&self, messages: &[ArchivedMessage]) -> Result<u64, StoreError> {
-        let rows: Vec<_> = messages
-            .iter()
-            .map(|m| serde_json::json!([m.room_id, m.msg_id, m.sender_id, m.body, m.sent_at]))
-            .collect();
-        let rows = serde_json::Value::Array(rows).to_string();
-        Ok(sqlx::query(self.backend.insert_messages_sql())
-            .bind(rows)
-            .execute(&self.pool)
-            .await?
-            .rows_affected())
+        /// Rows per statement: 5 parameters each stays under SQLite's 999.
+        const ROWS: usize = 150;
+        let mut tx = self.pool.begin().await?;
+        let mut stored = 0;
+        for chunk in messages.chunks(ROWS) {
+            // `$N` placeholders written out: they are what both backends read through Any.
+            let rows: Vec<String> = (0..chunk.len())
+                .map(|i| {
+                    let n = i * 5;
+                    format!(
+                        "(${}, ${}, ${}, ${}, ${})",
+                        n + 1,
+                        n + 2,
+                        n + 3,
+                        n + 4,
+                        n + 5
+                    )
+                })
+                .collect();
+            let sql = format!(
+                "INSERT INTO messages (room_id, msg_id, sender_id, body, sent_at) VALUES {}
+                 ON CONFLICT (room_id, msg_id) DO NOTHING",
+                rows.join(", ")
+            );
+            let mut insert = sqlx::query(&sql);
+            for m in chunk {
+                insert = insert
+                    .bind(&m.room_id)
+                    .bind(&m.msg_id)
+                    .bind(m.sender_id)
+                    .bind(&m.body)
+                    .bind(m.sent_at);
+            }
+            stored += insert.execute(&mut *tx).await?.rows_affected();
+        }
+        tx.commit().await?;
+        Ok(stored)
     }
 
     /// A room's archived conversation, oldest first (for the operations team).
