@@ -559,7 +559,12 @@ async fn messages_archive_once_and_purge(store: Store) {
     store.archive_messages(&[written]).await.unwrap();
     let back = store.transcript("r1").await.unwrap().pop().unwrap();
     assert_eq!(
-        (back.msg_id.as_str(), back.sender_id, back.body.as_str(), back.sent_at),
+        (
+            back.msg_id.as_str(),
+            back.sender_id,
+            back.body.as_str(),
+            back.sent_at
+        ),
         ("10-0", b, odd, 10_000)
     );
 }
