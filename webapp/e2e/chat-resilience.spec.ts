@@ -93,7 +93,9 @@ test('a megaphone over a chat leaves 신고 and 나가기 tappable and stays rea
   await expect(banner).toContainText(message);
   await expect(banner).toContainText('확성기손님님의 확성기');
 
-  // Nothing of the header lies under the megaphone, and the megaphone is wholly on screen.
+  // Nothing of the header lies under the megaphone, and the megaphone is wholly on screen,
+  // once it has dropped in (it starts 12 px higher).
+  await banner.evaluate((el) => Promise.all(el.getAnimations().map((x) => x.finished)));
   const header = await a.locator('.chat-header').boundingBox();
   const box = await banner.boundingBox();
   expect(header).not.toBeNull();
