@@ -12,11 +12,11 @@ use telepathy_domain::ErrorCode;
 use crate::error::{status_of, ErrorBody};
 use tracing::Instrument;
 
+use crate::api;
 use crate::security::{
     answer_headers, check_origin, client_ip, limit_body, limit_uri, local_or_bearer, peer_ip,
 };
 use crate::state::AppState;
-use crate::{api, realtime};
 
 /// The whole HTTP application of a node.
 pub fn build(state: AppState) -> impl Endpoint {
@@ -38,7 +38,7 @@ pub fn build(state: AppState) -> impl Endpoint {
     let web = crate::web::endpoint(static_dir);
     Route::new()
         .nest("/api", api)
-        .at("/ws", get(realtime::ws))
+        .at("/ws", get(api::socket::ws))
         .at("/healthz", get(healthz))
         .at("/readyz", get(readyz))
         .at("/metrics", get(metrics))

@@ -55,9 +55,9 @@ pub(crate) async fn watch(state: AppState) {
         if state.realtime.draining() || Instant::now() < next_try {
             continue;
         }
-        let now =
-            chrono::DateTime::from_timestamp_millis(state.shared_now_ms()).unwrap_or_default();
-        let Some(evening) = evening_due(state.service_window(), now) else {
+        let now = chrono::DateTime::from_timestamp_millis(state.shared_clock.now_ms())
+            .unwrap_or_default();
+        let Some(evening) = evening_due(state.realtime.service_window(), now) else {
             continue;
         };
         if finished == Some(evening) {

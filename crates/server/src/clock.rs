@@ -1,7 +1,7 @@
 //! The time the server decides by; tests move it by hand.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Utc};
 
@@ -56,6 +56,33 @@ impl ShiftedClock {
 impl Clock for ShiftedClock {
     fn now(&self) -> DateTime<Utc> {
         Utc::now() + chrono::Duration::milliseconds(self.shift_ms.load(Ordering::Relaxed))
+    }
+}
+
+/// The time the nodes agree on: this node's clock corrected by its measured skew from the
+/// engine's clock (kept fresh by real time's clock sync). What is compared across nodes
+/// (rounds, expiries, the order of events) reads this one.
+pub struct SharedClock {
+    local: Arc<dyn Clock>,
+    offset_ms: AtomicI64,
+}
+
+impl SharedClock {
+    pub fn new(local: Arc<dyn Clock>) -> Self {
+        Self {
+            local,
+            offset_ms: AtomicI64::new(0),
+        }
+    }
+
+    /// The shared time now, in ms.
+    pub fn now_ms(&self) -> i64 {
+        self.local.now_ms() + self.offset_ms.load(Ordering::Relaxed)
+    }
+
+    /// Records this node's skew from the engine's clock.
+    pub fn set_offset_ms(&self, offset_ms: i64) {
+        self.offset_ms.store(offset_ms, Ordering::Relaxed);
     }
 }
 

@@ -21,6 +21,7 @@ pub mod security;
 pub mod seed;
 pub mod session;
 pub mod state;
+pub mod tasks;
 pub mod totp;
 pub mod web;
 pub mod wire;

@@ -100,7 +100,7 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     if sealed > 0 {
         tracing::info!(sealed, "operators' TOTP secrets sealed with the data key");
     }
-    telepathy_server::realtime::start(&state).await?;
+    telepathy_server::tasks::start(&state).await?;
     let app = telepathy_server::app::build(state.clone());
     let acceptor = telepathy_server::listener::bind(listen, &state.config, &state.metrics).await?;
     println!("텔레파시 is running at {url}");
@@ -129,7 +129,11 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     }
     // Leaving on purpose: this node's users stop counting as online at once.
     let instance = state.realtime.hub.instance();
-    if let Err(e) = state.engine.leave(&instance, state.shared_now_ms()).await {
+    if let Err(e) = state
+        .engine
+        .leave(&instance, state.shared_clock.now_ms())
+        .await
+    {
         tracing::warn!(error = %e, "leaving the presence records");
     }
     Ok(())

@@ -124,7 +124,7 @@ impl AppState {
                     "megaphones granted"
                 );
                 let frame = frame("megaphoneCount", &MegaphoneCount { count });
-                self.deliver(&[order.user_id], &frame).await;
+                self.realtime.deliver(&[order.user_id], &frame).await;
                 Ok(count)
             }
             Grant::AlreadyGranted { count } => {
@@ -161,7 +161,7 @@ impl AppState {
                 message: Some(megaphone::too_soon(hit.retry_after)),
             });
         }
-        let now = self.shared_now_ms();
+        let now = self.shared_clock.now_ms();
         let spent = self
             .store
             .spend_megaphone(user.id, nickname, text.as_ref(), now)
@@ -221,7 +221,7 @@ impl AppState {
                 count: spent.remaining,
             },
         );
-        self.deliver(&[user.id], &count).await;
+        self.realtime.deliver(&[user.id], &count).await;
         // A turn a second or more away is worth saying so.
         let notice = if wait_ms >= 1_000 {
             Notice::MegaphoneQueued

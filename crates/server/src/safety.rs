@@ -80,10 +80,11 @@ impl AppState {
             // Told at once where they are connected, and otherwise at their next visit
             // (`GET /api/warnings`) until they confirm it; nothing is stopped.
             let warned = AccountWarned::of(id, sanction.reason, sanction.now);
-            self.deliver(&[sanction.user_id], &frame("accountWarned", &warned))
+            self.realtime
+                .deliver(&[sanction.user_id], &frame("accountWarned", &warned))
                 .await;
         } else {
-            self.recheck_sessions(sanction.user_id).await;
+            self.realtime.recheck_sessions(sanction.user_id).await;
         }
         Ok(id)
     }
@@ -101,6 +102,7 @@ impl AppState {
         form: &ReportForm,
     ) -> Result<(), ApiError> {
         let partner = self
+            .realtime
             .partner_in(reporter, room_id)
             .await?
             .filter(|p| reported.is_none_or(|r| r == *p))
@@ -112,12 +114,12 @@ impl AppState {
             ErrorCode::RateLimited,
         )
         .await?;
-        if let Err(e) = crate::realtime::flush_room(self, room_id).await {
+        if let Err(e) = self.realtime.flush_room(room_id).await {
             // The archive's next turn stores them all the same; the report goes in.
             tracing::warn!(error = %e, room = room_id, "archiving a reported room");
         }
         let codes: Vec<&str> = form.reasons.iter().map(|r| r.code()).collect();
-        let now = self.shared_now_ms();
+        let now = self.shared_clock.now_ms();
         let (id, added) = self
             .store
             .add_report(&NewReport {
@@ -134,11 +136,12 @@ impl AppState {
             self.metrics.reports.user.inc();
             tracing::info!(report = id, room = room_id, "report filed");
         }
-        self.end_room(room_id, EndReason::Report, Some(reporter), Some(reporter))
+        self.realtime
+            .end_room(room_id, EndReason::Report, Some(reporter), Some(reporter))
             .await?;
         // Both sockets read their lists again: the pair is kept apart from now on.
-        self.recheck_sessions(reporter).await;
-        self.recheck_sessions(partner).await;
+        self.realtime.recheck_sessions(reporter).await;
+        self.realtime.recheck_sessions(partner).await;
         Ok(())
     }
 
@@ -165,7 +168,7 @@ impl AppState {
                     room_id: &room_id,
                     reasons: &[ReportReason::Harassment.code()],
                     extra: &extra,
-                    now: state.shared_now_ms(),
+                    now: state.shared_clock.now_ms(),
                 })
                 .await;
             match filed {

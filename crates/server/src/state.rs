@@ -1,10 +1,8 @@
 //! What every handler shares: configuration, store, engine, providers, clock, and the
 //! node's real-time machinery.
 
-use std::sync::atomic::AtomicI64;
 use std::sync::Arc;
 
-use telepathy_domain::round::ServiceWindow;
 use telepathy_engine::{Engine, MemoryEngine, RedisEngine};
 use telepathy_providers::{
     CardPayments, DemoCardPayments, DemoIdentity, DemoSms, IdentityVerifier, PortOneIdentity,
@@ -12,10 +10,10 @@ use telepathy_providers::{
 };
 use telepathy_store::Store;
 
-use crate::clock::{Clock, ShiftedClock, SystemClock};
+use crate::clock::{Clock, SharedClock, ShiftedClock, SystemClock};
 use crate::config::Config;
 use crate::metrics::Metrics;
-use crate::realtime::Realtime;
+use crate::realtime::{self, Realtime};
 
 /// The name of the demo's VAPID private key among the shared keys.
 const DEMO_VAPID_KEY: &str = "demo-vapid-private-key";
@@ -39,14 +37,11 @@ pub struct Inner {
     /// The demo's movable clock (the same as `clock`); absent outside demo mode and when
     /// a test brings its own clock.
     pub demo_clock: Option<Arc<ShiftedClock>>,
-    /// The engine's clock minus this machine's, kept fresh by a background task.
-    pub clock_offset_ms: AtomicI64,
+    /// The time the nodes agree on (`clock` corrected by its skew from the engine's).
+    pub shared_clock: Arc<SharedClock>,
     pub metrics: Arc<Metrics>,
-    /// This node's real-time machinery (sockets, bus inboxes, rooms on their way to SQL).
+    /// This node's real time: the rules of matching and chat, its sockets, the round.
     pub realtime: Realtime,
-    /// The approved custom word sets in the rotation, as last read from SQL (see
-    /// `wordsets`).
-    pub(crate) custom_sets: std::sync::RwLock<Arc<Vec<telepathy_domain::words::CustomSet>>>,
 }
 
 impl std::ops::Deref for AppState {
@@ -54,20 +49,6 @@ impl std::ops::Deref for AppState {
 
     fn deref(&self) -> &Inner {
         &self.0
-    }
-}
-
-impl AppState {
-    /// The hours the service keeps now, the one home of that rule. Demo mode is always open
-    /// by default, so nobody trying it at noon is locked out; once its clock is moved
-    /// (`POST /api/dev/clock`), the spec's hours (20:00–02:00) hold on the moved clock, so a
-    /// demo shows the closed hours and the opening, and moving it back opens it again.
-    /// Configured hours hold either way.
-    pub fn service_window(&self) -> ServiceWindow {
-        match (self.config.service_window, &self.demo_clock) {
-            (ServiceWindow::Always, Some(clock)) if clock.is_moved() => ServiceWindow::default(),
-            (window, _) => window,
-        }
     }
 }
 
@@ -159,7 +140,17 @@ impl AppState {
             None => (Arc::new(SystemClock), None),
         };
         let metrics = Arc::new(Metrics::new());
-        let realtime = Realtime::new(&config.node_id, Arc::clone(&metrics));
+        let shared_clock = Arc::new(SharedClock::new(Arc::clone(&clock)));
+        let realtime = Realtime::new(realtime::Parts {
+            node_id: config.node_id.clone(),
+            engine: Arc::clone(&engine),
+            store: store.clone(),
+            metrics: Arc::clone(&metrics),
+            clock: Arc::clone(&shared_clock),
+            window: config.service_window,
+            demo_clock: demo_clock.clone(),
+            grace: config.grace,
+        });
         Ok(Self(Arc::new(Inner {
             config,
             store,
@@ -171,10 +162,9 @@ impl AppState {
             push,
             clock,
             demo_clock,
-            clock_offset_ms: AtomicI64::new(0),
+            shared_clock,
             metrics,
             realtime,
-            custom_sets: std::sync::RwLock::new(Arc::new(Vec::new())),
         })))
     }
 }

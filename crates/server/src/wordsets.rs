@@ -6,13 +6,10 @@
 //! approved now shows from a round at least `WORDSET_ACTIVATE_AFTER` away, longer than the
 //! refresh, so every node knows it before it begins and all nodes show the same words.
 
-use std::sync::Arc;
-
 use rand::Rng;
 use telepathy_domain::limits::{TRANSFER_OPEN, WORDSET_ACTIVATE_AFTER};
 use telepathy_domain::round::{RoundAt, ROUND_MS};
 use telepathy_domain::time::millis;
-use telepathy_domain::words::CustomSet;
 use telepathy_domain::wordset::mask_account;
 use telepathy_domain::wordset::{DepositorCode, RealName};
 use telepathy_domain::ErrorCode;
@@ -38,47 +35,6 @@ pub fn active_from_round(now_ms: i64) -> i64 {
 }
 
 impl AppState {
-    /// The approved sets this node knows, sorted as the rotation needs.
-    pub fn custom_sets(&self) -> Arc<Vec<CustomSet>> {
-        self.custom_sets
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
-    }
-
-    /// Reads the approved sets again. A failure keeps the sets known so far (and is
-    /// logged): the rounds go on.
-    pub async fn refresh_wordsets(&self) {
-        let approved = match self.store.approved_wordsets().await {
-            Ok(approved) => approved,
-            Err(e) => {
-                tracing::warn!(error = %e, "reading the approved word sets");
-                return;
-            }
-        };
-        let sets: Vec<CustomSet> = approved
-            .into_iter()
-            .filter_map(|w| {
-                let words: Vec<String> = w.words.split(' ').map(str::to_owned).collect();
-                match <[String; 4]>::try_from(words) {
-                    Ok(words) => Some(CustomSet {
-                        id: w.id,
-                        active_from_round: w.active_from_round,
-                        words,
-                    }),
-                    Err(_) => {
-                        tracing::error!(id = w.id, "an approved word set without four words");
-                        None
-                    }
-                }
-            })
-            .collect();
-        *self
-            .custom_sets
-            .write()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(sets);
-    }
-
     /// The user's open transfer, or a new one for `amount` whose depositor code is made
     /// from `name`. `(transfer, true)` when it is new.
     pub async fn open_transfer(

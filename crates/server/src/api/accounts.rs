@@ -97,7 +97,7 @@ impl AccountsApi {
                 .revoke_session(&current.token_hash, s.clock.now_ms())
                 .await
                 .or_internal("revoking a session")?;
-            s.recheck_sessions(current.user.id).await;
+            s.realtime.recheck_sessions(current.user.id).await;
         }
         s.clear_cookie(cookies);
         Ok(Json(Ack::of(Notice::LoggedOut)))
@@ -121,7 +121,7 @@ impl AccountsApi {
             .await
             .or_internal("withdrawing")?;
         tracing::info!(user_id = current.user.id, "account withdrawn");
-        s.recheck_sessions(current.user.id).await;
+        s.realtime.recheck_sessions(current.user.id).await;
         s.clear_cookie(cookies);
         Ok(Json(Ack::of(Notice::Withdrawn)))
     }

@@ -96,7 +96,7 @@ impl GameApi {
         tag = "Tag::Game"
     )]
     async fn server_time(&self) -> ApiResult<RoundState> {
-        Ok(Json(self.0.round_state()))
+        Ok(Json(self.0.realtime.round_state()))
     }
 
     /// The current round (polled each second when the socket is down).
@@ -107,7 +107,7 @@ impl GameApi {
         tag = "Tag::Game"
     )]
     async fn current_round(&self) -> ApiResult<CurrentRound> {
-        let r = self.0.round_state();
+        let r = self.0.realtime.round_state();
         Ok(Json(CurrentRound {
             round: r.round,
             remaining: r.remaining,
@@ -162,11 +162,12 @@ impl GameApi {
     )]
     async fn end(&self, req: &Request, body: Json<EndBody>) -> ApiResult<Ack> {
         let user = self.0.require_user(req).await?.user;
-        match self.0.leave_room(user.id, &body.room_id).await {
+        match self.0.realtime.leave_room(user.id, &body.room_id).await {
             Ok(()) => {}
             // Already ended (by the partner, or a second tab): the caller's wish holds, if
             // the room was theirs.
-            Err(ErrorCode::NotInRoom) if self.0.was_in_room(user.id, &body.room_id).await? => {}
+            Err(ErrorCode::NotInRoom)
+                if self.0.realtime.was_in_room(user.id, &body.room_id).await? => {}
             Err(code) => return Err(code.into()),
         }
         Ok(Json(Ack::of(Notice::ChatEnded)))
@@ -182,7 +183,10 @@ impl GameApi {
     )]
     async fn block(&self, req: &Request, body: Json<EndBody>) -> ApiResult<Ack> {
         let user = self.0.require_user(req).await?.user;
-        self.0.block_partner(user.id, &body.room_id).await?;
+        self.0
+            .realtime
+            .block_partner(user.id, &body.room_id)
+            .await?;
         Ok(Json(Ack::of(Notice::PartnerBlocked)))
     }
 

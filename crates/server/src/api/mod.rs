@@ -15,6 +15,7 @@ mod profile;
 mod push;
 mod report;
 mod signup;
+pub mod socket;
 mod wordsets;
 
 use poem_openapi::{Object, OpenApiService, Tags};

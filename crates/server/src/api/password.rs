@@ -159,7 +159,7 @@ impl PasswordApi {
             .await
             .or_internal("revoking sessions")?;
         tracing::info!(user_id = user.id, "password reset");
-        s.recheck_sessions(user.id).await;
+        s.realtime.recheck_sessions(user.id).await;
         Ok(Json(Ack::of(Notice::PasswordReset)))
     }
 
@@ -210,7 +210,7 @@ impl PasswordApi {
             .revoke_user_sessions(current.user.id, Some(&current.token_hash), s.clock.now_ms())
             .await
             .or_internal("revoking sessions")?;
-        s.recheck_sessions(current.user.id).await;
+        s.realtime.recheck_sessions(current.user.id).await;
         Ok(Json(Ack::of(Notice::PasswordChanged)))
     }
 }

@@ -117,7 +117,7 @@ impl ProfileApi {
             Err(e) => return Err(internal("setting a nickname", e)),
         }
         // Open sockets read the user again, so the next match carries the new name.
-        s.recheck_sessions(user.id).await;
+        s.realtime.recheck_sessions(user.id).await;
         Ok(Json(Ack::of(Notice::NicknameSaved)))
     }
 }

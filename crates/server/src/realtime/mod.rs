@@ -1,41 +1,41 @@
-//! Real time: the WebSocket at `/ws`, matching, chat relay, presence, round pushes and the
-//! archive of conversations. The rules live here; `socket` only reads and writes frames.
+//! Real time: matching, chat relay, presence, round pushes and the archive of
+//! conversations, on this node's sockets (`hub`) and the shared engine. The rules live
+//! here, on [`Realtime`], with the handles they need (engine, store, metrics, the shared
+//! clock); the WebSocket that speaks them to clients is `api::socket`, above.
 
 pub mod hub;
 pub mod on_air;
-mod socket;
+mod round;
 mod tasks;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use telepathy_domain::limits::CONTACT_SHIELD;
 use telepathy_domain::moderation;
-use telepathy_domain::round::RoundAt;
+use telepathy_domain::round::ServiceWindow;
 use telepathy_domain::text::ChatText;
-use telepathy_domain::words::{custom_set_for_round, topic_for_round};
 use telepathy_domain::ErrorCode;
 use telepathy_engine::{
-    bus, is_stream_id, parse_stream_id, Farewell, JoinFrames, JoinOutcome, Member, MessageFrame,
-    Room, SocketAt,
+    bus, is_stream_id, parse_stream_id, Engine, Farewell, JoinFrames, JoinOutcome, Member,
+    MessageFrame, Room, SocketAt,
 };
-use telepathy_store::{MatchSide, RoomRecord, User};
+use telepathy_store::{MatchSide, RoomRecord, Store, User};
 use tokio::sync::mpsc;
 
-pub use socket::ws;
-pub use tasks::{archive, count_report_queue, flush_room, housekeeping, start};
+pub use tasks::every;
 
 use self::hub::{Hub, Kick};
 use self::on_air::OnAir;
+use crate::clock::{SharedClock, ShiftedClock};
 use crate::error::internal_code as internal;
 use crate::metrics::Metrics;
-use crate::state::AppState;
 use crate::wire::{
-    frame, ChatEnded, ChatMessage, EndReason, JoinMatch, MatchState, Matched, RoomRef, RoundState,
-    RoundWord, SendChatMessage,
+    frame, ChatEnded, ChatMessage, EndReason, JoinMatch, MatchState, Matched, RoomRef,
+    SendChatMessage,
 };
 
 /// Rooms' news waiting for the recorder before one is written on its own.
@@ -49,43 +49,87 @@ pub enum RoomRecordNews {
     Ended(String, i64),
 }
 
-/// This node's real-time machinery: its open sockets, the megaphones it has heard on air,
-/// the bus listener's inboxes, the rooms on their way to SQL, and whether it beats and
-/// drains. One per node, in `AppState`; the rules of matching and chat are `AppState`'s
-/// methods below, as they need the store and the engine too.
-pub struct Realtime {
+/// What real time is made of on a node: the handles it shares with the rest of the node
+/// and what it was configured with.
+pub struct Parts {
+    pub node_id: String,
+    pub engine: Arc<dyn Engine>,
+    pub store: Store,
+    pub metrics: Arc<Metrics>,
+    pub clock: Arc<SharedClock>,
+    /// The service's configured hours.
+    pub window: ServiceWindow,
+    /// The demo's movable clock, when the node runs the demo (see `service_window`).
+    pub demo_clock: Option<Arc<ShiftedClock>>,
+    /// How long a member may be connected nowhere before their chat ends.
+    pub grace: Duration,
+}
+
+/// This node's real time, one per node (in `AppState`), cheap to clone: the rules of
+/// matching and chat, this node's open sockets, the megaphones it has heard on air, the
+/// bus listener's inboxes, the rooms on their way to SQL, and whether it beats and
+/// drains.
+#[derive(Clone)]
+pub struct Realtime(Arc<Inner>);
+
+pub struct Inner {
     /// This node's open sockets.
     pub hub: Hub,
     /// The megaphones on air or waiting, for the sockets that open meanwhile.
     pub on_air: OnAir,
+    engine: Arc<dyn Engine>,
+    store: Store,
+    metrics: Arc<Metrics>,
+    clock: Arc<SharedClock>,
+    window: ServiceWindow,
+    demo_clock: Option<Arc<ShiftedClock>>,
+    grace: Duration,
+    /// The approved custom word sets in the rotation, as last read from SQL (see `round`).
+    custom_sets: std::sync::RwLock<Arc<Vec<telepathy_domain::words::CustomSet>>>,
     /// Held while this node beats, so that the heartbeat and the bus listener never both
     /// start the node over.
-    pub(crate) beating: tokio::sync::Mutex<()>,
+    beating: tokio::sync::Mutex<()>,
     /// Set once the node was told to stop: `/readyz` says no and new sockets are refused.
     draining: AtomicBool,
     /// A new inbox for the bus listener, when the node starts over as a new instance.
-    pub(crate) next_inbox: mpsc::Sender<telepathy_engine::Inbox>,
-    pub(crate) next_inbox_rx: std::sync::Mutex<Option<mpsc::Receiver<telepathy_engine::Inbox>>>,
+    next_inbox: mpsc::Sender<telepathy_engine::Inbox>,
+    next_inbox_rx: std::sync::Mutex<Option<mpsc::Receiver<telepathy_engine::Inbox>>>,
     /// Rooms made and ended on their way to SQL (see `tasks::record_rooms`).
-    pub room_records: mpsc::Sender<RoomRecordNews>,
-    pub(crate) room_records_rx: std::sync::Mutex<Option<mpsc::Receiver<RoomRecordNews>>>,
+    room_records: mpsc::Sender<RoomRecordNews>,
+    room_records_rx: std::sync::Mutex<Option<mpsc::Receiver<RoomRecordNews>>>,
+}
+
+impl std::ops::Deref for Realtime {
+    type Target = Inner;
+
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
 }
 
 impl Realtime {
-    /// The machinery of a node named `node_id`, before its tasks start (see [`start`]).
-    pub fn new(node_id: &str, metrics: Arc<Metrics>) -> Self {
+    /// The real time of a node, before its tasks start (see [`Realtime::start`]).
+    pub fn new(parts: Parts) -> Self {
         let (room_records, room_records_rx) = mpsc::channel(ROOM_RECORDS_QUEUE);
         let (next_inbox, next_inbox_rx) = mpsc::channel(1);
-        Self {
-            hub: Hub::new(node_id, metrics),
+        Self(Arc::new(Inner {
+            hub: Hub::new(&parts.node_id, Arc::clone(&parts.metrics)),
             on_air: OnAir::default(),
+            engine: parts.engine,
+            store: parts.store,
+            metrics: parts.metrics,
+            clock: parts.clock,
+            window: parts.window,
+            demo_clock: parts.demo_clock,
+            grace: parts.grace,
+            custom_sets: std::sync::RwLock::new(Arc::new(Vec::new())),
             beating: tokio::sync::Mutex::new(()),
             draining: AtomicBool::new(false),
             next_inbox,
             next_inbox_rx: std::sync::Mutex::new(Some(next_inbox_rx)),
             room_records,
             room_records_rx: std::sync::Mutex::new(Some(room_records_rx)),
-        }
+        }))
     }
 
     /// Starts leaving: `/readyz` turns false, new sockets are refused, and every open
@@ -171,6 +215,14 @@ pub(crate) fn chat_frame(id: &str, body: &str) -> Option<String> {
     Some(frame("chatMessage", &e.into_message(id)))
 }
 
+/// A chat message sent.
+#[derive(Debug, Clone, Copy)]
+pub struct Sent {
+    /// Abusive words were masked in it (the socket counts it toward an automatic report,
+    /// see `safety`).
+    pub masked: bool,
+}
+
 /// What a chat message stores in its room stream.
 #[derive(Debug, Serialize, Deserialize)]
 struct StoredMessage {
@@ -209,58 +261,7 @@ fn room_id_shape(id: &str) -> Result<(), ErrorCode> {
     }
 }
 
-impl AppState {
-    /// The shared clock: this node's clock corrected by its measured skew from the
-    /// engine's clock.
-    pub fn shared_now_ms(&self) -> i64 {
-        self.clock.now_ms() + self.clock_offset_ms.load(Ordering::Relaxed)
-    }
-
-    /// The round as everyone sees it now.
-    pub fn round_state(&self) -> RoundState {
-        let now_ms = self.shared_now_ms();
-        let now = chrono::DateTime::from_timestamp_millis(now_ms).unwrap_or_default();
-        let at = RoundAt::of(now);
-        let window = self.service_window();
-        let is_open = window.is_open(now);
-        let sets = self.custom_sets();
-        let words = match custom_set_for_round(at.number, &sets) {
-            Some(set) => set
-                .words
-                .iter()
-                .map(|w| RoundWord {
-                    word: w.clone(),
-                    paid: false,
-                    custom: true,
-                })
-                .collect(),
-            None => {
-                let topic = topic_for_round(at.number);
-                topic
-                    .words
-                    .iter()
-                    .map(|w| RoundWord {
-                        word: (*w).to_owned(),
-                        paid: topic.paid,
-                        custom: false,
-                    })
-                    .collect()
-            }
-        };
-        RoundState {
-            is_open,
-            round: at.number,
-            remaining: at.remaining_secs(),
-            words,
-            server_time: now_ms,
-            next_open_at: if is_open {
-                None
-            } else {
-                window.next_opening(now).map(|t| t.to_rfc3339())
-            },
-        }
-    }
-
+impl Realtime {
     /// Sends a frame to users wherever they are connected.
     pub async fn deliver(&self, to: &[i64], frame: &str) {
         if let Err(e) = self
@@ -302,7 +303,7 @@ impl AppState {
             .await?
             .ok_or(ErrorCode::NotInRoom)?;
         self.store
-            .add_block(user_id, partner, self.shared_now_ms())
+            .add_block(user_id, partner, self.clock.now_ms())
             .await
             .map_err(|e| internal("saving a block", e))?;
         // Both users' sockets read their lists again before their next join.
@@ -335,7 +336,7 @@ impl AppState {
             user_id: user.id,
             nickname,
         };
-        let now = self.shared_now_ms();
+        let now = self.clock.now_ms();
         let waiting = frame(
             "matchWaiting",
             &MatchState {
@@ -393,10 +394,10 @@ impl AppState {
     fn record_later(&self, news: RoomRecordNews) {
         if let Err(
             mpsc::error::TrySendError::Full(news) | mpsc::error::TrySendError::Closed(news),
-        ) = self.realtime.room_records.try_send(news)
+        ) = self.room_records.try_send(news)
         {
-            let state = self.clone();
-            tokio::spawn(async move { state.record_rooms(vec![news]).await });
+            let realtime = self.clone();
+            tokio::spawn(async move { realtime.record_rooms(vec![news]).await });
         }
     }
 
@@ -502,11 +503,11 @@ impl AppState {
         user: &User,
         room: &Room,
         msg: &SendChatMessage,
-    ) -> Result<(), ErrorCode> {
+    ) -> Result<Sent, ErrorCode> {
         let started = Instant::now();
         let text = ChatText::parse(&msg.message)?;
         let text = text.as_ref();
-        let at = self.shared_now_ms();
+        let at = self.clock.now_ms();
         let (shown, abusive) = self.screen(room, text, at);
         let stored = StoredMessage {
             from: user.id,
@@ -542,14 +543,11 @@ impl AppState {
         if sent.is_none() {
             return Err(ErrorCode::NotInRoom);
         }
-        if abusive {
-            self.count_masked(&room.id, user.id);
-        }
         self.metrics.messages.inc();
         self.metrics
             .relay_latency
             .observe(started.elapsed().as_secs_f64());
-        Ok(())
+        Ok(Sent { masked: abusive })
     }
 
     /// What the members see of `text`: abusive words masked, and early in a chat contact
@@ -607,7 +605,7 @@ impl AppState {
         by: Option<i64>,
         member: Option<i64>,
     ) -> Result<bool, ErrorCode> {
-        let now = self.shared_now_ms();
+        let now = self.clock.now_ms();
         let ended = ChatEnded {
             room_id: room_id.to_owned(),
             reason,

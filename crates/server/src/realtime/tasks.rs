@@ -1,14 +1,12 @@
-//! The background work of a node: the shared clock, round pushes and expiry, presence, the
-//! event bus, grace periods, archiving conversations to SQL, the approved word sets of the
-//! rotation, and the housekeeping of what is kept (retention, withdrawn accounts,
-//! suspensions).
+//! Real time's background work: the shared clock, round pushes and expiry, presence, the
+//! event bus, grace periods, the rooms' records, archiving conversations to SQL, and the
+//! approved word sets of the rotation.
 
 use std::collections::HashSet;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use futures_util::stream::{self, StreamExt};
-use telepathy_domain::limits::{REPORT_DUE, WITHDRAWN_KEEP_DAYS, WORDSET_REFRESH};
+use telepathy_domain::limits::WORDSET_REFRESH;
 use telepathy_domain::time::millis;
 use telepathy_engine::{
     ArchiveMark, ArchiveShare, Backlog, EngineError, Heartbeat, Inbox, Kind, Received, Room,
@@ -17,8 +15,7 @@ use telepathy_engine::{
 use telepathy_store::{ArchivedMessage, StoreError};
 
 use super::hub::Kick;
-use super::{chat_frame, decode, RoomRecordNews};
-use crate::state::AppState;
+use super::{chat_frame, decode, Realtime, RoomRecordNews};
 use crate::wire::{frame, EndReason, MatchExpired, OnlineCount};
 
 const CLOCK_SYNC: Duration = Duration::from_secs(5);
@@ -48,56 +45,70 @@ const ARCHIVE_TURN: usize = 20_000;
 const ARCHIVE_CONCURRENCY: usize = 4;
 /// An ended room's stream is kept this long for members who resume late.
 const ENDED_STREAM_KEEP_MS: i64 = 60_000;
-const PURGE_EVERY: Duration = Duration::from_secs(300);
 const SWEEP_EVERY: Duration = Duration::from_secs(2);
-/// How often every node counts the reports waiting for an operator (for its metrics).
-const REPORT_QUEUE_EVERY: Duration = Duration::from_secs(60);
 /// A lease ends this much before its job's next turn, so the next turn can take it.
 const LEASE_SLACK: Duration = Duration::from_millis(500);
 
-/// Starts the node's background tasks. Call once, before serving: it joins the engine as
-/// a live node instance listening for its events.
-pub async fn start(state: &AppState) -> anyhow::Result<()> {
-    use anyhow::Context;
-    sync_clock(state).await;
-    // Before the first round is answered, so that this node shows the same words as the
-    // others from the start.
-    state.refresh_wordsets().await;
-    if let Some(inboxes) = take(&state.realtime.next_inbox_rx) {
-        tokio::spawn(listen_bus(state.clone(), inboxes));
+impl Realtime {
+    /// Starts real time's background tasks. Call once, before serving: it reads the shared
+    /// clock and the word sets, and joins the engine as a live node instance listening for
+    /// its events.
+    pub async fn start(&self) -> anyhow::Result<()> {
+        use anyhow::Context;
+        sync_clock(self).await;
+        // Before the first round is answered, so that this node shows the same words as
+        // the others from the start.
+        self.refresh_wordsets().await;
+        if let Some(inboxes) = take(&self.next_inbox_rx) {
+            tokio::spawn(listen_bus(self.clone(), inboxes));
+        }
+        let beat = start_as(self, &self.hub.instance())
+            .await
+            .context("joining the engine as a live node")?;
+        self.metrics.users_online.set(gauge(beat.online));
+        if let Some(records) = take(&self.room_records_rx) {
+            tokio::spawn(record_rooms(self.clone(), records));
+        }
+        tokio::spawn(every(self.clone(), CLOCK_SYNC, |rt| async move {
+            sync_clock(&rt).await
+        }));
+        tokio::spawn(every(self.clone(), WORDSET_REFRESH, |rt| async move {
+            rt.refresh_wordsets().await
+        }));
+        tokio::spawn(rounds(self.clone()));
+        tokio::spawn(presence(self.clone()));
+        tokio::spawn(every(self.clone(), ARCHIVE_EVERY, |rt| async move {
+            // Turns counted by the shared clock, so that whichever node holds the lease
+            // takes the next part.
+            let turn = u64::try_from(rt.clock.now_ms() / millis(ARCHIVE_EVERY)).unwrap_or(0);
+            rt.archive(ArchiveShare::of_turn(turn, ARCHIVE_SHARES))
+                .await
+        }));
+        tokio::spawn(every(self.clone(), SWEEP_EVERY, |rt| async move {
+            rt.sweep_away().await
+        }));
+        Ok(())
     }
-    let beat = start_as(state, &state.realtime.hub.instance())
-        .await
-        .context("joining the engine as a live node")?;
-    state.metrics.users_online.set(gauge(beat.online));
-    if let Some(records) = take(&state.realtime.room_records_rx) {
-        tokio::spawn(record_rooms(state.clone(), records));
+
+    /// Takes a short lease named `name` in the engine, so that one node at a time does a
+    /// periodic job; false when another node holds it (or the engine did not answer).
+    pub async fn lease(&self, name: &str, period: Duration) -> bool {
+        match self
+            .engine
+            .hit(
+                &format!("lease:{name}"),
+                1,
+                period.saturating_sub(LEASE_SLACK),
+            )
+            .await
+        {
+            Ok(hit) => hit.allowed,
+            Err(e) => {
+                tracing::warn!(error = %e, lease = name, "taking a lease");
+                false
+            }
+        }
     }
-    tokio::spawn(every(state.clone(), CLOCK_SYNC, |s| async move {
-        sync_clock(&s).await
-    }));
-    tokio::spawn(every(state.clone(), WORDSET_REFRESH, |s| async move {
-        s.refresh_wordsets().await
-    }));
-    tokio::spawn(rounds(state.clone()));
-    tokio::spawn(presence(state.clone()));
-    tokio::spawn(every(state.clone(), ARCHIVE_EVERY, |s| async move {
-        // Turns counted by the shared clock, so that whichever node holds the lease
-        // takes the next part.
-        let turn = u64::try_from(s.shared_now_ms() / millis(ARCHIVE_EVERY)).unwrap_or(0);
-        archive(&s, ArchiveShare::of_turn(turn, ARCHIVE_SHARES)).await
-    }));
-    tokio::spawn(every(state.clone(), SWEEP_EVERY, |s| async move {
-        sweep_away(&s).await
-    }));
-    tokio::spawn(every(state.clone(), PURGE_EVERY, |s| async move {
-        housekeeping(&s).await
-    }));
-    tokio::spawn(every(state.clone(), REPORT_QUEUE_EVERY, |s| async move {
-        count_report_queue(&s).await
-    }));
-    tokio::spawn(crate::bell::watch(state.clone()));
-    Ok(())
 }
 
 /// Rooms' news written to SQL per turn, at most.
@@ -105,14 +116,14 @@ const RECORD_BATCH: usize = 500;
 
 /// Writes rooms made and ended to SQL as they come, in batches of whatever has queued
 /// meanwhile.
-async fn record_rooms(state: AppState, mut news: tokio::sync::mpsc::Receiver<RoomRecordNews>) {
+async fn record_rooms(rt: Realtime, mut news: tokio::sync::mpsc::Receiver<RoomRecordNews>) {
     let mut batch = Vec::with_capacity(RECORD_BATCH);
     while news.recv_many(&mut batch, RECORD_BATCH).await > 0 {
-        state.record_rooms(std::mem::take(&mut batch)).await;
+        rt.record_rooms(std::mem::take(&mut batch)).await;
     }
 }
 
-/// What a one-time slot of the state holds, taken out by the task that owns it.
+/// What a one-time slot of the rt holds, taken out by the task that owns it.
 fn take<T>(slot: &std::sync::Mutex<Option<T>>) -> Option<T> {
     slot.lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -123,67 +134,32 @@ fn gauge(n: u64) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
 
-/// Counts the reports waiting for an operator into the node's metrics. Every node counts
-/// (one small query a minute), so whichever node is scraped tells the queue.
-pub async fn count_report_queue(state: &AppState) {
-    let due_before = state.shared_now_ms().saturating_sub(millis(REPORT_DUE));
-    match state
-        .metrics
-        .store("report_queue", state.store.report_queue(due_before))
-        .await
-    {
-        Ok(queue) => {
-            state.metrics.reports_open.set(queue.open);
-            state.metrics.reports_overdue.set(queue.overdue);
-        }
-        Err(e) => tracing::warn!(error = %e, "counting the reports waiting"),
-    }
-}
-
-/// Takes a short lease named `name` in the engine, so that one node at a time does a
-/// periodic job; false when another node holds it (or the engine did not answer).
-async fn lease(state: &AppState, name: &str, period: Duration) -> bool {
-    match state
-        .engine
-        .hit(
-            &format!("lease:{name}"),
-            1,
-            period.saturating_sub(LEASE_SLACK),
-        )
-        .await
-    {
-        Ok(hit) => hit.allowed,
-        Err(e) => {
-            tracing::warn!(error = %e, lease = name, "taking a lease");
-            false
-        }
-    }
-}
-
-async fn every<F, Fut>(state: AppState, period: Duration, mut work: F)
+/// Does `work` with `it` every `period`, a turn never overlapping the one before.
+pub async fn every<T, F, Fut>(it: T, period: Duration, mut work: F)
 where
-    F: FnMut(AppState) -> Fut,
+    T: Clone,
+    F: FnMut(T) -> Fut,
     Fut: std::future::Future<Output = ()>,
 {
     let mut tick = tokio::time::interval(period);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
-        work(state.clone()).await;
+        work(it.clone()).await;
     }
 }
 
 /// Measures this machine's skew from the engine's clock. The skew is measured against the
 /// real system clock and applied to the node's `Clock`, so a test that moves its clock
 /// moves the shared time too.
-async fn sync_clock(state: &AppState) {
+async fn sync_clock(rt: &Realtime) {
     let real_ms = || chrono::Utc::now().timestamp_millis();
     let before = real_ms();
-    match state.engine.now_ms().await {
+    match rt.engine.now_ms().await {
         Ok(shared) => {
             let after = real_ms();
             let offset = shared - (before + after) / 2;
-            state.clock_offset_ms.store(offset, Ordering::Relaxed);
+            rt.clock.set_offset_ms(offset);
         }
         Err(e) => tracing::warn!(error = %e, "reading the shared clock"),
     }
@@ -193,7 +169,7 @@ async fn sync_clock(state: &AppState) {
 /// the first when the node starts, a new one whenever it starts over as a new instance. A
 /// gap (the inbox overflowed or the bus reconnected) closes every socket of the node:
 /// their clients reconnect and resume rather than go on with a hole in what they were told.
-async fn listen_bus(state: AppState, mut next_inboxes: tokio::sync::mpsc::Receiver<Inbox>) {
+async fn listen_bus(rt: Realtime, mut next_inboxes: tokio::sync::mpsc::Receiver<Inbox>) {
     let Some(mut inbox) = next_inboxes.recv().await else {
         return;
     };
@@ -211,20 +187,17 @@ async fn listen_bus(state: AppState, mut next_inboxes: tokio::sync::mpsc::Receiv
         };
         match received {
             Some(Received::Event(event)) => {
-                let hub = &state.realtime.hub;
+                let hub = &rt.hub;
                 let needed = event.to.is_empty() || event.to.iter().any(|u| hub.holds(*u));
                 if needed {
-                    state.metrics.events_in.needed.inc();
+                    rt.metrics.events_in.needed.inc();
                 } else {
-                    state.metrics.events_in.unneeded.inc();
+                    rt.metrics.events_in.unneeded.inc();
                     continue;
                 }
                 if event.to.is_empty() {
                     hub.send_all(&event.frame);
-                    state
-                        .realtime
-                        .on_air
-                        .heard(&event.frame, state.shared_now_ms());
+                    rt.on_air.heard(&event.frame, rt.clock.now_ms());
                     continue;
                 }
                 match event.kind() {
@@ -248,15 +221,15 @@ async fn listen_bus(state: AppState, mut next_inboxes: tokio::sync::mpsc::Receiv
                 // The bus may have reconnected to a Redis that no longer knows this
                 // instance (it restarted empty): beat now, so that the sockets closed here
                 // come back to a live instance, and are closed once, not twice.
-                let started_over = matches!(beat(&state).await, Ok((_, true)));
+                let started_over = matches!(beat(&rt).await, Ok((_, true)));
                 if !started_over {
-                    state.metrics.bus_gaps.inc();
-                    let sockets = state.realtime.hub.user_count();
+                    rt.metrics.bus_gaps.inc();
+                    let sockets = rt.hub.user_count();
                     tracing::error!(
                         users = sockets,
                         "events for this node may have been lost on the bus; closing every socket so that its client resumes"
                     );
-                    state.realtime.hub.kick_all(Kick::Resync);
+                    rt.hub.kick_all(Kick::Resync);
                 }
             }
             // The instance's inbox ended (it was given up for dead): wait for the next.
@@ -269,20 +242,20 @@ async fn listen_bus(state: AppState, mut next_inboxes: tokio::sync::mpsc::Receiv
 }
 
 /// Pushes each new round to this node's sockets and ends the waits of the round before.
-async fn rounds(state: AppState) {
-    let mut last = state.round_state().round;
+async fn rounds(rt: Realtime) {
+    let mut last = rt.round_state().round;
     let mut tick = tokio::time::interval(ROUND_TICK);
     loop {
         tick.tick().await;
-        let now = state.round_state();
+        let now = rt.round_state();
         if now.round == last {
             continue;
         }
-        state.realtime.hub.send_all(&frame("round", &now));
+        rt.hub.send_all(&frame("round", &now));
         let ended = last;
         last = now.round;
         let expired = frame("matchExpired", &MatchExpired { round: ended });
-        if let Err(e) = state.engine.expire_round(ended, &expired).await {
+        if let Err(e) = rt.engine.expire_round(ended, &expired).await {
             tracing::warn!(error = %e, round = ended, "expiring a round");
         }
     }
@@ -291,19 +264,19 @@ async fn rounds(state: AppState) {
 /// Beats for this node instance every few seconds and pushes the online count to this
 /// node's sockets when it changes. An instance the engine gave up for dead starts over
 /// under a new name (see `Hub::start_over`).
-async fn presence(state: AppState) {
+async fn presence(rt: Realtime) {
     let mut shown: Option<(u64, tokio::time::Instant)> = None;
     let mut tick = tokio::time::interval(PRESENCE_BEAT);
     loop {
         tick.tick().await;
-        match beat(&state).await.map(|(beat, _)| beat) {
+        match beat(&rt).await.map(|(beat, _)| beat) {
             Ok(beat) => {
-                state.metrics.users_online.set(gauge(beat.online));
+                rt.metrics.users_online.set(gauge(beat.online));
                 let last = shown.map(|(count, at)| (count, at.elapsed()));
                 if push_online(last, beat.online) {
                     shown = Some((beat.online, tokio::time::Instant::now()));
                     let count = OnlineCount { count: beat.online };
-                    state.realtime.hub.send_all(&frame("onlineCount", &count));
+                    rt.hub.send_all(&frame("onlineCount", &count));
                 }
             }
             Err(e) => tracing::warn!(error = %e, "presence heartbeat"),
@@ -325,185 +298,182 @@ fn push_online(last: Option<(u64, Duration)>, online: u64) -> bool {
 
 /// Beats for this node instance. One the engine gave up for dead starts over under a new
 /// name, closing its sockets (true in the answer).
-async fn beat(state: &AppState) -> Result<(Heartbeat, bool), EngineError> {
-    let _one_at_a_time = state.realtime.beating.lock().await;
-    let instance = state.realtime.hub.instance();
-    let beat = state
+async fn beat(rt: &Realtime) -> Result<(Heartbeat, bool), EngineError> {
+    let _one_at_a_time = rt.beating.lock().await;
+    let instance = rt.hub.instance();
+    let beat = rt
         .metrics
         .engine(
             "heartbeat",
-            state
-                .engine
-                .heartbeat(&instance, state.shared_now_ms(), false),
+            rt.engine.heartbeat(&instance, rt.clock.now_ms(), false),
         )
         .await?;
     if !beat.was_dropped {
         return Ok((beat, false));
     }
-    let next = state.realtime.hub.next_instance();
+    let next = rt.hub.next_instance();
     tracing::error!(old = %instance, new = %next, "this node was given up for dead; starting over under a new name");
-    state.metrics.bus_gaps.inc();
+    rt.metrics.bus_gaps.inc();
     // Live as the new instance first, so that every socket that registers once the old
     // ones are closed can attach to it.
-    let beat = start_as(state, &next).await;
-    state.realtime.hub.start_over();
+    let beat = start_as(rt, &next).await;
+    rt.hub.start_over();
     Ok((beat?, true))
 }
 
 /// Listens as the instance `name`, hands the inbox to the bus listener, and only then beats
 /// as it (its first beat), so nothing can be routed to the instance before it is heard.
-async fn start_as(state: &AppState, name: &str) -> Result<Heartbeat, EngineError> {
-    let inbox = state.engine.inbox(name).await?;
-    if state.realtime.next_inbox.send(inbox).await.is_err() {
+async fn start_as(rt: &Realtime, name: &str) -> Result<Heartbeat, EngineError> {
+    let inbox = rt.engine.inbox(name).await?;
+    if rt.next_inbox.send(inbox).await.is_err() {
         tracing::error!("the bus listener is gone");
     }
-    state
-        .engine
-        .heartbeat(name, state.shared_now_ms(), true)
-        .await
+    rt.engine.heartbeat(name, rt.clock.now_ms(), true).await
 }
 
-/// Ends the rooms of members who have been connected to no node for longer than the grace
-/// period, and tells the partner. It reads only shared state (the engine notes a user away
-/// when their last socket anywhere closes, or when their node is given up for dead), so it
-/// holds when the node that saw the disconnect has died too. One node at a time sweeps.
-pub async fn sweep_away(state: &AppState) {
-    if !lease(state, "sweep", SWEEP_EVERY).await {
-        return;
-    }
-    let grace_ms = i64::try_from(state.config.grace.as_millis()).unwrap_or(i64::MAX);
-    let cutoff = state.shared_now_ms() - grace_ms;
-    let gone = match state.engine.gone_before(cutoff).await {
-        Ok(gone) => gone,
-        Err(e) => return tracing::warn!(error = %e, "listing users gone away"),
-    };
-    for g in gone {
-        let ended = state
-            .end_room(&g.room_id, EndReason::Disconnected, Some(g.user_id), None)
-            .await;
-        if let Err(e) = ended {
-            tracing::warn!(?e, room = %g.room_id, "ending the room of a user gone away");
+impl Realtime {
+    /// Ends the rooms of members who have been connected to no node for longer than the grace
+    /// period, and tells the partner. It reads only shared self (the engine notes a user away
+    /// when their last socket anywhere closes, or when their node is given up for dead), so it
+    /// holds when the node that saw the disconnect has died too. One node at a time sweeps.
+    pub async fn sweep_away(&self) {
+        if !self.lease("sweep", SWEEP_EVERY).await {
+            return;
         }
-    }
-}
-
-/// Moves the new messages of the rooms of `share` from their streams into SQL. One node
-/// at a time does it (a short lease in the engine); were two to overlap, each message is
-/// still stored once.
-pub async fn archive(state: &AppState, share: ArchiveShare) {
-    if !lease(state, "archive", ARCHIVE_EVERY).await {
-        return;
-    }
-    // Every room's new messages in one engine step, stored in one transaction; then the
-    // rooms' marks move, and the ended rooms are finished.
-    let backlog = match state
-        .engine
-        .archive_backlog(share, ARCHIVE_BATCH, ARCHIVE_TURN, state.shared_now_ms())
-        .await
-    {
-        Ok(backlog) => backlog,
-        Err(e) => return tracing::warn!(error = %e, "reading the rooms to archive"),
-    };
-    // Reading thousands of messages is work of milliseconds: off the threads that serve the
-    // sockets.
-    let decoded = tokio::task::spawn_blocking(move || {
-        let messages: Vec<ArchivedMessage> = backlog
-            .iter()
-            .flat_map(|b| archived(&b.room_id, &b.entries))
-            .collect();
-        (backlog, messages)
-    })
-    .await;
-    let Ok((backlog, messages)) = decoded else {
-        return tracing::error!("reading the archive's turn failed");
-    };
-    if !messages.is_empty() {
-        let room = |id: &str| {
-            backlog
-                .iter()
-                .find(|b| b.room_id == id)
-                .and_then(|b| b.room.as_ref())
+        let grace_ms = i64::try_from(self.grace.as_millis()).unwrap_or(i64::MAX);
+        let cutoff = self.clock.now_ms() - grace_ms;
+        let gone = match self.engine.gone_before(cutoff).await {
+            Ok(gone) => gone,
+            Err(e) => return tracing::warn!(error = %e, "listing users gone away"),
         };
-        if let Err(e) = store_messages(state, &messages, room).await {
-            // Nothing moves on; the next turn tries the same messages again.
-            return tracing::warn!(error = %e, messages = messages.len(), "archiving messages");
+        for g in gone {
+            let ended = self
+                .end_room(&g.room_id, EndReason::Disconnected, Some(g.user_id), None)
+                .await;
+            if let Err(e) = ended {
+                tracing::warn!(?e, room = %g.room_id, "ending the room of a user gone away");
+            }
         }
     }
-    // A room is finished when it ended a while ago (or is gone) and this turn read all it
-    // had; its record and end are made sure of in SQL before its stream goes.
-    let now = state.shared_now_ms();
-    let finished: Vec<(String, Option<Room>)> = backlog
-        .iter()
-        .filter(|b| is_finished(b, now))
-        .map(|b| (b.room_id.clone(), b.room.clone()))
-        .collect();
-    let done: HashSet<String> = stream::iter(finished)
-        .map(|(room_id, room)| async move {
-            match make_sure(state, &room_id, room.as_ref()).await {
-                Ok(()) => Some(room_id),
-                Err(e) => {
-                    tracing::warn!(error = %e, room = %room_id, "finishing an archived room");
-                    None
+
+    /// Moves the new messages of the rooms of `share` from their streams into SQL. One node
+    /// at a time does it (a short lease in the engine); were two to overlap, each message is
+    /// still stored once.
+    pub async fn archive(&self, share: ArchiveShare) {
+        if !self.lease("archive", ARCHIVE_EVERY).await {
+            return;
+        }
+        // Every room's new messages in one engine step, stored in one transaction; then the
+        // rooms' marks move, and the ended rooms are finished.
+        let backlog = match self
+            .engine
+            .archive_backlog(share, ARCHIVE_BATCH, ARCHIVE_TURN, self.clock.now_ms())
+            .await
+        {
+            Ok(backlog) => backlog,
+            Err(e) => return tracing::warn!(error = %e, "reading the rooms to archive"),
+        };
+        // Reading thousands of messages is work of milliseconds: off the threads that serve the
+        // sockets.
+        let decoded = tokio::task::spawn_blocking(move || {
+            let messages: Vec<ArchivedMessage> = backlog
+                .iter()
+                .flat_map(|b| archived(&b.room_id, &b.entries))
+                .collect();
+            (backlog, messages)
+        })
+        .await;
+        let Ok((backlog, messages)) = decoded else {
+            return tracing::error!("reading the archive's turn failed");
+        };
+        if !messages.is_empty() {
+            let room = |id: &str| {
+                backlog
+                    .iter()
+                    .find(|b| b.room_id == id)
+                    .and_then(|b| b.room.as_ref())
+            };
+            if let Err(e) = store_messages(self, &messages, room).await {
+                // Nothing moves on; the next turn tries the same messages again.
+                return tracing::warn!(error = %e, messages = messages.len(), "archiving messages");
+            }
+        }
+        // A room is finished when it ended a while ago (or is gone) and this turn read all it
+        // had; its record and end are made sure of in SQL before its stream goes.
+        let now = self.clock.now_ms();
+        let finished: Vec<(String, Option<Room>)> = backlog
+            .iter()
+            .filter(|b| is_finished(b, now))
+            .map(|b| (b.room_id.clone(), b.room.clone()))
+            .collect();
+        let done: HashSet<String> = stream::iter(finished)
+            .map(|(room_id, room)| async move {
+                match make_sure(self, &room_id, room.as_ref()).await {
+                    Ok(()) => Some(room_id),
+                    Err(e) => {
+                        tracing::warn!(error = %e, room = %room_id, "finishing an archived room");
+                        None
+                    }
+                }
+            })
+            .buffer_unordered(ARCHIVE_CONCURRENCY)
+            .filter_map(|done| async move { done })
+            .collect()
+            .await;
+        // A finished room leaves the list; another moves its mark when it had new messages,
+        // and rests until it may be finished once it ended and the turn read all it had.
+        let marks: Vec<ArchiveMark<'_>> = backlog
+            .iter()
+            .filter_map(|b| {
+                let done = done.contains(&b.room_id);
+                let read = b.entries.last().map(|e| e.id.as_str());
+                let rest_until = rest_until(b).filter(|_| !done);
+                (done || read.is_some() || rest_until.is_some()).then(|| ArchiveMark {
+                    room_id: &b.room_id,
+                    upto: read.or(b.archived.as_deref()).unwrap_or("0-0"),
+                    done,
+                    rest_until,
+                })
+            })
+            .collect();
+        if let Err(e) = self.engine.mark_archived(&marks).await {
+            tracing::warn!(error = %e, rooms = marks.len(), "moving the archive's marks");
+        }
+    }
+
+    /// Archives what one room's stream holds beyond the archive's cursor now, without waiting
+    /// for the archive's next turn (a report needs the last words in the transcript). Each
+    /// message is stored once by its stream id, so this may overlap a turn of the archive.
+    pub async fn flush_room(&self, room_id: &str) -> anyhow::Result<()> {
+        loop {
+            let p = pending(self, room_id).await?;
+            let Some(cursor) = p.cursor.clone() else {
+                return Ok(());
+            };
+            if p.messages.is_empty() {
+                return Ok(());
+            }
+            let n = p.messages.len();
+            // The room reaches SQL through the recorder, a moment after its match; its
+            // messages cannot go before it.
+            if let Some(room) = &p.room {
+                if self.store.room_record(room_id).await?.is_none() {
+                    self.record_matches(std::slice::from_ref(room)).await;
                 }
             }
-        })
-        .buffer_unordered(ARCHIVE_CONCURRENCY)
-        .filter_map(|done| async move { done })
-        .collect()
-        .await;
-    // A finished room leaves the list; another moves its mark when it had new messages,
-    // and rests until it may be finished once it ended and the turn read all it had.
-    let marks: Vec<ArchiveMark<'_>> = backlog
-        .iter()
-        .filter_map(|b| {
-            let done = done.contains(&b.room_id);
-            let read = b.entries.last().map(|e| e.id.as_str());
-            let rest_until = rest_until(b).filter(|_| !done);
-            (done || read.is_some() || rest_until.is_some()).then(|| ArchiveMark {
-                room_id: &b.room_id,
-                upto: read.or(b.archived.as_deref()).unwrap_or("0-0"),
-                done,
-                rest_until,
-            })
-        })
-        .collect();
-    if let Err(e) = state.engine.mark_archived(&marks).await {
-        tracing::warn!(error = %e, rooms = marks.len(), "moving the archive's marks");
-    }
-}
-
-/// Archives what one room's stream holds beyond the archive's cursor now, without waiting
-/// for the archive's next turn (a report needs the last words in the transcript). Each
-/// message is stored once by its stream id, so this may overlap a turn of the archive.
-pub async fn flush_room(state: &AppState, room_id: &str) -> anyhow::Result<()> {
-    loop {
-        let p = pending(state, room_id).await?;
-        let Some(cursor) = p.cursor.clone() else {
-            return Ok(());
-        };
-        if p.messages.is_empty() {
-            return Ok(());
-        }
-        let n = p.messages.len();
-        // The room reaches SQL through the recorder, a moment after its match; its
-        // messages cannot go before it.
-        if let Some(room) = &p.room {
-            if state.store.room_record(room_id).await?.is_none() {
-                state.record_matches(std::slice::from_ref(room)).await;
+            store_messages(self, &p.messages, |_| p.room.as_ref()).await?;
+            if p.room.is_some() {
+                let mark = ArchiveMark {
+                    room_id,
+                    upto: &cursor,
+                    done: false,
+                    rest_until: None,
+                };
+                self.engine.mark_archived(&[mark]).await?;
             }
-        }
-        store_messages(state, &p.messages, |_| p.room.as_ref()).await?;
-        if p.room.is_some() {
-            let mark = ArchiveMark {
-                room_id,
-                upto: &cursor,
-                done: false,
-                rest_until: None,
-            };
-            state.engine.mark_archived(&[mark]).await?;
-        }
-        if n < ARCHIVE_BATCH {
-            return Ok(());
+            if n < ARCHIVE_BATCH {
+                return Ok(());
+            }
         }
     }
 }
@@ -515,14 +485,14 @@ pub async fn flush_room(state: &AppState, room_id: &str) -> anyhow::Result<()> {
 /// (`store_rejected_total{op="archive_messages"}`), logged once, and left out. Fails only
 /// when the database did not answer, and then nothing moves on.
 async fn store_messages<'a>(
-    state: &AppState,
+    rt: &Realtime,
     messages: &[ArchivedMessage],
     room: impl Fn(&str) -> Option<&'a Room>,
 ) -> Result<(), StoreError> {
     const OP: &str = "archive_messages";
-    let batch = state
+    let batch = rt
         .metrics
-        .store(OP, state.store.archive_messages(messages))
+        .store(OP, rt.store.archive_messages(messages))
         .await?;
     if batch.refused.is_empty() {
         return Ok(());
@@ -539,15 +509,15 @@ async fn store_messages<'a>(
         }
     }
     if !rooms.is_empty() {
-        state.record_matches(&rooms).await;
+        rt.record_matches(&rooms).await;
     }
-    let again = state
+    let again = rt
         .metrics
-        .store(OP, state.store.archive_messages(&refused))
+        .store(OP, rt.store.archive_messages(&refused))
         .await?;
     for (i, e) in again.refused {
         if let Some(m) = refused.get(i) {
-            state.metrics.count_rejected(OP);
+            rt.metrics.count_rejected(OP);
             tracing::warn!(
                 error = %e,
                 room = %m.room_id,
@@ -569,14 +539,14 @@ struct Pending {
     room: Option<Room>,
 }
 
-async fn pending(state: &AppState, room_id: &str) -> anyhow::Result<Pending> {
-    let archived = state.engine.archived_upto(room_id).await?;
-    let batch = state
+async fn pending(rt: &Realtime, room_id: &str) -> anyhow::Result<Pending> {
+    let archived = rt.engine.archived_upto(room_id).await?;
+    let batch = rt
         .engine
         .read_after(room_id, archived.as_deref(), ARCHIVE_BATCH)
         .await?;
     let cursor = batch.last().map(|e| e.id.clone()).or(archived);
-    let room = state.engine.room(room_id).await?;
+    let room = rt.engine.room(room_id).await?;
     Ok(Pending {
         messages: self::archived(room_id, &batch),
         cursor,
@@ -621,46 +591,17 @@ fn is_finished(b: &Backlog, now_ms: i64) -> bool {
 /// Before a finished room's stream goes: the room and its end were recorded when they
 /// happened, off the critical path; here again in case either failed or the end overtook
 /// the room.
-async fn make_sure(state: &AppState, room_id: &str, room: Option<&Room>) -> anyhow::Result<()> {
+async fn make_sure(rt: &Realtime, room_id: &str, room: Option<&Room>) -> anyhow::Result<()> {
     let Some(room) = room else {
         return Ok(());
     };
-    if state.store.room_record(room_id).await?.is_none() {
-        state.record_matches(std::slice::from_ref(room)).await;
+    if rt.store.room_record(room_id).await?.is_none() {
+        rt.record_matches(std::slice::from_ref(room)).await;
     }
     if let Some(ended) = room.ended_ms {
-        state.store.mark_room_ended(room_id, ended).await?;
+        rt.store.mark_room_ended(room_id, ended).await?;
     }
     Ok(())
-}
-
-/// What the privacy policy and the sanctions promise, done by one node at a time: chat
-/// messages past their retention are deleted, accounts withdrawn more than six months
-/// ago lose their personal data, and suspensions that ran out are marked lifted (the
-/// login checks the end time itself, so nobody waits for this turn to be let back in).
-pub async fn housekeeping(state: &AppState) {
-    if !lease(state, "purge", PURGE_EVERY).await {
-        return;
-    }
-    const DAY_MS: i64 = 24 * 3600 * 1000;
-    let now = state.clock.now_ms();
-    let cutoff = now - state.config.retention_days * DAY_MS;
-    match state.store.purge_messages_before(cutoff).await {
-        Ok(0) => {}
-        Ok(n) => tracing::info!(purged = n, "chat messages past retention deleted"),
-        Err(e) => tracing::warn!(error = %e, "purging old chat messages"),
-    }
-    let cutoff = now - WITHDRAWN_KEEP_DAYS * DAY_MS;
-    match state.store.erase_withdrawn_before(cutoff).await {
-        Ok(0) => {}
-        Ok(n) => tracing::info!(erased = n, "withdrawn accounts past retention erased"),
-        Err(e) => tracing::warn!(error = %e, "erasing withdrawn accounts"),
-    }
-    match state.store.lift_expired_sanctions(now).await {
-        Ok(0) => {}
-        Ok(n) => tracing::info!(lifted = n, "suspensions that ran out lifted"),
-        Err(e) => tracing::warn!(error = %e, "lifting suspensions"),
-    }
 }
 
 #[cfg(test)]

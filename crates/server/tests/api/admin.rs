@@ -540,7 +540,7 @@ async fn the_queue_is_oldest_first_and_due_in_a_day(mut app: TestApp) {
     .await
     .assert_ok();
     let (alice, bobby) = (user_id(&app, "alice").await, user_id(&app, "bobby").await);
-    let now = app.state.shared_now_ms();
+    let now = app.state.shared_clock.now_ms();
     let hour = 3_600_000;
     // Filed out of order: 2 hours ago, 30 hours ago (overdue), and a filter flag now.
     for (room, reporter, at) in [
@@ -734,7 +734,7 @@ async fn decisions_are_checked_and_suspensions_lift(mut app: TestApp) {
             room_id: "room-1",
             reasons: &["threat"],
             extra: "",
-            now: app.state.shared_now_ms(),
+            now: app.state.shared_clock.now_ms(),
         })
         .await
         .unwrap();

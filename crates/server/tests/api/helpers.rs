@@ -195,7 +195,7 @@ async fn spawn_on(
 /// Starts the real-time tasks of `state` and serves its app on a real socket: answers its
 /// `host:port`, for WebSocket tests.
 pub async fn serve(state: &AppState) -> String {
-    telepathy_server::realtime::start(state).await.unwrap();
+    telepathy_server::tasks::start(state).await.unwrap();
     let acceptor = telepathy_server::listener::bind("127.0.0.1:0", &state.config, &state.metrics)
         .await
         .unwrap();

@@ -894,7 +894,7 @@ async fn set_demo_clock(app: &mut TestApp, body: serde_json::Value) -> serde_jso
 /// open, and moved back it is always open again.
 async fn the_demo_keeps_the_spec_hours_once_its_clock_is_moved(app: TestApp) {
     let mut app = app.on_the_demo_clock().await;
-    let open = |app: &TestApp| app.state.round_state().is_open;
+    let open = |app: &TestApp| app.state.realtime.round_state().is_open;
     assert!(open(&app), "always open on the real time");
 
     let moved = set_demo_clock(&mut app, json!({ "seoulTime": "15:00:00" })).await;
@@ -912,7 +912,7 @@ async fn the_demo_keeps_the_spec_hours_once_its_clock_is_moved(app: TestApp) {
     );
 
     let (mut a, _) = crate::realtime::user(&mut app, "alice", "01011112222").await;
-    let round = app.state.round_state();
+    let round = app.state.realtime.round_state();
     a.send(
         "join_match",
         json!({ "word": round.words[0].word, "round": round.round }),

@@ -508,7 +508,7 @@ async fn megaphones_take_turns_and_wait_at_most_a_minute(mut app: TestApp) {
     }
 
     // The next minute's turns all taken: a new megaphone is refused and kept.
-    let now = app.state.shared_now_ms();
+    let now = app.state.shared_clock.now_ms();
     while app
         .state
         .engine

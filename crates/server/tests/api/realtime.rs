@@ -57,7 +57,7 @@ pub async fn user(app: &mut TestApp, name: &str, phone: &str) -> (Client, String
 }
 
 fn current(app: &TestApp) -> (i64, String) {
-    let r = app.state.round_state();
+    let r = app.state.realtime.round_state();
     (r.round, r.words[0].word.clone())
 }
 
@@ -321,7 +321,10 @@ async fn messages_reach_the_archive(mut app: TestApp) {
     );
     // Archiving again stores nothing twice.
     app.state.engine.clear("lease:archive").await.unwrap();
-    telepathy_server::realtime::archive(&app.state, telepathy_engine::ArchiveShare::ALL).await;
+    app.state
+        .realtime
+        .archive(telepathy_engine::ArchiveShare::ALL)
+        .await;
     assert_eq!(app.state.store.transcript(&room).await.unwrap().len(), 2);
 }
 
@@ -499,7 +502,7 @@ async fn a_node_given_up_for_dead_starts_over(mut app: TestApp) {
     let old = app.state.realtime.hub.instance();
     app.state
         .engine
-        .leave(&old, app.state.shared_now_ms())
+        .leave(&old, app.state.shared_clock.now_ms())
         .await
         .unwrap();
     let within = std::time::Duration::from_secs(10);
@@ -1087,7 +1090,7 @@ async fn kept_apart_turn(
     third: &mut Client,
     word: usize,
 ) -> bool {
-    let r = app.state.round_state();
+    let r = app.state.realtime.round_state();
     let (round, word) = (r.round, r.words[word].word.clone());
     first
         .send("join_match", json!({ "word": word, "round": round }))
@@ -1136,7 +1139,10 @@ async fn archive_recorded(app: &TestApp, room: &str) {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     app.state.engine.clear("lease:archive").await.unwrap();
-    telepathy_server::realtime::archive(&app.state, telepathy_engine::ArchiveShare::ALL).await;
+    app.state
+        .realtime
+        .archive(telepathy_engine::ArchiveShare::ALL)
+        .await;
 }
 
 /// Binary frames count toward the frame limit like text ones (they are read for nothing),
@@ -1265,7 +1271,7 @@ async fn a_message_the_database_refuses_holds_back_no_other(mut app: TestApp) {
     a.send("chatMessage", json!({ "roomId": first, "message": "하나" }))
         .await;
     b.expect("chatMessage").await;
-    let poison = json!({ "from": mb["receiverId"], "text": "독\u{0}", "at": app.state.shared_now_ms(), "client_id": null });
+    let poison = json!({ "from": mb["receiverId"], "text": "독\u{0}", "at": app.state.shared_clock.now_ms(), "client_id": null });
     let frame = telepathy_engine::MessageFrame {
         head: "{\"event\":\"injected\",\"data\":{\"id\":\"",
         tail: "\"}}",
@@ -1318,7 +1324,10 @@ async fn a_message_the_database_refuses_holds_back_no_other(mut app: TestApp) {
     assert_eq!(bodies(&second).await, ["넷"]);
     // The next turn moves on: nothing is tried again, nothing counted twice.
     app.state.engine.clear("lease:archive").await.unwrap();
-    telepathy_server::realtime::archive(&app.state, telepathy_engine::ArchiveShare::ALL).await;
+    app.state
+        .realtime
+        .archive(telepathy_engine::ArchiveShare::ALL)
+        .await;
     if postgres {
         assert!(app
             .state

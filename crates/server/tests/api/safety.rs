@@ -328,7 +328,7 @@ async fn housekeeping_lifts_suspensions_and_erases_withdrawn_accounts(mut app: T
         let state = app.state.clone();
         async move {
             state.engine.clear("lease:purge").await.unwrap();
-            telepathy_server::realtime::housekeeping(&state).await;
+            telepathy_server::tasks::housekeeping(&state).await;
         }
     };
     turn(&app).await;
@@ -369,7 +369,7 @@ async fn the_reports_waiting_and_overdue_are_measured(mut app: TestApp) {
     let gauges = |app: &TestApp| {
         let state = app.state.clone();
         async move {
-            telepathy_server::realtime::count_report_queue(&state).await;
+            telepathy_server::tasks::count_report_queue(&state).await;
             let text = state.metrics.encode();
             let value = |name: &str| {
                 text.lines()
@@ -392,7 +392,7 @@ async fn the_reports_waiting_and_overdue_are_measured(mut app: TestApp) {
             room_id: "a-room",
             reasons: &["other"],
             extra: "",
-            now: app.state.shared_now_ms(),
+            now: app.state.shared_clock.now_ms(),
         })
         .await
         .unwrap();

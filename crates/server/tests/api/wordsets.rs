@@ -757,7 +757,7 @@ async fn approved_sets_join_the_rotation_on_every_node_and_match(app: TestApp) {
     let first = approved.active_from_round.unwrap();
     let now_round = RoundAt::of(app.clock.now()).number;
     assert!(first >= now_round + 2, "{first} vs {now_round}");
-    app.state.refresh_wordsets().await;
+    app.state.realtime.refresh_wordsets().await;
     // Until its first round, the built-in topics only.
     for round in now_round..first {
         let at = telepathy_domain::round::ROUND_EPOCH_MS + round * ROUND_MS + 1_000;
@@ -766,13 +766,19 @@ async fn approved_sets_join_the_rotation_on_every_node_and_match(app: TestApp) {
             app.clock
                 .advance(Duration::from_millis(offset.unsigned_abs()));
         }
-        assert!(app.state.round_state().words.iter().all(|w| !w.custom));
+        assert!(app
+            .state
+            .realtime
+            .round_state()
+            .words
+            .iter()
+            .all(|w| !w.custom));
     }
     let (round, start) = custom_round_start(first);
     app.clock.advance(Duration::from_millis(
         (start + 1_000 - app.clock.now_ms()).unsigned_abs(),
     ));
-    let state = app.state.round_state();
+    let state = app.state.realtime.round_state();
     assert_eq!(state.round, round);
     let words: Vec<&str> = state.words.iter().map(|w| w.word.as_str()).collect();
     assert_eq!(words, WORDS);
@@ -796,11 +802,11 @@ async fn approved_sets_join_the_rotation_on_every_node_and_match(app: TestApp) {
     .await
     .unwrap();
     assert!(
-        other.round_state().words.iter().all(|w| !w.custom),
+        other.realtime.round_state().words.iter().all(|w| !w.custom),
         "not read yet"
     );
-    other.refresh_wordsets().await;
-    let theirs = other.round_state();
+    other.realtime.refresh_wordsets().await;
+    let theirs = other.realtime.round_state();
     assert_eq!(theirs.round, state.round);
     assert_eq!(
         theirs.words.iter().map(|w| &w.word).collect::<Vec<_>>(),
@@ -808,9 +814,15 @@ async fn approved_sets_join_the_rotation_on_every_node_and_match(app: TestApp) {
     );
     // The next round is a built-in topic again.
     app.clock.advance(Duration::from_millis(30_000));
-    assert!(app.state.round_state().words.iter().all(|w| !w.custom));
+    assert!(app
+        .state
+        .realtime
+        .round_state()
+        .words
+        .iter()
+        .all(|w| !w.custom));
     app.clock.advance(Duration::from_millis(4 * 30_000));
-    let again = app.state.round_state();
+    let again = app.state.realtime.round_state();
     assert_eq!(again.round % 5, 0);
     assert!(
         again.words.iter().all(|w| w.custom),

@@ -219,7 +219,7 @@ impl AdminReportsApi {
     async fn dashboard(&self, req: &Request) -> ApiResult<Dashboard> {
         let s = &self.0;
         s.require_operator(req).await?;
-        let now = s.shared_now_ms();
+        let now = s.shared_clock.now_ms();
         let midnight =
             seoul_midnight_ms(chrono::DateTime::from_timestamp_millis(now).unwrap_or_default());
         let counts = s
@@ -268,7 +268,7 @@ impl AdminReportsApi {
             QueueStatus::Closed => s.store.closed_reports(QUEUE_MAX).await,
         }
         .or_internal("reading the report queue")?;
-        let now = s.shared_now_ms();
+        let now = s.shared_clock.now_ms();
         Ok(Json(ReportList {
             reports: rows.iter().map(|r| report_item(r, now)).collect(),
         }))
@@ -292,7 +292,7 @@ impl AdminReportsApi {
             .ok_or(ErrorCode::NotFound)?;
         // Lines still in the room's stream (a chat the filter flagged may go on) are
         // archived first, so the transcript is whole.
-        if let Err(e) = crate::realtime::flush_room(s, &report.room_id).await {
+        if let Err(e) = s.realtime.flush_room(&report.room_id).await {
             tracing::warn!(error = %e, room = %report.room_id, "archiving a room for a report");
         }
         let room = s
@@ -332,7 +332,7 @@ impl AdminReportsApi {
             }
         };
         Ok(Json(ReportDetail {
-            report: report_item(&report, s.shared_now_ms()),
+            report: report_item(&report, s.shared_clock.now_ms()),
             room: room.map(|r| RoomInfo {
                 id: r.id,
                 word: r.word,

@@ -333,10 +333,10 @@ impl AdminWordsetsApi {
             operator_id: Some(current.operator.id),
             ip: &current.ip,
         };
-        review_wordset(&s.store, id.0, None, actor, s.shared_now_ms())
+        review_wordset(&s.store, id.0, None, actor, s.shared_clock.now_ms())
             .await
             .map_err(|r| r.into_api("approving a word set"))?;
-        s.refresh_wordsets().await;
+        s.realtime.refresh_wordsets().await;
         Ok(Json(Ack::of(Notice::WordsetApproved)))
     }
 

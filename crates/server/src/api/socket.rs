@@ -1,4 +1,6 @@
-//! One WebSocket: authenticate the upgrade, then read frames and write what the hub sends.
+//! The WebSocket at `/ws`, real time's half of the API: authenticate the upgrade, then
+//! read frames, hand them to the rules (`Realtime`, and `safety` and `megaphones` for
+//! theirs), and write what the hub sends.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,9 +16,11 @@ use telepathy_domain::ErrorCode;
 use telepathy_engine::{EngineError, Room};
 use telepathy_store::User;
 
-use super::hub::{Control, Counted, FrameLimit, Frames, Kick, Queue, Registered, Take, Unspent};
 use crate::error::ApiError;
 use crate::megaphones::Refused;
+use crate::realtime::hub::{
+    Control, Counted, FrameLimit, Frames, Kick, Queue, Registered, Take, Unspent,
+};
 use crate::security::origin_allowed;
 use crate::state::AppState;
 use crate::wire::{
@@ -129,7 +133,7 @@ async fn run(opened: Box<Opened>, sink: Sink, mut incoming: Incoming) {
     let mut writer_done = false;
     if attached.is_ok() {
         // A megaphone on air (or waiting) is seen by a screen that opens meanwhile too.
-        for megaphone in state.realtime.on_air.frames(state.shared_now_ms()) {
+        for megaphone in state.realtime.on_air.frames(state.shared_clock.now_ms()) {
             let _ = reply.try_send(megaphone);
         }
     }
@@ -152,7 +156,7 @@ async fn run(opened: Box<Opened>, sink: Sink, mut incoming: Incoming) {
                 }
                 Some(Ok(message)) => {
                     // Every frame counts, before any other work on it.
-                    let counted = state.realtime.hub.count_frame(socket.user.id, state.shared_now_ms(), FRAME_LIMIT);
+                    let counted = state.realtime.hub.count_frame(socket.user.id, state.shared_clock.now_ms(), FRAME_LIMIT);
                     let frames = match counted {
                         Counted::Decided(frames) => frames,
                         // Boxed: once a part of the allowance, not carried by an idle socket.
@@ -206,10 +210,11 @@ async fn run(opened: Box<Opened>, sink: Sink, mut incoming: Incoming) {
     control.finish();
     let user_id = socket.user.id;
     // At once, not after the detach: a client the node closed reconnects elsewhere soon.
-    if let Some(unspent) = state
-        .realtime
-        .hub
-        .unspent(user_id, state.shared_now_ms(), FRAME_LIMIT)
+    if let Some(unspent) =
+        state
+            .realtime
+            .hub
+            .unspent(user_id, state.shared_clock.now_ms(), FRAME_LIMIT)
     {
         tokio::spawn(give_back(state.clone(), unspent));
     }
@@ -322,7 +327,9 @@ async fn attach(
         .await;
     let hello = match &attached {
         Ok(beyond) => {
-            let closing = beyond.iter().map(|at| state.close_replaced(user.id, at));
+            let closing = beyond
+                .iter()
+                .map(|at| state.realtime.close_replaced(user.id, at));
             futures_util::future::join_all(closing).await;
             Some(hello(state, user).await)
         }
@@ -349,7 +356,7 @@ const DETACH_TRIES: u32 = 12;
 /// the node lives. The engine keeps sockets, not counts, so a detach said twice (its
 /// first answer lost to a timeout) counts once.
 async fn detach(state: &AppState, instance: &str, user_id: i64, conn: u64) {
-    let since = state.shared_now_ms();
+    let since = state.shared_clock.now_ms();
     let once = {
         let (state, instance) = (state.clone(), instance.to_owned());
         move || {
@@ -412,7 +419,7 @@ async fn hello(state: &AppState, user: &User) -> String {
     let hello = Hello {
         user_id: user.id,
         room_id: room.map(|r| r.id),
-        round: state.round_state(),
+        round: state.realtime.round_state(),
     };
     frame("hello", &hello)
 }
@@ -531,7 +538,7 @@ impl Socket<'_> {
 
     /// Reads whom the user is kept apart from; a failure leaves it to the next join.
     async fn read_apart(&mut self) {
-        self.apart = self.state.kept_apart(self.user.id).await.ok();
+        self.apart = self.state.realtime.kept_apart(self.user.id).await.ok();
     }
 
     /// Whom the user is kept apart from, as last read (read now if it never was).
@@ -539,7 +546,7 @@ impl Socket<'_> {
         if let Some(apart) = &self.apart {
             return Ok(apart.clone());
         }
-        let apart = self.state.kept_apart(self.user.id).await?;
+        let apart = self.state.realtime.kept_apart(self.user.id).await?;
         self.apart = Some(apart.clone());
         Ok(apart)
     }
@@ -576,6 +583,7 @@ impl Socket<'_> {
         }
         let room = self
             .state
+            .realtime
             .room_for(self.user.id, room_id)
             .await?
             .ok_or(ErrorCode::NotInRoom)?;
@@ -598,15 +606,18 @@ impl Socket<'_> {
                     self.refresh_user().await;
                 }
                 match self.apart().await {
-                    Ok(apart) => state.join_match(&self.user, &join, &apart).await,
+                    Ok(apart) => state.realtime.join_match(&self.user, &join, &apart).await,
                     Err(e) => Err(e),
                 }
             }
             ClientFrame::ChatMessage(msg) => match self.room(&msg.room_id).await {
                 Ok(room) => {
-                    let sent = state.send_chat(&self.user, &room, &msg).await;
+                    let sent = state.realtime.send_chat(&self.user, &room, &msg).await;
                     self.typing &= sent.is_err();
-                    sent
+                    if sent.is_ok_and(|s| s.masked) {
+                        state.count_masked(&room.id, self.user.id);
+                    }
+                    sent.map(drop)
                 }
                 Err(e) => Err(e),
             },
@@ -621,19 +632,19 @@ impl Socket<'_> {
                     }
                     Ok(room) => {
                         self.typing = typing;
-                        state.relay_typing(&room, self.user.id, event);
+                        state.realtime.relay_typing(&room, self.user.id, event);
                         Ok(())
                     }
                     Err(e) => Err(e),
                 }
             }
-            ClientFrame::LeaveRoom(r) => state.leave_room(self.user.id, &r.room_id).await,
+            ClientFrame::LeaveRoom(r) => state.realtime.leave_room(self.user.id, &r.room_id).await,
             ClientFrame::GetOnlineCount(_) => match state.engine.online_count().await {
                 Ok(count) => {
                     self.answer(frame("onlineCount", &OnlineCount { count }));
                     Ok(())
                 }
-                Err(e) => Err(super::internal("counting users online", e)),
+                Err(e) => Err(crate::error::internal_code("counting users online", e)),
             },
             ClientFrame::SendMegaphone(m) => {
                 if self.user.nickname.is_none() {
@@ -680,6 +691,7 @@ async fn resume(
     r: &Resume,
 ) -> Result<(), ErrorCode> {
     let (messages, ended) = match state
+        .realtime
         .missed(user_id, &r.room_id, r.last_id.as_deref())
         .await
     {
