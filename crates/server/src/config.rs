@@ -15,7 +15,7 @@ use telepathy_providers::{
 };
 use telepathy_store::Backend;
 
-use crate::sealing::DataKey;
+use crate::security::sealing::DataKey;
 
 pub mod vars;
 

@@ -1,32 +1,25 @@
 //! The Telepathy node: HTTP API, configuration, static files. Only this crate knows HTTP.
 
+pub mod accounts;
 pub mod api;
 pub mod app;
 pub mod bell;
 pub mod cli;
 pub mod clock;
 pub mod config;
-pub mod devices;
 pub mod error;
 pub mod listener;
-pub mod megaphones;
 pub mod metrics;
 pub mod operator_cli;
-pub mod operators;
-pub mod passwords;
+pub mod payments;
 pub mod realtime;
-pub mod safety;
-pub mod sealing;
 pub mod security;
 pub mod seed;
-pub mod session;
 pub mod state;
 pub mod tasks;
-pub mod totp;
 pub mod web;
 pub mod wire;
 pub mod wordset_cli;
-pub mod wordsets;
 
 /// The OpenAPI document of the API, as committed in `openapi/openapi.json`.
 pub async fn openapi_json() -> anyhow::Result<String> {

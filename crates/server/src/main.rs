@@ -96,7 +96,8 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     let drain = config.drain;
     let state = AppState::build(config).await?;
     let sealed =
-        telepathy_server::totp::seal_stored_secrets(&state.store, &state.config.data_key).await?;
+        telepathy_server::security::totp::seal_stored_secrets(&state.store, &state.config.data_key)
+            .await?;
     if sealed > 0 {
         tracing::info!(sealed, "operators' TOTP secrets sealed with the data key");
     }

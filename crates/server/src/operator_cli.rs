@@ -10,7 +10,7 @@ use telepathy_domain::safety::seoul_minute;
 use telepathy_domain::{Password, Username};
 use telepathy_store::{AuditEntry, Store, StoreError};
 
-use crate::passwords;
+use crate::security::passwords;
 
 /// The environment variable `add` reads the password from.
 pub const PASSWORD_VAR: &str = "TELEPATHY_OPERATOR_PASSWORD";

@@ -17,7 +17,7 @@ use serde::Serialize;
 use telepathy_domain::limits::SESSION_TTL;
 use telepathy_store::{SeedUser, Store};
 
-use crate::session::{digest, COOKIE};
+use crate::accounts::sessions::{digest, COOKIE};
 
 /// The most users one call seeds.
 pub const MAX_USERS: usize = 200_000;

@@ -10,10 +10,16 @@ use telepathy_providers::{
 };
 use telepathy_store::Store;
 
+use crate::accounts::codes::Codes;
+use crate::accounts::safety::Safety;
+use crate::accounts::sessions::Sessions;
 use crate::clock::{Clock, SharedClock, ShiftedClock, SystemClock};
 use crate::config::Config;
 use crate::metrics::Metrics;
+use crate::payments::Payments;
 use crate::realtime::{self, Realtime};
+use crate::security::devices::Devices;
+use crate::security::limits::Limits;
 
 /// The name of the demo's VAPID private key among the shared keys.
 const DEMO_VAPID_KEY: &str = "demo-vapid-private-key";
@@ -30,7 +36,8 @@ pub struct Inner {
     /// The demo SMS outbox; present only in demo mode.
     pub demo_sms: Option<Arc<DemoSms>>,
     pub identity: Arc<dyn IdentityVerifier>,
-    pub payments: Arc<dyn CardPayments>,
+    /// Megaphones and word sets.
+    pub payments: Payments,
     /// Sends the opening bell's pushes.
     pub push: WebPush,
     pub clock: Arc<dyn Clock>,
@@ -40,6 +47,16 @@ pub struct Inner {
     /// The time the nodes agree on (`clock` corrected by its skew from the engine's).
     pub shared_clock: Arc<SharedClock>,
     pub metrics: Arc<Metrics>,
+    /// Rate limits shared by all nodes.
+    pub limits: Limits,
+    /// Users' and operators' sessions.
+    pub sessions: Sessions,
+    /// The device cookies of browsers that logged in before.
+    pub devices: Devices,
+    /// SMS codes.
+    pub codes: Codes,
+    /// Reports and sanctions.
+    pub safety: Safety,
     /// This node's real time: the rules of matching and chat, its sockets, the round.
     pub realtime: Realtime,
 }
@@ -151,6 +168,48 @@ impl AppState {
             demo_clock: demo_clock.clone(),
             grace: config.grace,
         });
+        let limits = Limits {
+            engine: Arc::clone(&engine),
+            metrics: Arc::clone(&metrics),
+            trusted_proxies: config.trusted_proxies,
+        };
+        let devices = Devices::new(
+            &config.data_key,
+            Arc::clone(&clock),
+            config.secure_cookies(),
+        );
+        let sessions = Sessions {
+            store: store.clone(),
+            clock: Arc::clone(&clock),
+            devices: devices.clone(),
+            trusted_proxies: config.trusted_proxies,
+            secure_cookies: config.secure_cookies(),
+        };
+        let codes = Codes {
+            sms: Arc::clone(&sms),
+            store: store.clone(),
+            clock: Arc::clone(&clock),
+            limits: limits.clone(),
+        };
+        let safety = Safety {
+            store: store.clone(),
+            engine: Arc::clone(&engine),
+            realtime: realtime.clone(),
+            limits: limits.clone(),
+            metrics: Arc::clone(&metrics),
+            clock: Arc::clone(&clock),
+            shared_clock: Arc::clone(&shared_clock),
+        };
+        let payments = Payments {
+            card: payments,
+            store: store.clone(),
+            engine: Arc::clone(&engine),
+            realtime: realtime.clone(),
+            metrics: Arc::clone(&metrics),
+            clock: Arc::clone(&clock),
+            shared_clock: Arc::clone(&shared_clock),
+            demo_transfer_paid_after: config.demo_transfer_paid_after,
+        };
         Ok(Self(Arc::new(Inner {
             config,
             store,
@@ -164,6 +223,11 @@ impl AppState {
             demo_clock,
             shared_clock,
             metrics,
+            limits,
+            sessions,
+            devices,
+            codes,
+            safety,
             realtime,
         })))
     }

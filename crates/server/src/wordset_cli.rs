@@ -8,8 +8,8 @@ use clap::Subcommand;
 use telepathy_domain::safety::{parse_reason, seoul_minute};
 use telepathy_store::Store;
 
-use crate::sealing::DataKey;
-use crate::wordsets::{confirm_transfer, record_refund, review_wordset, Actor, Refusal};
+use crate::payments::wordsets::{confirm_transfer, record_refund, review_wordset, Actor, Refusal};
+use crate::security::sealing::DataKey;
 
 /// The address audit lines of the command line carry.
 const CLI_IP: &str = "cli";

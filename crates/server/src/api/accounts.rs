@@ -6,8 +6,8 @@ use telepathy_domain::{ErrorCode, Notice, Password, Username};
 
 use super::{Ack, Tag};
 use crate::error::{ApiError, ApiResult, OrInternal};
-use crate::passwords;
 use crate::security::client_net;
+use crate::security::passwords;
 use crate::state::AppState;
 
 pub struct AccountsApi(pub AppState);
@@ -56,8 +56,11 @@ impl AccountsApi {
             .user_by_username(username.as_ref())
             .await
             .or_internal("finding a user")?;
-        let device = user.as_ref().and_then(|u| s.trusted_device(req, u.id));
+        let device = user
+            .as_ref()
+            .and_then(|u| s.devices.trusted_device(req, u.id));
         let tries = s
+            .limits
             .count_login_try(&ip, username.as_ref(), device.as_ref())
             .await?;
         let ok = passwords::verify(
@@ -70,19 +73,19 @@ impl AccountsApi {
         };
         // A suspended or banned account is told why and until when, only once its
         // password is right.
-        s.refuse_restricted(user.id).await?;
+        s.safety.refuse_restricted(user.id).await?;
         // This username's back-off from this address starts over.
-        s.tries_succeeded(&tries).await?;
-        s.count_login(user.id).await?;
-        s.start_session(req, cookies, user.id).await?;
+        s.limits.tries_succeeded(&tries).await?;
+        s.limits.count_login(user.id).await?;
+        s.sessions.start_session(req, cookies, user.id).await?;
         // A sanction given while this login was on its way ended every session but this
         // new one: look again, and end it too.
-        if let Some(r) = s.restriction(user.id).await? {
+        if let Some(r) = s.safety.restriction(user.id).await? {
             s.store
                 .revoke_user_sessions(user.id, None, s.clock.now_ms())
                 .await
                 .or_internal("ending sessions")?;
-            s.clear_cookie(cookies);
+            s.sessions.clear_cookie(cookies);
             return Err(ApiError::restricted(&r));
         }
         Ok(Json(Ack::of(Notice::LoggedIn)))
@@ -92,14 +95,14 @@ impl AccountsApi {
     #[oai(path = "/auth/logout", method = "post", operation_id = "logout")]
     async fn logout(&self, req: &Request, cookies: &CookieJar) -> ApiResult<Ack> {
         let s = &self.0;
-        if let Some(current) = s.current_user(req).await? {
+        if let Some(current) = s.sessions.current_user(req).await? {
             s.store
                 .revoke_session(&current.token_hash, s.clock.now_ms())
                 .await
                 .or_internal("revoking a session")?;
             s.realtime.recheck_sessions(current.user.id).await;
         }
-        s.clear_cookie(cookies);
+        s.sessions.clear_cookie(cookies);
         Ok(Json(Ack::of(Notice::LoggedOut)))
     }
 
@@ -107,7 +110,7 @@ impl AccountsApi {
     #[oai(path = "/auth/check", method = "get", operation_id = "checkAuth")]
     async fn check(&self, req: &Request) -> ApiResult<LoginState> {
         Ok(Json(LoginState {
-            logged_in: self.0.current_user(req).await?.is_some(),
+            logged_in: self.0.sessions.current_user(req).await?.is_some(),
         }))
     }
 
@@ -115,14 +118,14 @@ impl AccountsApi {
     #[oai(path = "/auth/withdraw", method = "post", operation_id = "withdraw")]
     async fn withdraw(&self, req: &Request, cookies: &CookieJar) -> ApiResult<Ack> {
         let s = &self.0;
-        let current = s.require_user(req).await?;
+        let current = s.sessions.require_user(req).await?;
         s.store
             .withdraw_user(current.user.id, s.clock.now_ms())
             .await
             .or_internal("withdrawing")?;
         tracing::info!(user_id = current.user.id, "account withdrawn");
         s.realtime.recheck_sessions(current.user.id).await;
-        s.clear_cookie(cookies);
+        s.sessions.clear_cookie(cookies);
         Ok(Json(Ack::of(Notice::Withdrawn)))
     }
 }

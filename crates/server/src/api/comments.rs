@@ -101,7 +101,7 @@ impl CommentsApi {
     )]
     async fn post(&self, req: &Request, body: Json<CommentBody>) -> ApiResult<CommentPosted> {
         let s = &self.0;
-        let user = s.current_user(req).await?.map(|c| c.user);
+        let user = s.sessions.current_user(req).await?.map(|c| c.user);
         let text = CommentText::parse(&body.content)?;
         let ip = client_net(req, s.config.trusted_proxies);
         let ip_key = format!("comment:ip:{ip}");
@@ -110,7 +110,7 @@ impl CommentsApi {
         if let Some(key) = &user_key {
             limits.push((key.as_str(), COMMENTS_PER_USER, COMMENT_WINDOW));
         }
-        s.limit_all(&limits, ErrorCode::RateLimited).await?;
+        s.limits.limit_all(&limits, ErrorCode::RateLimited).await?;
         let nickname = user
             .as_ref()
             .and_then(|u| u.nickname.clone())

@@ -125,7 +125,7 @@ impl GameApi {
     )]
     async fn current_chat(&self, req: &Request) -> ApiResult<CurrentChat> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         let open = s
             .metrics
             .engine("room_of", s.engine.room_of(user.id))
@@ -161,7 +161,7 @@ impl GameApi {
         tag = "Tag::Game"
     )]
     async fn end(&self, req: &Request, body: Json<EndBody>) -> ApiResult<Ack> {
-        let user = self.0.require_user(req).await?.user;
+        let user = self.0.sessions.require_user(req).await?.user;
         match self.0.realtime.leave_room(user.id, &body.room_id).await {
             Ok(()) => {}
             // Already ended (by the partner, or a second tab): the caller's wish holds, if
@@ -182,7 +182,7 @@ impl GameApi {
         tag = "Tag::Game"
     )]
     async fn block(&self, req: &Request, body: Json<EndBody>) -> ApiResult<Ack> {
-        let user = self.0.require_user(req).await?.user;
+        let user = self.0.sessions.require_user(req).await?.user;
         self.0
             .realtime
             .block_partner(user.id, &body.room_id)
@@ -198,7 +198,7 @@ impl GameApi {
         tag = "Tag::Game"
     )]
     async fn word_history(&self, req: &Request) -> ApiResult<History> {
-        let user = self.0.require_user(req).await?.user;
+        let user = self.0.sessions.require_user(req).await?.user;
         let store = &self.0.store;
         let (items, total) = tokio::try_join!(
             store.word_history(user.id, limits::WORD_HISTORY_SHOWN),
@@ -231,7 +231,7 @@ impl GameApi {
     )]
     async fn feedback(&self, req: &Request, body: Json<FeedbackBody>) -> ApiResult<Ack> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         let emotion = Emotion::parse(body.emotion.as_str())?;
         let room = match (&body.room_id, body.partner_id, &body.word) {
             (Some(id), _, _) if !crate::realtime::is_room_id(id) => None,

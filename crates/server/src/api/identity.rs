@@ -54,14 +54,15 @@ impl IdentityApi {
     )]
     async fn prepare(&self, req: &Request) -> ApiResult<Prepared> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user.id;
-        s.limit(
-            &format!("identity:user:{user}"),
-            IDENTITY_PREPARES_PER_USER,
-            IDENTITY_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
+        let user = s.sessions.require_user(req).await?.user.id;
+        s.limits
+            .limit(
+                &format!("identity:user:{user}"),
+                IDENTITY_PREPARES_PER_USER,
+                IDENTITY_WINDOW,
+                ErrorCode::RateLimited,
+            )
+            .await?;
         let id = s.identity.new_verification_id();
         s.store
             .create_identity_check(&id, Some(user), s.clock.now_ms())

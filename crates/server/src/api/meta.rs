@@ -252,21 +252,23 @@ impl MetaApi {
             return Err(ErrorCode::NotFound.into());
         }
         let ip = client_net(req, s.config.trusted_proxies);
-        s.limit(
-            &format!("outbox:ip:{ip}"),
-            OUTBOX_READS_PER_IP,
-            OUTBOX_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
+        s.limits
+            .limit(
+                &format!("outbox:ip:{ip}"),
+                OUTBOX_READS_PER_IP,
+                OUTBOX_WINDOW,
+                ErrorCode::RateLimited,
+            )
+            .await?;
         let phone = Phone::parse(&phone.0)?;
-        s.limit(
-            &format!("outbox:phone:{}", phone.as_ref()),
-            OUTBOX_READS_PER_PHONE,
-            OUTBOX_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
+        s.limits
+            .limit(
+                &format!("outbox:phone:{}", phone.as_ref()),
+                OUTBOX_READS_PER_PHONE,
+                OUTBOX_WINDOW,
+                ErrorCode::RateLimited,
+            )
+            .await?;
         let sent = outbox
             .latest(phone.as_ref(), CodePurpose::Register)
             .ok_or(ErrorCode::NotFound)?;

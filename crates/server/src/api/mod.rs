@@ -4,7 +4,6 @@
 mod accounts;
 mod admin;
 mod choice;
-mod codes;
 mod comments;
 mod game;
 mod identity;

@@ -14,7 +14,7 @@ use telepathy_store::User;
 use super::signup::UsernameBody;
 use super::{Ack, Tag};
 use crate::error::{ApiError, ApiResult, OrInternal};
-use crate::passwords;
+use crate::security::passwords;
 use crate::state::AppState;
 
 pub struct PasswordApi(pub AppState);
@@ -62,7 +62,7 @@ pub struct ChangeBody {
 impl PasswordApi {
     async fn lookup(&self, req: &Request, username: &str) -> Result<Option<User>, ApiError> {
         let s = &self.0;
-        s.limit_lookups(req).await?;
+        s.limits.limit_lookups(req).await?;
         if username.trim().is_empty() {
             return Err(ErrorCode::UsernameRequired.into());
         }
@@ -102,8 +102,9 @@ impl PasswordApi {
             .await?
             .ok_or(ErrorCode::NotFound)?;
         let phone = Phone::parse(&user.phone).or_internal("a stored phone is invalid")?;
-        let owner_device = self.0.trusted_device(req, user.id).is_some();
+        let owner_device = self.0.devices.trusted_device(req, user.id).is_some();
         self.0
+            .codes
             .send_code(req, &phone, CodePurpose::Reset, owner_device)
             .await?;
         Ok(Json(CodeSent {
@@ -136,6 +137,7 @@ impl PasswordApi {
             .ok_or(ErrorCode::CodeInvalid)?;
         let phone = Phone::parse(&user.phone).or_internal("a stored phone is invalid")?;
         let code = s
+            .codes
             .check_code(req, &phone, CodePurpose::Reset, &b.code)
             .await?;
         let now = s.clock.now_ms();
@@ -171,7 +173,7 @@ impl PasswordApi {
     )]
     async fn change(&self, req: &Request, body: Json<ChangeBody>) -> ApiResult<Ack> {
         let s = &self.0;
-        let current = s.require_user(req).await?;
+        let current = s.sessions.require_user(req).await?;
         let b = &body.0;
         if b.current_password.is_empty() {
             return Err(ErrorCode::CurrentPasswordWrong.into());
@@ -182,13 +184,14 @@ impl PasswordApi {
             b.confirm_password.as_deref(),
         )?;
         let user_key = format!("pwchange:{}", current.user.id);
-        s.limit(
-            &user_key,
-            PASSWORD_CHANGES_PER_USER,
-            PASSWORD_CHANGE_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
+        s.limits
+            .limit(
+                &user_key,
+                PASSWORD_CHANGES_PER_USER,
+                PASSWORD_CHANGE_WINDOW,
+                ErrorCode::RateLimited,
+            )
+            .await?;
         let old = Password::parse_existing(&b.current_password)
             .map_err(|_| ErrorCode::CurrentPasswordWrong)?;
         if !passwords::verify(

@@ -111,7 +111,7 @@ impl PaymentsApi {
     )]
     async fn count(&self, req: &Request) -> ApiResult<MegaphoneCountAnswer> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         let count = s
             .store
             .megaphone_count(user.id)
@@ -135,17 +135,18 @@ impl PaymentsApi {
     )]
     async fn prepare(&self, req: &Request, body: Json<PrepareBody>) -> ApiResult<PreparedOrder> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         let pack = Pack::parse(&body.item)?;
-        s.limit(
-            &format!("payment:order:user:{}", user.id),
-            CARD_ORDERS_PER_USER,
-            PAYMENT_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
-        let order = s.issue_card_order(user.id, pack).await?;
-        let client = s.payments.client_config();
+        s.limits
+            .limit(
+                &format!("payment:order:user:{}", user.id),
+                CARD_ORDERS_PER_USER,
+                PAYMENT_WINDOW,
+                ErrorCode::RateLimited,
+            )
+            .await?;
+        let order = s.payments.issue_card_order(user.id, pack).await?;
+        let client = s.payments.card.client_config();
         Ok(Json(PreparedOrder {
             success: true,
             merchant_uid: order.merchant_uid,
@@ -170,16 +171,18 @@ impl PaymentsApi {
     )]
     async fn verify(&self, req: &Request, body: Json<VerifyBody>) -> ApiResult<Granted> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         let pack = Pack::parse(&body.item)?;
-        s.limit(
-            &format!("payment:check:user:{}", user.id),
-            PAYMENT_CHECKS_PER_USER,
-            PAYMENT_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
+        s.limits
+            .limit(
+                &format!("payment:check:user:{}", user.id),
+                PAYMENT_CHECKS_PER_USER,
+                PAYMENT_WINDOW,
+                ErrorCode::RateLimited,
+            )
+            .await?;
         let count = s
+            .payments
             .verify_card_payment(user.id, &body.imp_uid, &body.merchant_uid, pack)
             .await?;
         Ok(Json(Granted {
@@ -202,23 +205,24 @@ impl PaymentsApi {
     async fn webhook(&self, req: &Request, body: Json<PortOneNotice>) -> ApiResult<Ack> {
         let s = &self.0;
         let ip = client_net(req, s.config.trusted_proxies);
-        s.limit(
-            &format!("payment:notice:ip:{ip}"),
-            PAYMENT_NOTICES_PER_IP,
-            PAYMENT_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
+        s.limits
+            .limit(
+                &format!("payment:notice:ip:{ip}"),
+                PAYMENT_NOTICES_PER_IP,
+                PAYMENT_WINDOW,
+                ErrorCode::RateLimited,
+            )
+            .await?;
         tracing::info!(imp_uid = %body.imp_uid, status = ?body.status, "PortOne notification");
         // The demo checkout has no PortOne to notify anyone, and its payment ids can be
         // written by hand: only its owner's verify settles a demo order.
-        if s.payments.client_config().demo {
+        if s.payments.card.client_config().demo {
             return Ok(Json(Ack {
                 success: false,
                 message: ErrorCode::PaymentInvalid.message().to_owned(),
             }));
         }
-        match s.card_payment_notified(&body.imp_uid).await {
+        match s.payments.card_payment_notified(&body.imp_uid).await {
             Ok(()) => Ok(Json(Ack::of(Notice::MegaphonesGranted))),
             // Not ours, not paid, refused: logged; PortOne need not send it again.
             Err(code @ (ErrorCode::PaymentInvalid | ErrorCode::CardNotPaid)) => Ok(Json(Ack {
@@ -239,10 +243,10 @@ impl PaymentsApi {
     )]
     async fn demo_pay(&self, req: &Request, body: Json<DemoPayBody>) -> ApiResult<DemoPaid> {
         let s = &self.0;
-        if !s.payments.client_config().demo {
+        if !s.payments.card.client_config().demo {
             return Err(ErrorCode::NotFound.into());
         }
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         let order = s
             .store
             .card_order(&body.merchant_uid)

@@ -45,7 +45,7 @@ impl ProfileApi {
         operation_id = "getProfile"
     )]
     async fn profile(&self, req: &Request) -> ApiResult<Profile> {
-        let user = self.0.require_user(req).await?.user;
+        let user = self.0.sessions.require_user(req).await?.user;
         let changeable_at = nickname_unlocks_at(&user)
             .filter(|at| *at > self.0.clock.now_ms())
             .and_then(chrono::DateTime::from_timestamp_millis)
@@ -70,15 +70,16 @@ impl ProfileApi {
     )]
     async fn check_nickname(&self, req: &Request, body: Json<NicknameBody>) -> ApiResult<Ack> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         let nickname = Nickname::parse(&body.nickname)?;
-        s.limit(
-            &format!("nickname-check:{}", user.id),
-            NICKNAME_CHECKS_PER_USER,
-            LOOKUP_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
+        s.limits
+            .limit(
+                &format!("nickname-check:{}", user.id),
+                NICKNAME_CHECKS_PER_USER,
+                LOOKUP_WINDOW,
+                ErrorCode::RateLimited,
+            )
+            .await?;
         if s.store
             .nickname_taken(&nickname.key(), user.id)
             .await
@@ -98,7 +99,7 @@ impl ProfileApi {
     )]
     async fn set_nickname(&self, req: &Request, body: Json<NicknameBody>) -> ApiResult<Ack> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         let nickname = Nickname::parse(&body.nickname)?;
         let now = s.clock.now_ms();
         if user.nickname.as_deref() == Some(nickname.as_ref()) {

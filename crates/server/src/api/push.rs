@@ -71,7 +71,7 @@ impl PushApi {
     #[oai(path = "/push", method = "get", operation_id = "getPushState")]
     async fn state(&self, req: &Request) -> ApiResult<PushState> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         let (consent, devices) = read_state(s, user.id).await?;
         Ok(Json(PushState {
             success: true,
@@ -93,7 +93,7 @@ impl PushApi {
         body: Json<PushConsentBody>,
     ) -> ApiResult<PushConsentAnswer> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         limit(s, user.id).await?;
         s.store
             .set_alarm_consent(
@@ -127,7 +127,7 @@ impl PushApi {
     )]
     async fn subscribe(&self, req: &Request, body: Json<PushSubscriptionBody>) -> ApiResult<Ack> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         limit(s, user.id).await?;
         let keys = body
             .keys
@@ -172,7 +172,7 @@ impl PushApi {
     )]
     async fn unsubscribe(&self, req: &Request, body: Json<PushEndpointBody>) -> ApiResult<Ack> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         limit(s, user.id).await?;
         s.store
             .remove_push_subscription(user.id, body.endpoint.trim())
@@ -197,11 +197,12 @@ async fn read_state(s: &AppState, user_id: i64) -> Result<(bool, i64), crate::er
 }
 
 async fn limit(s: &AppState, user_id: i64) -> Result<(), crate::error::ApiError> {
-    s.limit(
-        &format!("push:user:{user_id}"),
-        PUSH_CHANGES_PER_USER,
-        PUSH_WINDOW,
-        ErrorCode::RateLimited,
-    )
-    .await
+    s.limits
+        .limit(
+            &format!("push:user:{user_id}"),
+            PUSH_CHANGES_PER_USER,
+            PUSH_WINDOW,
+            ErrorCode::RateLimited,
+        )
+        .await
 }

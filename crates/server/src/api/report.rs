@@ -57,9 +57,10 @@ impl ReportApi {
     )]
     async fn report(&self, req: &Request, body: Json<ReportBody>) -> ApiResult<Ack> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         let form = ReportForm::parse(&body.reasons, &body.extra_message)?;
-        s.report(user.id, &body.room_id, body.reported_id, &form)
+        s.safety
+            .report(user.id, &body.room_id, body.reported_id, &form)
             .await?;
         Ok(Json(Ack::of(Notice::ReportFiled)))
     }
@@ -74,7 +75,7 @@ impl ReportApi {
     )]
     async fn warnings(&self, req: &Request) -> ApiResult<Warnings> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         let warnings = s
             .store
             .unseen_warnings(user.id)
@@ -99,7 +100,7 @@ impl ReportApi {
     )]
     async fn confirm_warning(&self, req: &Request, id: Path<i64>) -> ApiResult<Ack> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         let found = s
             .store
             .mark_warning_seen(user.id, id.0, s.clock.now_ms())

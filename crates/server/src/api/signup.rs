@@ -12,7 +12,7 @@ use telepathy_store::{Consent, NewUser, StoreError};
 use super::choice::{Choice, GenderChoices};
 use super::{Ack, Tag};
 use crate::error::{internal, ApiResult, OrInternal};
-use crate::passwords;
+use crate::security::passwords;
 use crate::state::AppState;
 
 pub struct SignupApi(pub AppState);
@@ -115,7 +115,7 @@ impl SignupApi {
         body: Json<UsernameBody>,
     ) -> ApiResult<Availability> {
         let s = &self.0;
-        s.limit_lookups(req).await?;
+        s.limits.limit_lookups(req).await?;
         let username = Username::parse(&body.username)?;
         let taken = s
             .store
@@ -149,7 +149,7 @@ impl SignupApi {
         let phone = Phone::parse(&body.phone)?;
         // Whether a phone has an account is a look-up: limited, so numbers cannot be
         // enumerated.
-        s.limit_lookups(req).await?;
+        s.limits.limit_lookups(req).await?;
         if s.store
             .phone_in_use(phone.as_ref())
             .await
@@ -158,7 +158,8 @@ impl SignupApi {
             return Err(ErrorCode::PhoneInUse.into());
         }
         // A phone not yet registered has no account, so no device of its owner.
-        s.send_code(req, &phone, CodePurpose::Register, false)
+        s.codes
+            .send_code(req, &phone, CodePurpose::Register, false)
             .await?;
         Ok(Json(Ack::of(Notice::CodeSent)))
     }
@@ -173,6 +174,7 @@ impl SignupApi {
         let s = &self.0;
         let phone = Phone::parse(&body.phone)?;
         let code = s
+            .codes
             .check_code(req, &phone, CodePurpose::Register, &body.code)
             .await?;
         s.store
@@ -204,7 +206,7 @@ impl SignupApi {
         check_age(&birthdate, now)?;
         let agreement = b.agreement()?;
         // The answers below tell whether a username or phone has an account: look-ups.
-        s.limit_lookups(req).await?;
+        s.limits.limit_lookups(req).await?;
         if s.store
             .username_taken(username.as_ref())
             .await
@@ -256,7 +258,7 @@ impl SignupApi {
             Err(e) => return Err(internal("registering", e)),
         };
         tracing::info!(user_id = id, "account registered");
-        s.start_session(req, cookies, id).await?;
+        s.sessions.start_session(req, cookies, id).await?;
         Ok(Json(Ack::of(Notice::Registered)))
     }
 }

@@ -17,7 +17,7 @@ use telepathy_engine::{EngineError, Room};
 use telepathy_store::User;
 
 use crate::error::ApiError;
-use crate::megaphones::Refused;
+use crate::payments::megaphones::Refused;
 use crate::realtime::hub::{
     Control, Counted, FrameLimit, Frames, Kick, Queue, Registered, Take, Unspent,
 };
@@ -53,7 +53,7 @@ pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Res
     if state.realtime.draining() || !state.engine.bus_ready() {
         return ApiError::from(ErrorCode::Unavailable).into_response();
     }
-    let current = match state.current_user(req).await {
+    let current = match state.sessions.current_user(req).await {
         Ok(Some(current)) => current,
         Ok(None) => return ApiError::from(ErrorCode::Unauthorized).into_response(),
         Err(e) => return e.into_response(),
@@ -526,7 +526,7 @@ impl Socket<'_> {
     /// Tells the client why its session ended: a suspension or ban says why and until
     /// when; any other end is a logout.
     async fn say_why_it_ended(&self) {
-        let notice = match self.state.restriction(self.user.id).await {
+        let notice = match self.state.safety.restriction(self.user.id).await {
             Ok(Some(r)) => frame("accountRestricted", &AccountRestricted::from(&r)),
             _ => frame(
                 "error",
@@ -615,7 +615,7 @@ impl Socket<'_> {
                     let sent = state.realtime.send_chat(&self.user, &room, &msg).await;
                     self.typing &= sent.is_err();
                     if sent.is_ok_and(|s| s.masked) {
-                        state.count_masked(&room.id, self.user.id);
+                        state.safety.count_masked(&room.id, self.user.id);
                     }
                     sent.map(drop)
                 }
@@ -650,7 +650,7 @@ impl Socket<'_> {
                 if self.user.nickname.is_none() {
                     self.refresh_user().await;
                 }
-                match state.send_megaphone(&self.user, &m.message).await {
+                match state.payments.send_megaphone(&self.user, &m.message).await {
                     Ok(sent) => {
                         self.answer(frame("megaphoneSent", &sent));
                         Ok(())

@@ -334,7 +334,7 @@ impl WordsetApi {
     /// 403 `NOT_OWNER`.
     #[oai(path = "/user/:id", method = "get", operation_id = "getUserRecord")]
     async fn user_record(&self, req: &Request, id: Path<i64>) -> ApiResult<UserRecord> {
-        let user = self.0.require_user(req).await?.user;
+        let user = self.0.sessions.require_user(req).await?.user;
         own(user.id, Some(id.0))?;
         Ok(Json(UserRecord {
             success: true,
@@ -351,16 +351,17 @@ impl WordsetApi {
     )]
     async fn update_real_name(&self, req: &Request, body: Json<RealNameBody>) -> ApiResult<Ack> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         own(user.id, body.user_id)?;
         let name = RealName::parse(&body.real_name)?;
-        s.limit(
-            &format!("realname:{}", user.id),
-            REAL_NAME_UPDATES_PER_USER,
-            TRANSFER_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
+        s.limits
+            .limit(
+                &format!("realname:{}", user.id),
+                REAL_NAME_UPDATES_PER_USER,
+                TRANSFER_WINDOW,
+                ErrorCode::RateLimited,
+            )
+            .await?;
         s.store
             .set_real_name(user.id, name.as_ref())
             .await
@@ -382,7 +383,7 @@ impl WordsetApi {
         body: Json<CreateTransferBody>,
     ) -> ApiResult<TransferOpened> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         own(user.id, body.user_id)?;
         if body.amount != WORDSET_PRICE_WON {
             return Err(ErrorCode::PaymentAmountInvalid.into());
@@ -392,14 +393,18 @@ impl WordsetApi {
             .as_deref()
             .and_then(|n| RealName::parse(n).ok())
             .ok_or(ErrorCode::RealNameNeeded)?;
-        s.limit(
-            &format!("transfer:{}", user.id),
-            TRANSFERS_PER_USER,
-            TRANSFER_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
-        let (transfer, _) = s.open_transfer(user.id, &name, WORDSET_PRICE_WON).await?;
+        s.limits
+            .limit(
+                &format!("transfer:{}", user.id),
+                TRANSFERS_PER_USER,
+                TRANSFER_WINDOW,
+                ErrorCode::RateLimited,
+            )
+            .await?;
+        let (transfer, _) = s
+            .payments
+            .open_transfer(user.id, &name, WORDSET_PRICE_WON)
+            .await?;
         Ok(Json(TransferOpened {
             success: true,
             message: Notice::TransferOpened.message().to_owned(),
@@ -422,8 +427,8 @@ impl WordsetApi {
     )]
     async fn status(&self, req: &Request, id: Path<i64>) -> ApiResult<TransferState> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
-        let t = s.own_transfer(user.id, id.0).await?;
+        let user = s.sessions.require_user(req).await?.user;
+        let t = s.payments.own_transfer(user.id, id.0).await?;
         Ok(Json(TransferState {
             success: true,
             id: t.id,
@@ -441,7 +446,7 @@ impl WordsetApi {
     )]
     async fn mine(&self, req: &Request) -> ApiResult<MyTransfers> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         let listed = s
             .store
             .transfers_of(user.id, TRANSFERS_LISTED)
@@ -449,7 +454,7 @@ impl WordsetApi {
             .or_internal("listing transfers")?;
         let mut payments = Vec::with_capacity(listed.len());
         for t in listed {
-            let t = s.demo_confirm(t).await?;
+            let t = s.payments.demo_confirm(t).await?;
             let now = s.clock.now_ms();
             payments.push(TransferItem {
                 id: t.id,
@@ -479,18 +484,19 @@ impl WordsetApi {
     )]
     async fn update_refund(&self, req: &Request, body: Json<RefundBody>) -> ApiResult<RefundSaved> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         own(user.id, body.user_id)?;
         let words = WordSet::parse(&body.wordset)?;
         let bank = RefundBank::parse(&body.refund_bank)?;
         let account = RefundAccount::parse(&body.refund_account)?;
-        s.limit(
-            &format!("wordset:{}", user.id),
-            WORDSETS_PER_USER,
-            TRANSFER_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
+        s.limits
+            .limit(
+                &format!("wordset:{}", user.id),
+                WORDSETS_PER_USER,
+                TRANSFER_WINDOW,
+                ErrorCode::RateLimited,
+            )
+            .await?;
         let sealed = s
             .config
             .data_key
@@ -533,7 +539,7 @@ impl WordsetApi {
     )]
     async fn my_wordsets(&self, req: &Request, id: Path<i64>) -> ApiResult<MyWordsets> {
         let s = &self.0;
-        let user = s.require_user(req).await?.user;
+        let user = s.sessions.require_user(req).await?.user;
         own(user.id, Some(id.0))?;
         let sets = s
             .store
@@ -562,13 +568,14 @@ impl WordsetApi {
     ) -> ApiResult<DepositAnswer> {
         let s = &self.0;
         let ip = client_net(req, s.config.trusted_proxies);
-        s.limit(
-            &format!("deposit:ip:{ip}"),
-            DEPOSIT_NOTICES_PER_IP,
-            TRANSFER_WINDOW,
-            ErrorCode::RateLimited,
-        )
-        .await?;
+        s.limits
+            .limit(
+                &format!("deposit:ip:{ip}"),
+                DEPOSIT_NOTICES_PER_IP,
+                TRANSFER_WINDOW,
+                ErrorCode::RateLimited,
+            )
+            .await?;
         let signature = req
             .headers()
             .get("x-signature")

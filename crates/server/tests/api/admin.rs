@@ -122,13 +122,13 @@ async fn authenticator_secrets_are_kept_sealed(mut app: TestApp) {
         .unwrap());
     let key = &app.state.config.data_key;
     assert_eq!(
-        telepathy_server::totp::seal_stored_secrets(store, key)
+        telepathy_server::security::totp::seal_stored_secrets(store, key)
             .await
             .unwrap(),
         1
     );
     assert_eq!(
-        telepathy_server::totp::seal_stored_secrets(store, key)
+        telepathy_server::security::totp::seal_stored_secrets(store, key)
             .await
             .unwrap(),
         0,

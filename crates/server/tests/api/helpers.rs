@@ -459,6 +459,7 @@ pub async fn sanction(
 ) -> i64 {
     let now = app.state.clock.now_ms();
     app.state
+        .safety
         .sanction(
             &NewSanction {
                 user_id,

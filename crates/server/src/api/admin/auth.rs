@@ -12,10 +12,10 @@ use telepathy_store::{AuditEntry, SecondFactor};
 use super::time;
 use crate::api::{Ack, Tag};
 use crate::error::{internal, ApiResult, OrInternal};
-use crate::passwords;
 use crate::security::client_net;
+use crate::security::passwords;
+use crate::security::totp;
 use crate::state::AppState;
-use crate::totp;
 
 pub struct AdminAuthApi(pub AppState);
 
@@ -104,7 +104,10 @@ impl AdminAuthApi {
         };
         let name = username.as_ref();
         let ip = client_net(req, s.config.trusted_proxies);
-        let tries = s.count_password_try("admin-login", &ip, name).await?;
+        let tries = s
+            .limits
+            .count_password_try("admin-login", &ip, name)
+            .await?;
         let operator = s
             .store
             .operator_by_username(name)
@@ -138,7 +141,7 @@ impl AdminAuthApi {
                 .or_internal("auditing a failed login")?;
             return Err(ErrorCode::LoginFailed.into());
         };
-        s.tries_succeeded(&tries).await?;
+        s.limits.tries_succeeded(&tries).await?;
         let detail = format!("{name}: 비밀번호 확인");
         let audit = AuditEntry {
             operator_id: Some(operator.id),
@@ -149,7 +152,8 @@ impl AdminAuthApi {
             ip: &ip,
             now,
         };
-        s.start_operator_session(cookies, &operator, &ip, &audit)
+        s.sessions
+            .start_operator_session(cookies, &operator, &ip, &audit)
             .await?;
         let (second_factor, message) = if operator.totp_enrolled_at.is_some() {
             (
@@ -179,7 +183,7 @@ impl AdminAuthApi {
     )]
     async fn enrollment(&self, req: &Request) -> ApiResult<TotpEnrollment> {
         let s = &self.0;
-        let current = s.require_operator_session(req).await?;
+        let current = s.sessions.require_operator_session(req).await?;
         let operator = &current.operator;
         if current.second_factor || operator.totp_enrolled_at.is_some() {
             return Err(ErrorCode::TotpEnrolled.into());
@@ -218,13 +222,14 @@ impl AdminAuthApi {
     #[oai(path = "/admin/totp", method = "post", operation_id = "adminTotp")]
     async fn totp(&self, req: &Request, body: Json<TotpBody>) -> ApiResult<Ack> {
         let s = &self.0;
-        let current = s.require_operator_session(req).await?;
+        let current = s.sessions.require_operator_session(req).await?;
         let operator = &current.operator;
         let Some(stored) = operator.totp_secret.as_deref() else {
             return Err(ErrorCode::TotpNotStarted.into());
         };
         let secret = totp::open(&s.config.data_key, stored).or_internal("checking a code")?;
         let tries = s
+            .limits
             .count_code_try("totp", &operator.id.to_string(), &TOTP_BACKOFF)
             .await?;
         let now = s.clock.now_ms();
@@ -272,7 +277,7 @@ impl AdminAuthApi {
                 .or_internal("auditing a wrong code")?;
             return Err(ErrorCode::TotpInvalid.into());
         }
-        s.tries_succeeded(&tries).await?;
+        s.limits.tries_succeeded(&tries).await?;
         Ok(Json(Ack::of(if enrolling {
             Notice::OperatorEnrolled
         } else {
@@ -284,7 +289,7 @@ impl AdminAuthApi {
     #[oai(path = "/admin/logout", method = "post", operation_id = "adminLogout")]
     async fn logout(&self, req: &Request, cookies: &CookieJar) -> ApiResult<Ack> {
         let s = &self.0;
-        if let Some(current) = s.current_operator(req).await? {
+        if let Some(current) = s.sessions.current_operator(req).await? {
             let now = s.clock.now_ms();
             s.store
                 .revoke_operator_session(
@@ -295,14 +300,14 @@ impl AdminAuthApi {
                 .await
                 .or_internal("ending an operator session")?;
         }
-        s.clear_admin_cookie(cookies);
+        s.sessions.clear_admin_cookie(cookies);
         Ok(Json(Ack::of(Notice::LoggedOut)))
     }
 
     /// The operator of this session, before or after its second factor.
     #[oai(path = "/admin/me", method = "get", operation_id = "adminMe")]
     async fn me(&self, req: &Request) -> ApiResult<OperatorMe> {
-        let current = self.0.require_operator_session(req).await?;
+        let current = self.0.sessions.require_operator_session(req).await?;
         Ok(Json(OperatorMe {
             username: current.operator.username.clone(),
             second_factor: current.second_factor,

@@ -55,7 +55,7 @@ impl AdminCommentsApi {
     )]
     async fn comments(&self, req: &Request) -> ApiResult<ReviewComments> {
         let s = &self.0;
-        s.require_operator(req).await?;
+        s.sessions.require_operator(req).await?;
         let comments = s
             .store
             .comments_for_review(REVIEW_PAGE)
@@ -84,7 +84,7 @@ impl AdminCommentsApi {
     )]
     async fn hide(&self, req: &Request, id: Path<i64>, body: Json<HideBody>) -> ApiResult<Ack> {
         let s = &self.0;
-        let current = s.require_operator(req).await?;
+        let current = s.sessions.require_operator(req).await?;
         let reason = parse_reason(&body.reason)?;
         let now = s.clock.now_ms();
         let detail = format!("댓글 {} 숨김: {reason}", id.0);

@@ -47,7 +47,7 @@ impl AdminMegaphonesApi {
     )]
     async fn megaphones(&self, req: &Request) -> ApiResult<ReviewMegaphones> {
         let s = &self.0;
-        s.require_operator(req).await?;
+        s.sessions.require_operator(req).await?;
         let megaphones = s
             .store
             .recent_megaphones(REVIEW_PAGE)
@@ -75,7 +75,7 @@ impl AdminMegaphonesApi {
     )]
     async fn hide(&self, req: &Request, id: Path<i64>, body: Json<HideBody>) -> ApiResult<Ack> {
         let s = &self.0;
-        let current = s.require_operator(req).await?;
+        let current = s.sessions.require_operator(req).await?;
         let reason = parse_reason(&body.reason)?;
         let now = s.clock.now_ms();
         let detail = format!("확성기 {} 숨김: {reason}", id.0);

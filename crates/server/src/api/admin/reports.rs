@@ -9,13 +9,13 @@ use telepathy_domain::limits::REPORT_DUE;
 use telepathy_domain::safety::Decision;
 use telepathy_domain::time::seoul_midnight_ms;
 use telepathy_domain::{ErrorCode, Notice};
-use telepathy_store::{NewSanction, Resolution, StoreError};
+use telepathy_store::{NewSanction, Resolution, Store, StoreError};
 
 use super::{millis, report_brief, report_item, sanction_item, time, ReportBrief, ReportItem};
 use super::{SanctionItem, HISTORY_REPORTS};
+use crate::accounts::safety::restriction_of;
 use crate::api::Tag;
 use crate::error::{internal, ApiError, ApiResult, OrInternal};
-use crate::safety::restriction_of;
 use crate::state::AppState;
 use crate::wire::AccountRestricted;
 
@@ -163,49 +163,42 @@ pub struct Resolved {
     pub sanction_id: Option<i64>,
 }
 
-impl AppState {
-    /// A user's history for a report's page.
-    async fn user_history(&self, user_id: i64, now: i64) -> Result<UserHistory, ApiError> {
-        let user = self
-            .store
-            .user_by_id(user_id)
-            .await
-            .or_internal("reading a user")?
-            .ok_or(ErrorCode::NotFound)?;
-        let against = self
-            .store
-            .reports_against(user_id, HISTORY_REPORTS)
-            .await
-            .or_internal("reading reports")?;
-        let filed = self
-            .store
-            .count_reports_filed_by(user_id)
-            .await
-            .or_internal("counting reports")?;
-        let sanctions = self
-            .store
-            .sanction_history(user_id)
-            .await
-            .or_internal("reading sanctions")?;
-        let restriction = self
-            .store
-            .active_restriction(user_id, now)
-            .await
-            .or_internal("reading a restriction")?;
-        Ok(UserHistory {
-            id: user.id,
-            username: user.username,
-            nickname: user.nickname,
-            status: user.status,
-            reports_against: against.iter().map(report_brief).collect(),
-            reports_filed: filed,
-            sanctions: sanctions.iter().map(|s| sanction_item(s, now)).collect(),
-            restriction: restriction
-                .as_ref()
-                .and_then(restriction_of)
-                .map(|r| AccountRestricted::from(&r)),
-        })
-    }
+/// A user's history for a report's page.
+async fn user_history(store: &Store, user_id: i64, now: i64) -> Result<UserHistory, ApiError> {
+    let user = store
+        .user_by_id(user_id)
+        .await
+        .or_internal("reading a user")?
+        .ok_or(ErrorCode::NotFound)?;
+    let against = store
+        .reports_against(user_id, HISTORY_REPORTS)
+        .await
+        .or_internal("reading reports")?;
+    let filed = store
+        .count_reports_filed_by(user_id)
+        .await
+        .or_internal("counting reports")?;
+    let sanctions = store
+        .sanction_history(user_id)
+        .await
+        .or_internal("reading sanctions")?;
+    let restriction = store
+        .active_restriction(user_id, now)
+        .await
+        .or_internal("reading a restriction")?;
+    Ok(UserHistory {
+        id: user.id,
+        username: user.username,
+        nickname: user.nickname,
+        status: user.status,
+        reports_against: against.iter().map(report_brief).collect(),
+        reports_filed: filed,
+        sanctions: sanctions.iter().map(|s| sanction_item(s, now)).collect(),
+        restriction: restriction
+            .as_ref()
+            .and_then(restriction_of)
+            .map(|r| AccountRestricted::from(&r)),
+    })
 }
 
 #[OpenApi(tag = "Tag::Admin")]
@@ -218,7 +211,7 @@ impl AdminReportsApi {
     )]
     async fn dashboard(&self, req: &Request) -> ApiResult<Dashboard> {
         let s = &self.0;
-        s.require_operator(req).await?;
+        s.sessions.require_operator(req).await?;
         let now = s.shared_clock.now_ms();
         let midnight =
             seoul_midnight_ms(chrono::DateTime::from_timestamp_millis(now).unwrap_or_default());
@@ -262,7 +255,7 @@ impl AdminReportsApi {
         status: Query<Option<QueueStatus>>,
     ) -> ApiResult<ReportList> {
         let s = &self.0;
-        s.require_operator(req).await?;
+        s.sessions.require_operator(req).await?;
         let rows = match status.0.unwrap_or(QueueStatus::Open) {
             QueueStatus::Open => s.store.open_reports(QUEUE_MAX).await,
             QueueStatus::Closed => s.store.closed_reports(QUEUE_MAX).await,
@@ -283,7 +276,7 @@ impl AdminReportsApi {
     )]
     async fn report(&self, req: &Request, id: Path<i64>) -> ApiResult<ReportDetail> {
         let s = &self.0;
-        let current = s.require_operator(req).await?;
+        let current = s.sessions.require_operator(req).await?;
         let report = s
             .store
             .report(id.0)
@@ -307,10 +300,10 @@ impl AdminReportsApi {
             .or_internal("reading a transcript")?;
         let now = s.clock.now_ms();
         let reporter = match report.reporter_id {
-            Some(id) => Some(s.user_history(id, now).await?),
+            Some(id) => Some(user_history(&s.store, id, now).await?),
             None => None,
         };
-        let reported = s.user_history(report.reported_id, now).await?;
+        let reported = user_history(&s.store, report.reported_id, now).await?;
         let detail = format!("신고 {} 열람 (대화 {}줄)", report.id, transcript.len());
         s.store
             .audit(&current.audit(
@@ -371,7 +364,7 @@ impl AdminReportsApi {
         body: Json<ResolveBody>,
     ) -> ApiResult<Resolved> {
         let s = &self.0;
-        let current = s.require_operator(req).await?;
+        let current = s.sessions.require_operator(req).await?;
         let decision = Decision::parse(&body.action, body.days, &body.reason)?;
         let report = s
             .store
@@ -407,20 +400,21 @@ impl AdminReportsApi {
                 }
             }
             Decision::Sanction(order) => Some(
-                s.sanction(
-                    &NewSanction {
-                        user_id: report.reported_id,
-                        kind: order.kind.code(),
-                        reason: &order.reason,
-                        until: order.until(now),
-                        operator_id: Some(current.operator.id),
-                        report_id: Some(report.id),
-                        now,
-                    },
-                    Some(&resolution),
-                    &audit,
-                )
-                .await?,
+                s.safety
+                    .sanction(
+                        &NewSanction {
+                            user_id: report.reported_id,
+                            kind: order.kind.code(),
+                            reason: &order.reason,
+                            until: order.until(now),
+                            operator_id: Some(current.operator.id),
+                            report_id: Some(report.id),
+                            now,
+                        },
+                        Some(&resolution),
+                        &audit,
+                    )
+                    .await?,
             ),
         };
         Ok(Json(Resolved {

@@ -10,9 +10,9 @@ use telepathy_domain::{ErrorCode, Notice, Phone};
 use telepathy_store::NewSanction;
 
 use super::{report_brief, sanction_item, time, ReportBrief, SanctionItem, HISTORY_REPORTS};
+use crate::accounts::safety::restriction_of;
 use crate::api::{Ack, Tag};
 use crate::error::{ApiResult, OrInternal};
-use crate::safety::restriction_of;
 use crate::state::AppState;
 use crate::wire::AccountRestricted;
 
@@ -139,7 +139,7 @@ impl AdminUsersApi {
         q: Query<Option<String>>,
     ) -> ApiResult<UserList> {
         let s = &self.0;
-        let current = s.require_operator(req).await?;
+        let current = s.sessions.require_operator(req).await?;
         let query: String =
             q.0.unwrap_or_default()
                 .trim()
@@ -178,7 +178,7 @@ impl AdminUsersApi {
     #[oai(path = "/admin/users/:id", method = "get", operation_id = "adminUser")]
     async fn user(&self, req: &Request, id: Path<i64>) -> ApiResult<UserDetail> {
         let s = &self.0;
-        let current = s.require_operator(req).await?;
+        let current = s.sessions.require_operator(req).await?;
         let user = s
             .store
             .user_by_id(id.0)
@@ -246,7 +246,7 @@ impl AdminUsersApi {
         body: Json<SanctionBody>,
     ) -> ApiResult<SanctionGiven> {
         let s = &self.0;
-        let current = s.require_operator(req).await?;
+        let current = s.sessions.require_operator(req).await?;
         let order = SanctionOrder::parse(&body.kind, body.days, &body.reason)?;
         let user = s
             .store
@@ -257,6 +257,7 @@ impl AdminUsersApi {
         let now = s.clock.now_ms();
         let summary = order.summary();
         let sanction_id = s
+            .safety
             .sanction(
                 &NewSanction {
                     user_id: user.id,
@@ -287,7 +288,7 @@ impl AdminUsersApi {
     )]
     async fn lift(&self, req: &Request, id: Path<i64>, body: Json<LiftBody>) -> ApiResult<Ack> {
         let s = &self.0;
-        let current = s.require_operator(req).await?;
+        let current = s.sessions.require_operator(req).await?;
         let reason = parse_reason(&body.reason)?;
         let sanction = s
             .store
@@ -333,7 +334,7 @@ impl AdminUsersApi {
         before: Query<Option<i64>>,
     ) -> ApiResult<AuditPage> {
         let s = &self.0;
-        s.require_operator(req).await?;
+        s.sessions.require_operator(req).await?;
         let rows = s
             .store
             .audit_page(before.0, AUDIT_PAGE)

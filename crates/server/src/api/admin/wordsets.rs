@@ -15,8 +15,8 @@ use super::{millis, time};
 use crate::api::wordsets::{TransferStatus, WordsetStatus};
 use crate::api::{Ack, Tag};
 use crate::error::{ApiResult, OrInternal};
+use crate::payments::wordsets::{confirm_transfer, record_refund, review_wordset, Actor};
 use crate::state::AppState;
-use crate::wordsets::{confirm_transfer, record_refund, review_wordset, Actor};
 
 pub struct AdminWordsetsApi(pub AppState);
 
@@ -171,7 +171,7 @@ impl AdminWordsetsApi {
     )]
     async fn transfers(&self, req: &Request) -> ApiResult<TransferQueue> {
         let s = &self.0;
-        s.require_operator(req).await?;
+        s.sessions.require_operator(req).await?;
         let now = s.clock.now_ms();
         let transfers = s
             .store
@@ -231,7 +231,7 @@ impl AdminWordsetsApi {
         body: Json<ConfirmTransferBody>,
     ) -> ApiResult<Ack> {
         let s = &self.0;
-        let current = s.require_operator(req).await?;
+        let current = s.sessions.require_operator(req).await?;
         let actor = Actor {
             operator_id: Some(current.operator.id),
             ip: &current.ip,
@@ -254,7 +254,7 @@ impl AdminWordsetsApi {
         status: Query<Option<String>>,
     ) -> ApiResult<AdminWordsets> {
         let s = &self.0;
-        s.require_operator(req).await?;
+        s.sessions.require_operator(req).await?;
         let status = match status.0.as_deref() {
             None | Some("pending") => "pending",
             Some("approved") => "approved",
@@ -283,7 +283,7 @@ impl AdminWordsetsApi {
     )]
     async fn wordset(&self, req: &Request, id: Path<i64>) -> ApiResult<AdminWordsetDetail> {
         let s = &self.0;
-        let current = s.require_operator(req).await?;
+        let current = s.sessions.require_operator(req).await?;
         let row = s
             .store
             .wordset(id.0)
@@ -328,7 +328,7 @@ impl AdminWordsetsApi {
     )]
     async fn approve(&self, req: &Request, id: Path<i64>) -> ApiResult<Ack> {
         let s = &self.0;
-        let current = s.require_operator(req).await?;
+        let current = s.sessions.require_operator(req).await?;
         let actor = Actor {
             operator_id: Some(current.operator.id),
             ip: &current.ip,
@@ -354,7 +354,7 @@ impl AdminWordsetsApi {
         body: Json<RejectWordsetBody>,
     ) -> ApiResult<Ack> {
         let s = &self.0;
-        let current = s.require_operator(req).await?;
+        let current = s.sessions.require_operator(req).await?;
         let reason = parse_reason(&body.reason)?;
         let actor = Actor {
             operator_id: Some(current.operator.id),
@@ -375,7 +375,7 @@ impl AdminWordsetsApi {
     )]
     async fn refunded(&self, req: &Request, id: Path<i64>) -> ApiResult<Ack> {
         let s = &self.0;
-        let current = s.require_operator(req).await?;
+        let current = s.sessions.require_operator(req).await?;
         let sealed = s
             .store
             .wordset(id.0)

@@ -9,7 +9,7 @@ use rand::RngCore;
 use telepathy_store::Store;
 use totp_rs::{Algorithm, Secret, TOTP};
 
-use crate::sealing::DataKey;
+use crate::security::sealing::DataKey;
 
 /// The issuer authenticator apps show beside the operator's username.
 pub const ISSUER: &str = "Telepathy";

@@ -13,7 +13,12 @@ use telepathy_store::{NewSession, User};
 
 use crate::error::{ApiError, OrInternal};
 use crate::security::client_ip;
-use crate::state::AppState;
+use std::sync::Arc;
+
+use telepathy_store::Store;
+
+use crate::clock::Clock;
+use crate::security::devices::Devices;
 
 /// Name of the session cookie.
 pub const COOKIE: &str = "tp_session";
@@ -29,7 +34,19 @@ pub struct CurrentUser {
     pub token_hash: String,
 }
 
-impl AppState {
+/// The sessions of users and operators (see `operators`), with the handles they need.
+pub struct Sessions {
+    pub store: Store,
+    pub clock: Arc<dyn Clock>,
+    /// Leaves the device cookie a login earns.
+    pub devices: Devices,
+    /// See `security::client_of`.
+    pub trusted_proxies: usize,
+    /// Cookies are `Secure` (the public origin is https).
+    pub secure_cookies: bool,
+}
+
+impl Sessions {
     /// The user of the request's session, if it is live.
     pub async fn current_user(&self, req: &Request) -> Result<Option<CurrentUser>, ApiError> {
         let Some(token) = req.cookie().get(COOKIE) else {
@@ -78,13 +95,13 @@ impl AppState {
                 user_id,
                 now,
                 expires_at: now.saturating_add(ttl_ms),
-                ip: &client_ip(req, self.config.trusted_proxies),
+                ip: &client_ip(req, self.trusted_proxies),
                 user_agent: &user_agent,
             })
             .await
             .or_internal("creating a session")?;
         cookies.add(self.session_cookie(token, SESSION_TTL));
-        self.mark_device(cookies, user_id);
+        self.devices.mark_device(cookies, user_id);
         Ok(())
     }
 
@@ -98,7 +115,7 @@ impl AppState {
         let mut cookie = Cookie::new_with_str(COOKIE, value);
         cookie.set_http_only(true);
         cookie.set_same_site(SameSite::Lax);
-        cookie.set_secure(self.config.secure_cookies());
+        cookie.set_secure(self.secure_cookies);
         cookie.set_path("/");
         cookie.set_max_age(max_age);
         cookie

@@ -9,7 +9,15 @@ use telepathy_domain::ErrorCode;
 use telepathy_store::{AuditEntry, NewReport, NewSanction, Resolution, Sanction, StoreError};
 
 use crate::error::{internal_code as internal, ApiError};
-use crate::state::AppState;
+use std::sync::Arc;
+
+use telepathy_engine::Engine;
+use telepathy_store::Store;
+
+use crate::clock::{Clock, SharedClock};
+use crate::metrics::Metrics;
+use crate::realtime::Realtime;
+use crate::security::limits::Limits;
 use crate::wire::{frame, AccountWarned, EndReason};
 
 const DAY: Duration = Duration::from_secs(24 * 60 * 60);
@@ -24,7 +32,20 @@ pub fn restriction_of(s: &Sanction) -> Option<Restriction> {
     })
 }
 
-impl AppState {
+/// Reports and sanctions on a node, with the handles they need.
+#[derive(Clone)]
+pub struct Safety {
+    pub store: Store,
+    pub engine: Arc<dyn Engine>,
+    /// Ends a reported chat; tells a sanctioned user's sockets.
+    pub realtime: Realtime,
+    pub limits: Limits,
+    pub metrics: Arc<Metrics>,
+    pub clock: Arc<dyn Clock>,
+    pub shared_clock: Arc<SharedClock>,
+}
+
+impl Safety {
     /// The suspension or ban in force on `user_id`, if any.
     pub async fn restriction(&self, user_id: i64) -> Result<Option<Restriction>, ErrorCode> {
         let found = self
@@ -107,13 +128,14 @@ impl AppState {
             .await?
             .filter(|p| reported.is_none_or(|r| r == *p))
             .ok_or(ErrorCode::ReportNotPartner)?;
-        self.limit(
-            &format!("report:user:{reporter}"),
-            REPORTS_PER_DAY,
-            DAY,
-            ErrorCode::RateLimited,
-        )
-        .await?;
+        self.limits
+            .limit(
+                &format!("report:user:{reporter}"),
+                REPORTS_PER_DAY,
+                DAY,
+                ErrorCode::RateLimited,
+            )
+            .await?;
         if let Err(e) = self.realtime.flush_room(room_id).await {
             // The archive's next turn stores them all the same; the report goes in.
             tracing::warn!(error = %e, room = room_id, "archiving a reported room");

@@ -14,8 +14,8 @@ use telepathy_domain::{ErrorCode, Notice};
 use telepathy_providers::{CardPayment, CardStatus, ProviderError};
 use telepathy_store::{CardOrder, Grant, NewCardOrder, User};
 
+use super::Payments;
 use crate::error::internal_code as internal;
-use crate::state::AppState;
 use crate::wire::{frame, Megaphone, MegaphoneCount, MegaphoneSent};
 
 /// An order issued for the payment window.
@@ -25,7 +25,7 @@ pub struct IssuedOrder {
     pub pack: Pack,
 }
 
-impl AppState {
+impl Payments {
     /// Issues an order of `pack` for `user_id` and registers its amount with PortOne, so
     /// the payment window cannot be opened for another amount.
     pub async fn issue_card_order(
@@ -45,7 +45,7 @@ impl AppState {
             })
             .await
             .map_err(|e| internal("saving a card order", e))?;
-        self.payments
+        self.card
             .prepare(&merchant_uid, pack.price())
             .await
             .map_err(|e| unavailable("registering a card order's amount", &e))?;
@@ -88,7 +88,7 @@ impl AppState {
     }
 
     async fn card_payment(&self, imp_uid: &str) -> Result<CardPayment, ErrorCode> {
-        self.payments
+        self.card
             .find(imp_uid)
             .await
             .map_err(|e| unavailable("reading a card payment", &e))?

@@ -1,8 +1,8 @@
 //! The paid custom word set on a node: opening and reading bank transfers (with demo
-//! mode's own confirmation), and the approved sets this node shows in the rounds.
+//! mode's own confirmation); the approved sets this node shows are real time's (`round`).
 //!
 //! Every node reads the approved sets from SQL every `WORDSET_REFRESH` into memory, where
-//! the round's words (`AppState::round_state`, sync and called often) read them. A set
+//! the round's words (`Realtime::round_state`, sync and called often) read them. A set
 //! approved now shows from a round at least `WORDSET_ACTIVATE_AFTER` away, longer than the
 //! refresh, so every node knows it before it begins and all nodes show the same words.
 
@@ -17,8 +17,8 @@ use telepathy_store::{
     AuditEntry, ConfirmOutcome, Confirmation, NewTransfer, Review, Store, StoreError, Transfer,
 };
 
+use super::Payments;
 use crate::error::{internal, ApiError, OrInternal};
-use crate::state::AppState;
 
 /// The first round a set approved at `now_ms` may show: the round that begins at least
 /// `WORDSET_ACTIVATE_AFTER` later.
@@ -34,7 +34,7 @@ pub fn active_from_round(now_ms: i64) -> i64 {
     }
 }
 
-impl AppState {
+impl Payments {
     /// The user's open transfer, or a new one for `amount` whose depositor code is made
     /// from `name`. `(transfer, true)` when it is new.
     pub async fn open_transfer(
@@ -79,7 +79,7 @@ impl AppState {
     /// `demo_transfer_paid_after` counts as paid. Done when the transfer is read, so it
     /// needs no task and every node agrees.
     pub async fn demo_confirm(&self, transfer: Transfer) -> Result<Transfer, ApiError> {
-        let Some(after) = self.config.demo_transfer_paid_after else {
+        let Some(after) = self.demo_transfer_paid_after else {
             return Ok(transfer);
         };
         let now = self.clock.now_ms();

@@ -13,7 +13,10 @@ use rand::RngCore;
 use sha2::Sha256;
 use telepathy_domain::limits::DEVICE_TRUST;
 
-use crate::state::AppState;
+use std::sync::Arc;
+
+use crate::clock::Clock;
+use crate::security::sealing::DataKey;
 
 /// Name of the device cookie.
 pub const COOKIE: &str = "tp_device";
@@ -29,7 +32,23 @@ pub struct Device {
     pub id: String,
 }
 
-impl AppState {
+/// The device cookies of a node: their signing key, cut from the data key.
+#[derive(Clone)]
+pub struct Devices {
+    key: [u8; 32],
+    clock: Arc<dyn Clock>,
+    secure_cookies: bool,
+}
+
+impl Devices {
+    pub fn new(data_key: &DataKey, clock: Arc<dyn Clock>, secure_cookies: bool) -> Self {
+        Self {
+            key: data_key.derive(PURPOSE),
+            clock,
+            secure_cookies,
+        }
+    }
+
     /// The device of the request, if it carries a valid, unexpired device cookie for
     /// `user_id`.
     pub fn trusted_device(&self, req: &Request, user_id: i64) -> Option<Device> {
@@ -52,7 +71,7 @@ impl AppState {
         let mut cookie = Cookie::new_with_str(COOKIE, format!("{body}.{tag}"));
         cookie.set_http_only(true);
         cookie.set_same_site(SameSite::Lax);
-        cookie.set_secure(self.config.secure_cookies());
+        cookie.set_secure(self.secure_cookies);
         cookie.set_path("/api/");
         cookie.set_max_age(DEVICE_TRUST);
         cookies.add(cookie);
@@ -60,7 +79,7 @@ impl AppState {
 
     /// The signer of device cookies. (An HMAC takes a key of any length: never `None`.)
     fn device_mac(&self) -> Option<Hmac<Sha256>> {
-        Hmac::<Sha256>::new_from_slice(&self.config.data_key.derive(PURPOSE)).ok()
+        Hmac::<Sha256>::new_from_slice(&self.key).ok()
     }
 
     fn open_device(&self, value: &str) -> Option<Device> {

@@ -17,8 +17,14 @@ use telepathy_store::PhoneCode;
 
 use crate::error::{ApiError, OrInternal};
 use crate::security::client_net;
-use crate::session::digest;
-use crate::state::AppState;
+use std::sync::Arc;
+
+use telepathy_providers::SmsSender;
+use telepathy_store::Store;
+
+use super::sessions::digest;
+use crate::clock::Clock;
+use crate::security::limits::Limits;
 
 const DAY: Duration = Duration::from_secs(24 * 60 * 60);
 
@@ -26,7 +32,15 @@ fn code_hash(purpose: CodePurpose, phone: &Phone, code: &str) -> String {
     digest(&format!("{}:{}:{}", purpose.as_str(), phone.as_ref(), code))
 }
 
-impl AppState {
+/// SMS codes on a node, with the handles they need.
+pub struct Codes {
+    pub sms: Arc<dyn SmsSender>,
+    pub store: Store,
+    pub clock: Arc<dyn Clock>,
+    pub limits: Limits,
+}
+
+impl Codes {
     /// Sends a fresh code to `phone`, within the limits against SMS pumping and against
     /// strangers who would use up a phone's codes to keep its owner out. The network's
     /// daily cap comes first, so that a capped network charges nothing to the phone it
@@ -42,36 +56,42 @@ impl AppState {
         owner_device: bool,
     ) -> Result<(), ApiError> {
         let p = phone.as_ref();
-        let net = client_net(req, self.config.trusted_proxies);
-        self.limit(
-            &format!("sms:ip:{net}"),
-            SMS_DAILY_PER_IP,
-            DAY,
-            ErrorCode::SmsDailyLimit,
-        )
-        .await?;
+        let net = client_net(req, self.limits.trusted_proxies);
+        self.limits
+            .limit(
+                &format!("sms:ip:{net}"),
+                SMS_DAILY_PER_IP,
+                DAY,
+                ErrorCode::SmsDailyLimit,
+            )
+            .await?;
         // Counted before the send, so that sends at once on several nodes cannot all pass,
         // and taken back when no SMS went out.
         let cool = format!("sms:cool:{p}:{net}");
         let day = format!("sms:day:{p}:{net}");
         let all = format!("sms:all:{p}");
         if let Err(e) = self
+            .limits
             .limit(&cool, 1, SMS_COOLDOWN, ErrorCode::SmsCooldown)
             .await
         {
-            self.refund(&[&cool]).await;
+            self.limits.refund(&[&cool]).await;
             return Err(e);
         }
         let mut limits = vec![(day.as_str(), SMS_DAILY_PER_PHONE, DAY)];
         if !owner_device {
             limits.push((all.as_str(), SMS_DAILY_PER_PHONE_ALL, DAY));
         }
-        let sent = match self.limit_all(&limits, ErrorCode::SmsDailyLimit).await {
+        let sent = match self
+            .limits
+            .limit_all(&limits, ErrorCode::SmsDailyLimit)
+            .await
+        {
             Ok(()) => {
                 let sent = self.deliver_code(phone, purpose).await;
                 if sent.is_err() {
                     let counted: Vec<&str> = limits.iter().map(|(key, _, _)| *key).collect();
-                    self.refund(&counted).await;
+                    self.limits.refund(&counted).await;
                 }
                 sent
             }
@@ -79,7 +99,7 @@ impl AppState {
             Err(e) => Err(e),
         };
         if sent.is_err() {
-            self.refund(&[&cool]).await;
+            self.limits.refund(&[&cool]).await;
         }
         sent
     }
@@ -133,10 +153,10 @@ impl AppState {
         // The tries are taken before the code is compared, each in one step with the check
         // of its limit: tries sent at once cannot all read "fewer than five" and all be
         // compared.
-        let net = client_net(req, self.config.trusted_proxies);
+        let net = client_net(req, self.limits.trusted_proxies);
         let key = format!("code-try:{}:{net}", stored.id);
         let limit = u32::try_from(CODE_MAX_ATTEMPTS).unwrap_or(u32::MAX);
-        let ours = self.hit(&key, limit, CODE_TTL).await?;
+        let ours = self.limits.hit(&key, limit, CODE_TTL).await?;
         if !ours.allowed {
             return Err(ErrorCode::CodeAttemptsExceeded.into());
         }
@@ -146,7 +166,7 @@ impl AppState {
             .await
             .or_internal("counting a code try")?
         else {
-            self.count_limited("code-all");
+            self.limits.count_limited("code-all");
             return Err(ErrorCode::CodeAttemptsExceeded.into());
         };
         if stored.code_hash != code_hash(purpose, phone, code) {

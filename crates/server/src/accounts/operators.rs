@@ -16,10 +16,9 @@ use telepathy_domain::time::millis;
 use telepathy_domain::ErrorCode;
 use telepathy_store::{AuditEntry, NewOperatorSession, Operator};
 
+use super::sessions::{digest, Sessions};
 use crate::error::{ApiError, OrInternal};
 use crate::security::client_ip;
-use crate::session::digest;
-use crate::state::AppState;
 
 /// Name of the operator session cookie.
 pub const ADMIN_COOKIE: &str = "tp_admin";
@@ -59,7 +58,7 @@ impl CurrentOperator {
     }
 }
 
-impl AppState {
+impl Sessions {
     /// The operator of the request's session, passed the second factor or not, if the
     /// session is live and the operator not disabled. Using a session moves its idle
     /// deadline (at most once every `OPERATOR_SLIDE_EVERY`, never past its last moment).
@@ -99,7 +98,7 @@ impl AppState {
             token_hash,
             second_factor: session.second_factor_at.is_some(),
             expires_at,
-            ip: client_ip(req, self.config.trusted_proxies),
+            ip: client_ip(req, self.trusted_proxies),
         }))
     }
 
@@ -164,7 +163,7 @@ impl AppState {
         let mut cookie = Cookie::new_with_str(ADMIN_COOKIE, value);
         cookie.set_http_only(true);
         cookie.set_same_site(SameSite::Strict);
-        cookie.set_secure(self.config.secure_cookies());
+        cookie.set_secure(self.secure_cookies);
         cookie.set_path("/");
         cookie.set_max_age(max_age);
         cookie
