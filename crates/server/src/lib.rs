@@ -2,13 +2,12 @@
 
 pub mod accounts;
 pub mod api;
-pub mod app;
 pub mod bell;
 pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod error;
-pub mod listener;
+pub mod http;
 pub mod metrics;
 pub mod operator_cli;
 pub mod payments;
@@ -17,7 +16,6 @@ pub mod security;
 pub mod seed;
 pub mod state;
 pub mod tasks;
-pub mod web;
 pub mod wire;
 pub mod wordset_cli;
 

@@ -102,8 +102,9 @@ async fn serve(config: Config) -> anyhow::Result<()> {
         tracing::info!(sealed, "operators' TOTP secrets sealed with the data key");
     }
     telepathy_server::tasks::start(&state).await?;
-    let app = telepathy_server::app::build(state.clone());
-    let acceptor = telepathy_server::listener::bind(listen, &state.config, &state.metrics).await?;
+    let app = telepathy_server::http::app::build(state.clone());
+    let acceptor =
+        telepathy_server::http::listener::bind(listen, &state.config, &state.metrics).await?;
     println!("텔레파시 is running at {url}");
     Server::new_with_acceptor(acceptor)
         .run_with_graceful_shutdown(

@@ -178,7 +178,7 @@ async fn spawn_on(
     )
     .await
     .unwrap();
-    let app = telepathy_server::app::build(state.clone())
+    let app = telepathy_server::http::app::build(state.clone())
         .map_to_response()
         .boxed();
     let addr = serve(&state).await;
@@ -196,14 +196,15 @@ async fn spawn_on(
 /// `host:port`, for WebSocket tests.
 pub async fn serve(state: &AppState) -> String {
     telepathy_server::tasks::start(state).await.unwrap();
-    let acceptor = telepathy_server::listener::bind("127.0.0.1:0", &state.config, &state.metrics)
-        .await
-        .unwrap();
+    let acceptor =
+        telepathy_server::http::listener::bind("127.0.0.1:0", &state.config, &state.metrics)
+            .await
+            .unwrap();
     let addr = acceptor.local_addr()[0]
         .as_socket_addr()
         .unwrap()
         .to_string();
-    let served = telepathy_server::app::build(state.clone());
+    let served = telepathy_server::http::app::build(state.clone());
     tokio::spawn(async move { Server::new_with_acceptor(acceptor).run(served).await });
     addr
 }

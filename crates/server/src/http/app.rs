@@ -13,9 +13,8 @@ use crate::error::{status_of, ErrorBody};
 use tracing::Instrument;
 
 use crate::api;
-use crate::security::{
-    answer_headers, check_origin, client_ip, limit_body, limit_uri, local_or_bearer, peer_ip,
-};
+use crate::http::guards::{answer_headers, check_origin, limit_body, limit_uri};
+use crate::security::{client_ip, local_or_bearer, peer_ip};
 use crate::state::AppState;
 
 /// The whole HTTP application of a node.
@@ -35,7 +34,7 @@ pub fn build(state: AppState) -> impl Endpoint {
         .fold(SetHeader::new(), |set, (name, value)| {
             set.overriding(name, value)
         });
-    let web = crate::web::endpoint(static_dir);
+    let web = crate::http::web::endpoint(static_dir);
     Route::new()
         .nest("/api", api)
         .at("/ws", get(api::socket::ws))

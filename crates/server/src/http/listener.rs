@@ -24,8 +24,8 @@ use poem::listener::{Acceptor, Listener, TcpAcceptor, TcpListener};
 use tokio::net::ToSocketAddrs;
 
 use crate::config::Config;
+use crate::http::guards::answer_headers;
 use crate::metrics::{Cut, Metrics};
-use crate::security::answer_headers;
 use poem::http::uri::Scheme;
 use poem::web::{LocalAddr, RemoteAddr};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
