@@ -6,10 +6,9 @@ import './styles/base.css';
 import './styles/components.css';
 import './styles/layout.css';
 import './styles/shared.css';
-// Each feature imports its own stylesheet; the app comes here so that they come after the shared
-// styles and before the desktop layout, which overrides them from 1024 px.
+// Each feature imports its own stylesheet, its desktop layout (from 1024 px) included; the app
+// comes here so that they come after the shared styles, which they override.
 import { App } from './app/app';
-import './styles/desktop.css';
 // After ours, where sonner would have injected it (see vite.config.ts).
 import 'sonner/dist/styles.css';
 import { registerSW } from 'virtual:pwa-register';

@@ -5,6 +5,7 @@ import { useNow } from '@/lib/use-now';
 import { describeDueAt } from '../lib/due';
 import { formatDateTime } from '../lib/format';
 import { DueBadge, ReasonChips, StatusChip } from './chips';
+import { QueueTabs, type QueueTab } from './queue-tabs';
 import { ConsolePageHeader, EmptyState, ErrorState, LoadingState } from './states';
 
 const TICK_MS = 10_000;
@@ -62,31 +63,23 @@ export function ReportsPage() {
   const { data, error, mutate } = useReports(status);
   const now = useNow(TICK_MS);
   const t = koAdmin.reports;
-  const tabs: { value: QueueStatus; label: string }[] = [
-    { value: 'open', label: t.open },
+  const tabs: QueueTab<QueueStatus>[] = [
+    // How many wait is known once the open queue is on screen.
+    { value: 'open', label: t.open, count: status === 'open' && data ? data.reports.length : undefined },
     { value: 'closed', label: t.closed },
   ];
 
   return (
     <>
       <ConsolePageHeader title={t.title} lead={koAdmin.dashboard.lead} />
-      <div className="console-tabs" role="tablist" aria-label={t.tabs}>
-        {tabs.map((tab) => (
-          <button
-            key={tab.value}
-            type="button"
-            role="tab"
-            aria-selected={status === tab.value}
-            className="console-tabs__tab"
-            onClick={() => {
-              setParams(tab.value === 'open' ? {} : { status: tab.value }, { replace: true });
-            }}
-          >
-            {tab.label}
-            {tab.value === 'open' && status === 'open' && data ? <span className="console-tabs__count">{data.reports.length}</span> : null}
-          </button>
-        ))}
-      </div>
+      <QueueTabs
+        label={t.tabs}
+        tabs={tabs}
+        selected={status}
+        onSelect={(value) => {
+          setParams(value === 'open' ? {} : { status: value }, { replace: true });
+        }}
+      />
       <section role="tabpanel" aria-label={status === 'open' ? t.open : t.closed}>
         {data ? (
           data.reports.length === 0 ? (

@@ -15,6 +15,7 @@ import {
   type WordsetQueue,
 } from '../api/wordsets';
 import { formatDateTime } from '../lib/format';
+import { QueueTabs, type QueueTab } from './queue-tabs';
 import { ReasonDialog } from './reason-dialog';
 import { ConsolePageHeader, EmptyState, ErrorState, LoadingState } from './states';
 
@@ -178,7 +179,7 @@ export function WordsetsPage() {
   const status: WordsetQueue = requested === 'approved' || requested === 'rejected' ? requested : 'pending';
   const { data, error, mutate } = useAdminWordsets(status);
   const [rejecting, setRejecting] = useState<AdminWordset | null>(null);
-  const tabs: { value: WordsetQueue; label: string; empty: string }[] = [
+  const tabs: (QueueTab<WordsetQueue> & { empty: string })[] = [
     { value: 'pending', label: t.pending, empty: t.emptyPending },
     { value: 'approved', label: t.approved, empty: t.emptyApproved },
     { value: 'rejected', label: t.rejected, empty: t.emptyRejected },
@@ -188,22 +189,14 @@ export function WordsetsPage() {
   return (
     <>
       <ConsolePageHeader title={t.title} lead={t.lead} />
-      <div className="console-tabs" role="tablist" aria-label={t.tabs}>
-        {tabs.map((tab) => (
-          <button
-            key={tab.value}
-            type="button"
-            role="tab"
-            aria-selected={status === tab.value}
-            className="console-tabs__tab"
-            onClick={() => {
-              setParams(tab.value === 'pending' ? {} : { status: tab.value });
-            }}
-          >
-            {tab.label}
-          </button>
-        ))}
-      </div>
+      <QueueTabs
+        label={t.tabs}
+        tabs={tabs}
+        selected={status}
+        onSelect={(value) => {
+          setParams(value === 'pending' ? {} : { status: value });
+        }}
+      />
       {data ? (
         data.length === 0 ? (
           <EmptyState>{current?.empty}</EmptyState>

@@ -96,7 +96,7 @@ function ChatRoom({ info }: { info: ChatInfo }) {
   // The newest message in view: on a phone the page scrolls; on a desktop only the message list does.
   useEffect(() => {
     window.scrollTo({ top: document.documentElement.scrollHeight, behavior: 'smooth' });
-    // (Smoothly there: desktop.css asks for it.)
+    // (Smoothly there: chat.css asks for it from 1024 px.)
     const body = bodyRef.current;
     if (body) body.scrollTop = body.scrollHeight;
   }, [entries.length, partnerTyping]);
