@@ -98,6 +98,8 @@ test('a newcomer turns the bell on from My page and is told at 20:00; the click 
   expect(push).toMatchObject({ ttl: 3600, topic: 'opening', urgency: 'high', vapidKey: config.pushPublicKey });
   const payload = JSON.parse(push.payload) as Record<string, string>;
   expect(payload).toMatchObject({ title: '텔레파시가 문을 열었어요', url: '/main', tag: 'opening' });
+  // The evening's first four words, before the invitation.
+  expect(payload.body).toMatch(/^첫 라운드: [^·]+ · [^·]+ · [^·]+ · [^·]+ — /);
 
   // The browser hands the decrypted push to the worker, which shows it.
   const { pushUntilShown } = await workerPushes(context, page);

@@ -7,6 +7,7 @@ use chrono::{DateTime, NaiveDate, NaiveTime, TimeZone, Utc};
 use chrono_tz::Asia::Seoul;
 
 use crate::round::ServiceWindow;
+use crate::Notice;
 
 /// How long a push service keeps the bell for a device that is off: past this, the news
 /// is stale (a phone switched on at midnight is not told that the doors opened at eight).
@@ -36,16 +37,31 @@ pub fn opening_time(window: ServiceWindow) -> NaiveTime {
     }
 }
 
+/// The moment the doors open on `evening` (its Seoul date).
+pub fn opening_at(window: ServiceWindow, evening: NaiveDate) -> Option<DateTime<Utc>> {
+    let opening = Seoul
+        .from_local_datetime(&evening.and_time(opening_time(window)))
+        .earliest()?;
+    Some(opening.with_timezone(&Utc))
+}
+
+/// The bell's text: the evening's first four words, then the invitation. The words come
+/// first, as a phone cuts a long text short.
+pub fn opening_body(first_words: &[&str]) -> String {
+    format!(
+        "첫 라운드: {} — {}",
+        first_words.join(" · "),
+        Notice::OpeningBody.message()
+    )
+}
+
 /// The evening (its Seoul date) whose bell is due at `now`: from the opening until
 /// [`OPENING_LATE_LIMIT`] after it.
 pub fn evening_due(window: ServiceWindow, now: DateTime<Utc>) -> Option<NaiveDate> {
-    let local = now.with_timezone(&Seoul);
-    let date = local.date_naive();
-    let opening = Seoul
-        .from_local_datetime(&date.and_time(opening_time(window)))
-        .earliest()?;
+    let date = now.with_timezone(&Seoul).date_naive();
+    let opening = opening_at(window, date)?;
     let late = chrono::Duration::from_std(OPENING_LATE_LIMIT).ok()?;
-    (opening <= local && local < opening + late).then_some(date)
+    (opening <= now && now < opening + late).then_some(date)
 }
 
 #[cfg(test)]
@@ -54,6 +70,25 @@ mod tests {
 
     fn at(s: &str) -> DateTime<Utc> {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn the_bell_names_the_first_words_before_the_invitation() {
+        let body = opening_body(&["봄", "여름", "가을", "겨울"]);
+        assert!(
+            body.starts_with("첫 라운드: 봄 · 여름 · 가을 · 겨울 — "),
+            "{body}"
+        );
+        assert!(body.ends_with(Notice::OpeningBody.message()), "{body}");
+    }
+
+    #[test]
+    fn the_doors_open_at_eight_seoul_time_of_the_evening() {
+        let evening = NaiveDate::from_ymd_opt(2026, 11, 22).unwrap();
+        assert_eq!(
+            opening_at(ServiceWindow::Always, evening),
+            Some(at("2026-11-22T11:00:00Z"))
+        );
     }
 
     #[test]

@@ -18,9 +18,10 @@ use std::time::{Duration, Instant};
 use chrono::NaiveDate;
 use futures_util::stream::{self, StreamExt as _};
 use telepathy_domain::bell::{
-    evening_due, OPENING_BATCH, OPENING_CONCURRENCY, OPENING_LEASE, OPENING_TOPIC, OPENING_TTL,
-    OPENING_URL,
+    evening_due, opening_at, opening_body, OPENING_BATCH, OPENING_CONCURRENCY, OPENING_LEASE,
+    OPENING_TOPIC, OPENING_TTL, OPENING_URL,
 };
+use telepathy_domain::round::RoundAt;
 use telepathy_domain::time::millis;
 use telepathy_domain::Notice;
 use telepathy_providers::{ProviderError, PushDevice, PushMessage, PushOutcome, Urgency};
@@ -78,16 +79,30 @@ pub(crate) async fn watch(state: AppState) {
     }
 }
 
-/// The bell's payload: what the service worker shows, and where a click leads.
-pub fn opening_payload() -> Vec<u8> {
+/// The bell's payload: what the service worker shows (the evening's first words among
+/// it), and where a click leads.
+pub fn opening_payload(first_words: &[&str]) -> Vec<u8> {
     serde_json::json!({
         "title": Notice::OpeningTitle.message(),
-        "body": Notice::OpeningBody.message(),
+        "body": opening_body(first_words),
         "url": OPENING_URL,
         "tag": OPENING_TOPIC,
     })
     .to_string()
     .into_bytes()
+}
+
+/// The words of `evening`'s first round, the round that starts at the opening.
+fn first_words(state: &AppState, evening: NaiveDate) -> Vec<String> {
+    let Some(opening) = opening_at(state.realtime.service_window(), evening) else {
+        return Vec::new();
+    };
+    state
+        .realtime
+        .words_of(RoundAt::of(opening).number)
+        .into_iter()
+        .map(|w| w.word)
+        .collect()
 }
 
 /// Rings `evening`'s bell if this node gets the lease: every device not yet told.
@@ -105,7 +120,9 @@ pub async fn ring(state: &AppState, evening: NaiveDate) -> Result<Rung, StoreErr
         return Ok(Rung::NotMine);
     }
     let started = Instant::now();
-    let payload: Arc<[u8]> = opening_payload().into();
+    let words = first_words(state, evening);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let payload: Arc<[u8]> = opening_payload(&words).into();
     let mut total = BatchCounts::default();
     let mut again = Vec::new();
     let mut retried = false;

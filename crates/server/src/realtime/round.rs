@@ -29,8 +29,25 @@ impl Realtime {
         let at = RoundAt::of(now);
         let window = self.service_window();
         let is_open = window.is_open(now);
+        RoundState {
+            is_open,
+            round: at.number,
+            remaining: at.remaining_secs(),
+            words: self.words_of(at.number),
+            server_time: now_ms,
+            next_open_at: if is_open {
+                None
+            } else {
+                window.next_opening(now).map(|t| t.to_rfc3339())
+            },
+        }
+    }
+
+    /// The four words of round `round`: an approved custom set's on its turn, else the
+    /// catalogue's topic.
+    pub fn words_of(&self, round: i64) -> Vec<RoundWord> {
         let sets = self.custom_sets();
-        let words = match custom_set_for_round(at.number, &sets) {
+        match custom_set_for_round(round, &sets) {
             Some(set) => set
                 .words
                 .iter()
@@ -41,7 +58,7 @@ impl Realtime {
                 })
                 .collect(),
             None => {
-                let topic = topic_for_round(at.number);
+                let topic = topic_for_round(round);
                 topic
                     .words
                     .iter()
@@ -52,18 +69,6 @@ impl Realtime {
                     })
                     .collect()
             }
-        };
-        RoundState {
-            is_open,
-            round: at.number,
-            remaining: at.remaining_secs(),
-            words,
-            server_time: now_ms,
-            next_open_at: if is_open {
-                None
-            } else {
-                window.next_opening(now).map(|t| t.to_rfc3339())
-            },
         }
     }
 

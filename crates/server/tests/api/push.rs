@@ -201,7 +201,18 @@ async fn the_evening_push_is_encrypted_signed_and_short_lived(app: TestApp) {
     assert_eq!(payload["title"], json!("텔레파시가 문을 열었어요"));
     assert_eq!(payload["url"], json!("/main"));
     assert_eq!(payload["tag"], json!("opening"));
-    assert!(payload["body"].as_str().unwrap().contains("같은 단어"));
+    // The evening's first round, the one that starts at 20:00 Seoul, by its words.
+    let body = payload["body"].as_str().unwrap();
+    let eight = evening()
+        .and_hms_opt(20, 0, 0)
+        .and_then(|t| t.and_local_timezone(chrono_tz::Asia::Seoul).earliest())
+        .unwrap();
+    let first = telepathy_domain::words::topic_for_round(
+        telepathy_domain::round::RoundAt::of(eight.with_timezone(&chrono::Utc)).number,
+    );
+    let named = format!("첫 라운드: {} — ", first.words.join(" · "));
+    assert!(body.starts_with(&named), "{body}");
+    assert!(body.contains("같은 단어"), "{body}");
     // An hour: a phone that was off is not told at midnight.
     assert_eq!(push.ttl, 3600);
     assert_eq!(push.topic.as_deref(), Some("opening"));
