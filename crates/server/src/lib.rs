@@ -11,20 +11,17 @@ pub mod error;
 pub mod listener;
 pub mod megaphones;
 pub mod metrics;
-pub mod operator_cli;
 pub mod operators;
 pub mod passwords;
 pub mod realtime;
 pub mod safety;
 pub mod sealing;
 pub mod security;
-pub mod seed;
 pub mod session;
 pub mod state;
 pub mod totp;
 pub mod web;
 pub mod wire;
-pub mod wordset_cli;
 pub mod wordsets;
 
 /// The OpenAPI document of the API, as committed in `openapi/openapi.json`.
