@@ -27,6 +27,6 @@ pub use emotion::Emotion;
 pub use error::ErrorCode;
 pub use notice::Notice;
 pub use validate::{
-    check_new_password, normalize_phone, Birthdate, CommentText, Gender, Nickname, Password,
-    PasswordContext, Phone, Username, OPERATOR_PASSWORD_MIN_CHARS,
+    check_new_password, normalize_phone, Birthdate, CommentText, Credentials, Gender, Nickname,
+    Password, PasswordContext, Phone, Username, OPERATOR_PASSWORD_MIN_CHARS,
 };

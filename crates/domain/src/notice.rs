@@ -1,57 +1,76 @@
-/// The closed set of successes a client is told about, each with the Korean text the user
-/// sees: the counterpart of [`crate::ErrorCode`], so every Korean sentence the server says
-/// has one home.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Notice {
-    UsernameAvailable,
-    CodeSent,
-    ResetCodeSent,
-    PhoneVerified,
-    Registered,
-    IdentityVerified,
-    LoggedIn,
-    LoggedOut,
-    Withdrawn,
-    NicknameAvailable,
-    NicknameSaved,
-    PasswordReset,
-    PasswordChanged,
-    ChatEnded,
-    PartnerBlocked,
-    FeedbackSaved,
-    ReportFiled,
-    WarningSeen,
-    CommentPosted,
-    OperatorEnterCode,
-    OperatorEnrolThenCode,
-    OperatorEnrolled,
-    OperatorVerified,
-    ReportResolved,
-    SanctionGiven,
-    SanctionLifted,
-    CommentHidden,
-    MegaphoneCount,
-    MegaphonesGranted,
-    MegaphoneSent,
-    MegaphoneQueued,
-    MegaphoneHidden,
-    RealNameSaved,
-    TransferOpened,
-    WordsetSubmitted,
-    DepositReceived,
-    TransferConfirmed,
-    WordsetApproved,
-    WordsetRejected,
-    RefundRecorded,
-    PushState,
-    PushConsentGiven,
-    PushConsentWithdrawn,
-    BellOn,
-    BellOff,
-    /// The opening bell's title.
-    OpeningTitle,
-    /// The opening bell's text.
-    OpeningBody,
+/// Declares `Notice` and `Notice::ALL` from one list, so a new notice is written once (and
+/// its text in `message`, which the compiler asks for).
+macro_rules! notices {
+    (
+        $(#[$meta:meta])*
+        pub enum Notice { $($(#[$doc:meta])* $variant:ident,)* }
+    ) => {
+        $(#[$meta])*
+        pub enum Notice { $($(#[$doc])* $variant,)* }
+
+        impl Notice {
+            /// Every notice, in the order declared: for tests and documentation.
+            pub const ALL: &'static [Notice] = &[$(Self::$variant),*];
+        }
+    };
+}
+
+notices! {
+    /// The closed set of successes a client is told about, each with the Korean text the user
+    /// sees: the counterpart of [`crate::ErrorCode`], so every Korean sentence the server says
+    /// has one home.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum Notice {
+        UsernameAvailable,
+        CodeSent,
+        ResetCodeSent,
+        PhoneVerified,
+        Registered,
+        IdentityVerified,
+        LoggedIn,
+        LoggedOut,
+        Withdrawn,
+        NicknameAvailable,
+        NicknameSaved,
+        PasswordReset,
+        PasswordChanged,
+        ChatEnded,
+        PartnerBlocked,
+        FeedbackSaved,
+        ReportFiled,
+        WarningSeen,
+        CommentPosted,
+        OperatorEnterCode,
+        OperatorEnrolThenCode,
+        OperatorEnrolled,
+        OperatorVerified,
+        ReportResolved,
+        SanctionGiven,
+        SanctionLifted,
+        CommentHidden,
+        MegaphoneCount,
+        MegaphonesGranted,
+        MegaphoneSent,
+        MegaphoneQueued,
+        MegaphoneHidden,
+        RealNameSaved,
+        TransferOpened,
+        WordsetSubmitted,
+        DepositReceived,
+        TransferConfirmed,
+        WordsetApproved,
+        WordsetRejected,
+        RefundRecorded,
+        PushState,
+        PushConsentGiven,
+        PushConsentWithdrawn,
+        BellOn,
+        BellOff,
+        /// The opening bell's title.
+        OpeningTitle,
+        /// The opening bell's text.
+        OpeningBody,
+    }
 }
 
 impl Notice {

@@ -126,6 +126,31 @@ impl Password {
     }
 }
 
+/// What a login form gives, a user's or an operator's, read the one way both logins read it.
+#[derive(Debug)]
+pub struct Credentials {
+    pub username: Username,
+    pub password: Password,
+}
+
+impl Credentials {
+    /// A blank field is `FIELDS_REQUIRED`. A malformed username (after lowercasing) or an
+    /// over-long password is simply `LOGIN_FAILED`: saying more would tell a stranger about
+    /// our rules for existing accounts.
+    pub fn parse(username: &str, password: &str) -> Result<Self, ErrorCode> {
+        if username.trim().is_empty() || password.is_empty() {
+            return Err(ErrorCode::FieldsRequired);
+        }
+        let (Ok(username), Ok(password)) = (
+            Username::parse(&username.to_lowercase()),
+            Password::parse_existing(password),
+        ) else {
+            return Err(ErrorCode::LoginFailed);
+        };
+        Ok(Self { username, password })
+    }
+}
+
 /// A new password of any context: the sign-up rule (a password left empty in a reset or a
 /// change reads as the spec's "check it again"), then equal to the confirmation when one is
 /// given.
@@ -392,6 +417,25 @@ mod tests {
             Password::parse_operator(&long).map(drop),
             Err(ErrorCode::PasswordTooLong)
         );
+    }
+
+    #[test]
+    fn a_login_reads_its_fields_one_way() {
+        let check = |username: &str, password: &str, expected: Result<&str, ErrorCode>| {
+            let got = Credentials::parse(username, password);
+            let got = got.as_ref().map(|c| c.username.as_ref()).map_err(|e| *e);
+            assert_eq!(got, expected, "{username:?} {password:?}");
+        };
+        check("mina", "x", Ok("mina"));
+        check(" Mina_2 ", "secret", Ok("mina_2"));
+        check("", "secret", Err(ErrorCode::FieldsRequired));
+        check("   ", "secret", Err(ErrorCode::FieldsRequired));
+        check("mina", "", Err(ErrorCode::FieldsRequired));
+        check("mi", "secret", Err(ErrorCode::LoginFailed));
+        check("mina!", "secret", Err(ErrorCode::LoginFailed));
+        let long = "x".repeat(MAX_PASSWORD_CHARS + 1);
+        check("mina", &long, Err(ErrorCode::LoginFailed));
+        check("mina", &long[1..], Ok("mina"));
     }
 
     #[test]

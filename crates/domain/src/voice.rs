@@ -40,76 +40,13 @@ fn fault(text: &str) -> Option<&'static str> {
     None
 }
 
-/// Every notice. The match makes a new variant fail to compile until it is listed here.
-fn every_notice() -> Vec<Notice> {
-    macro_rules! every {
-        ($($v:ident),* $(,)?) => {{
-            fn _listed(notice: Notice) {
-                match notice {
-                    $(Notice::$v)|* => {}
-                }
-            }
-            vec![$(Notice::$v),*]
-        }};
-    }
-    every![
-        UsernameAvailable,
-        CodeSent,
-        ResetCodeSent,
-        PhoneVerified,
-        Registered,
-        IdentityVerified,
-        LoggedIn,
-        LoggedOut,
-        Withdrawn,
-        NicknameAvailable,
-        NicknameSaved,
-        PasswordReset,
-        PasswordChanged,
-        ChatEnded,
-        PartnerBlocked,
-        FeedbackSaved,
-        ReportFiled,
-        WarningSeen,
-        CommentPosted,
-        OperatorEnterCode,
-        OperatorEnrolThenCode,
-        OperatorEnrolled,
-        OperatorVerified,
-        ReportResolved,
-        SanctionGiven,
-        SanctionLifted,
-        CommentHidden,
-        MegaphoneCount,
-        MegaphonesGranted,
-        MegaphoneSent,
-        MegaphoneQueued,
-        MegaphoneHidden,
-        RealNameSaved,
-        TransferOpened,
-        WordsetSubmitted,
-        DepositReceived,
-        TransferConfirmed,
-        WordsetApproved,
-        WordsetRejected,
-        RefundRecorded,
-        PushState,
-        PushConsentGiven,
-        PushConsentWithdrawn,
-        BellOn,
-        BellOff,
-        OpeningTitle,
-        OpeningBody,
-    ]
-}
-
 /// Every Korean text of this crate the user reads, each with where it comes from.
 fn texts() -> Vec<(String, String)> {
     let mut out = Vec::new();
     for code in ErrorCode::ALL {
         out.push((format!("ErrorCode::{code:?}"), code.message().to_owned()));
     }
-    for notice in every_notice() {
+    for notice in Notice::ALL {
         out.push((format!("Notice::{notice:?}"), notice.message().to_owned()));
     }
     out.push((

@@ -9,15 +9,12 @@ pub mod config;
 pub mod error;
 pub mod http;
 pub mod metrics;
-pub mod operator_cli;
 pub mod payments;
 pub mod realtime;
 pub mod security;
-pub mod seed;
 pub mod state;
 pub mod tasks;
 pub mod wire;
-pub mod wordset_cli;
 
 /// The OpenAPI document of the API, as committed in `openapi/openapi.json`.
 pub async fn openapi_json() -> anyhow::Result<String> {

@@ -5,10 +5,10 @@
 
 use clap::Parser;
 use poem::Server;
-use telepathy_server::cli::{configure, Cli, Command};
+use telepathy_server::cli::setup::configure;
+use telepathy_server::cli::{operator, seed, wordset, Cli, Command};
 use telepathy_server::config::Config;
 use telepathy_server::state::AppState;
-use telepathy_server::{operator_cli, seed, wordset_cli};
 use tracing_subscriber::EnvFilter;
 
 /// mimalloc instead of glibc's allocator: under chat load glibc's malloc and free took
@@ -28,10 +28,10 @@ fn main() -> std::process::ExitCode {
             Ok(())
         }),
         Command::Seed(args) => on_runtime(seed::run(args)),
-        Command::Operator(command) => on_runtime(operator_cli::run(command)),
-        Command::Transfer(command) => on_runtime(wordset_cli::run(command.into())),
-        Command::Wordset(command) => wordset_cli::Command::try_from(command)
-            .and_then(|command| on_runtime(wordset_cli::run(command))),
+        Command::Operator(command) => on_runtime(operator::run(command)),
+        Command::Transfer(command) => on_runtime(wordset::run(command.into())),
+        Command::Wordset(command) => wordset::Command::try_from(command)
+            .and_then(|command| on_runtime(wordset::run(command))),
         Command::Vapid => {
             vapid();
             Ok(())

@@ -1,5 +1,7 @@
 use sqlx::FromRow;
 
+use crate::consents::{record_consents, Consent};
+use crate::push::forget_devices;
 use crate::{is_unique_violation, Store, StoreError};
 
 /// An account as stored.
@@ -31,16 +33,6 @@ pub struct NewUser<'a> {
     /// Every terms answer given at sign-up, recorded with the account.
     pub consents: &'a [Consent<'a>],
     pub now: i64,
-}
-
-/// One answer to one of the terms: given or withdrawn, to the version shown.
-#[derive(Debug, Clone, Copy)]
-pub struct Consent<'a> {
-    /// The document's short name (`service`, `privacy`, `youth`, `improve`, `alarm`).
-    pub terms: &'a str,
-    /// The effective date of the text agreed to.
-    pub version: &'a str,
-    pub agreed: bool,
 }
 
 /// A login session; only the hash of its token is stored.
@@ -188,16 +180,6 @@ impl Store {
         Ok(n > 0)
     }
 
-    /// Every terms answer of a user, oldest first.
-    pub async fn consents_of(&self, user_id: i64) -> Result<Vec<ConsentRow>, StoreError> {
-        Ok(sqlx::query_as(
-            "SELECT terms, version, agreed, at FROM consents WHERE user_id = $1 ORDER BY id",
-        )
-        .bind(user_id)
-        .fetch_all(&self.pool)
-        .await?)
-    }
-
     pub async fn set_password_hash(&self, id: i64, hash: &str) -> Result<(), StoreError> {
         sqlx::query("UPDATE users SET password_hash = $1 WHERE id = $2")
             .bind(hash)
@@ -232,7 +214,7 @@ impl Store {
         .bind(id)
         .execute(&mut *tx)
         .await?;
-        crate::push::forget_devices(&mut tx, id).await?;
+        forget_devices(&mut tx, id).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -305,36 +287,4 @@ impl Store {
         .await?;
         Ok(done.rows_affected())
     }
-}
-
-/// A terms answer as stored.
-#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
-pub struct ConsentRow {
-    pub terms: String,
-    pub version: String,
-    /// 1: given; 0: withdrawn.
-    pub agreed: i64,
-    pub at: i64,
-}
-
-/// Adds terms answers to the ledger, in the caller's transaction.
-pub(crate) async fn record_consents(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    user_id: i64,
-    consents: &[Consent<'_>],
-    now: i64,
-) -> Result<(), StoreError> {
-    for c in consents {
-        sqlx::query(
-            "INSERT INTO consents (user_id, terms, version, agreed, at) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(user_id)
-        .bind(c.terms)
-        .bind(c.version)
-        .bind(i64::from(c.agreed))
-        .bind(now)
-        .execute(&mut **tx)
-        .await?;
-    }
-    Ok(())
 }

@@ -8,6 +8,7 @@
 mod accounts;
 mod codes;
 mod comments;
+mod consents;
 mod console;
 mod megaphones;
 mod operators;
@@ -24,9 +25,10 @@ use std::time::Duration;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::AnyPool;
 
-pub use accounts::{Consent, ConsentRow, NewSession, NewUser, User};
+pub use accounts::{NewSession, NewUser, User};
 pub use codes::{IdentityCheck, PhoneCode};
 pub use comments::{Comment, NewComment, ReviewedComment};
+pub use consents::{Consent, ConsentRow};
 pub use console::{AuditRow, ConsoleCounts, ReportQueue, ReportRow, Resolution, SanctionRow};
 pub use megaphones::{CardOrder, Grant, MegaphoneMessage, NewCardOrder, Spent};
 pub use operators::{NewOperatorSession, Operator, OperatorSession, SecondFactor};

@@ -9,7 +9,7 @@
 
 use sqlx::FromRow;
 
-use crate::accounts::{record_consents, Consent};
+use crate::consents::{record_consents, Consent};
 use crate::{Store, StoreError};
 
 /// A device to push to.

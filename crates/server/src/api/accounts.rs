@@ -2,7 +2,7 @@ use poem::web::cookie::CookieJar;
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
-use telepathy_domain::{ErrorCode, Notice, Password, Username};
+use telepathy_domain::{Credentials, ErrorCode, Notice};
 
 use super::{Ack, Tag};
 use crate::error::{ApiError, ApiResult, OrInternal};
@@ -37,17 +37,8 @@ impl AccountsApi {
         body: Json<LoginBody>,
     ) -> ApiResult<Ack> {
         let s = &self.0;
-        if body.username.trim().is_empty() || body.password.is_empty() {
-            return Err(ErrorCode::FieldsRequired.into());
-        }
-        // A malformed username or an over-long password is simply a failed login: saying
-        // more would tell a stranger about our rules for existing accounts.
-        let (Ok(username), Ok(password)) = (
-            Username::parse(&body.username.to_lowercase()),
-            Password::parse_existing(&body.password),
-        ) else {
-            return Err(ErrorCode::LoginFailed.into());
-        };
+        let Credentials { username, password } =
+            Credentials::parse(&body.username, &body.password)?;
         // Every try is counted before the password is checked; a try that succeeds is
         // taken back, but for the network's count of tries.
         let ip = client_net(req, s.config.trusted_proxies);

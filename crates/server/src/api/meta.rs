@@ -11,7 +11,7 @@ use telepathy_domain::{ErrorCode, Phone};
 use telepathy_providers::CodePurpose;
 
 use super::Tag;
-use crate::config::{BusinessInfo, Officer};
+use crate::config::Business;
 use crate::error::ApiResult;
 use crate::security::{client_net, local_or_bearer};
 use crate::state::AppState;
@@ -61,64 +61,6 @@ pub struct MegaphonePack {
     pub price: i64,
 }
 
-/// The operator's facts (`TELEPATHY_BUSINESS_*` and the officers). A field that is not
-/// configured is absent, and the app leaves its line out.
-#[derive(Debug, Object)]
-#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
-pub struct Business {
-    /// Trade name (상호).
-    pub name: Option<String>,
-    /// Representative (대표자).
-    pub representative: Option<String>,
-    /// Business registration number (사업자등록번호), `123-45-67890`.
-    pub registration_number: Option<String>,
-    /// Mail-order business report number (통신판매업 신고번호).
-    pub mail_order_number: Option<String>,
-    pub address: Option<String>,
-    pub phone: Option<String>,
-    /// Contact email for questions, appeals and withdrawal requests.
-    pub email: Option<String>,
-    /// Hosting provider (호스팅 제공자).
-    pub hosting: Option<String>,
-    /// Youth protection officer (청소년보호책임자).
-    pub youth_officer: Option<BusinessOfficer>,
-    /// Privacy officer (개인정보 보호책임자).
-    pub privacy_officer: Option<BusinessOfficer>,
-}
-
-/// An officer the operator names, with how to reach them.
-#[derive(Debug, Object)]
-#[oai(skip_serializing_if_is_none)]
-pub struct BusinessOfficer {
-    pub name: String,
-    pub position: Option<String>,
-    pub email: Option<String>,
-}
-
-impl From<&BusinessInfo> for Business {
-    fn from(b: &BusinessInfo) -> Self {
-        let officer = |o: &Option<Officer>| {
-            o.as_ref().map(|o| BusinessOfficer {
-                name: o.name.clone(),
-                position: o.position.clone(),
-                email: o.email.clone(),
-            })
-        };
-        Self {
-            name: b.name.clone(),
-            representative: b.representative.clone(),
-            registration_number: b.registration_number.clone(),
-            mail_order_number: b.mail_order_number.clone(),
-            address: b.address.clone(),
-            phone: b.phone.clone(),
-            email: b.email.clone(),
-            hosting: b.hosting.clone(),
-            youth_officer: officer(&b.youth_officer),
-            privacy_officer: officer(&b.privacy_officer),
-        }
-    }
-}
-
 /// The latest sign-up code the demo SMS provider "sent" to a phone.
 /// Where to set the demo clock.
 #[derive(Debug, Object)]
@@ -163,7 +105,7 @@ impl MetaApi {
     async fn app_config(&self) -> ApiResult<AppConfig> {
         Ok(Json(AppConfig {
             demo: self.0.config.demo,
-            business: Business::from(&self.0.config.business),
+            business: self.0.config.business.clone(),
             megaphone_packs: Pack::ALL
                 .into_iter()
                 .map(|p| MegaphonePack {

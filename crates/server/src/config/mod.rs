@@ -21,15 +21,20 @@ pub mod vars;
 
 use vars::Var;
 
-/// The operator's facts the web app shows (footer, help page, terms). A field not set is
-/// `None`, and the app leaves its line out: it never shows a placeholder.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct BusinessInfo {
+// The operator's facts the web app shows (footer, help page, terms), served as they are in
+// `/app-config`: a field not set is `None`, and the app leaves its line out rather than show
+// a placeholder. The doc comments are the API's descriptions.
+
+/// The operator's facts (`TELEPATHY_BUSINESS_*` and the officers). A field that is not
+/// configured is absent, and the app leaves its line out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, poem_openapi::Object)]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
+pub struct Business {
     /// Trade name (상호).
     pub name: Option<String>,
     /// Representative (대표자).
     pub representative: Option<String>,
-    /// Business registration number (사업자등록번호), as `123-45-67890`.
+    /// Business registration number (사업자등록번호), `123-45-67890`.
     pub registration_number: Option<String>,
     /// Mail-order business report number (통신판매업 신고번호).
     pub mail_order_number: Option<String>,
@@ -40,14 +45,15 @@ pub struct BusinessInfo {
     /// Hosting provider (호스팅 제공자).
     pub hosting: Option<String>,
     /// Youth protection officer (청소년보호책임자).
-    pub youth_officer: Option<Officer>,
+    pub youth_officer: Option<BusinessOfficer>,
     /// Privacy officer (개인정보 보호책임자).
-    pub privacy_officer: Option<Officer>,
+    pub privacy_officer: Option<BusinessOfficer>,
 }
 
-/// A person the law asks the operator to name, with how to reach them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Officer {
+/// An officer the operator names, with how to reach them.
+#[derive(Debug, Clone, PartialEq, Eq, poem_openapi::Object)]
+#[oai(skip_serializing_if_is_none)]
+pub struct BusinessOfficer {
     pub name: String,
     pub position: Option<String>,
     pub email: Option<String>,
@@ -98,7 +104,7 @@ pub struct Config {
     /// Lets clients on other hosts read the demo SMS outbox (`Authorization: Bearer …`).
     pub outbox_token: Option<Secret>,
     /// The operator's facts the web app shows.
-    pub business: BusinessInfo,
+    pub business: Business,
     /// Where word sets are paid to.
     pub transfer_account: TransferAccount,
     /// The secret that signs deposit notifications; none refuses them all.
@@ -697,7 +703,7 @@ fn links(env: &mut Env) -> ExternalLinks {
 
 /// The `TELEPATHY_BUSINESS_*` and officer variables. Demo mode names a demo operator and
 /// email so its pages read whole; everything else is left out until set.
-fn business_info(env: &mut Env, demo: bool) -> BusinessInfo {
+fn business_info(env: &mut Env, demo: bool) -> Business {
     use vars::{
         BUSINESS_ADDRESS, BUSINESS_EMAIL, BUSINESS_HOSTING, BUSINESS_MAIL_ORDER_NUMBER,
         BUSINESS_NAME, BUSINESS_PHONE, BUSINESS_REGISTRATION_NUMBER, BUSINESS_REPRESENTATIVE,
@@ -724,7 +730,7 @@ fn business_info(env: &mut Env, demo: bool) -> BusinessInfo {
         let position = env.get(&vars.position);
         let email = env.email(&vars.email);
         match env.get(&vars.name) {
-            Some(name) => Some(Officer {
+            Some(name) => Some(BusinessOfficer {
                 name,
                 position,
                 email,
@@ -745,7 +751,7 @@ fn business_info(env: &mut Env, demo: bool) -> BusinessInfo {
     let email = env
         .email(&BUSINESS_EMAIL)
         .or_else(|| BUSINESS_EMAIL.unset(demo).map(str::to_owned));
-    BusinessInfo {
+    Business {
         name: env.or_default(&BUSINESS_NAME, demo),
         representative: env.get(&BUSINESS_REPRESENTATIVE),
         registration_number,
@@ -1045,10 +1051,7 @@ mod tests {
 
     #[test]
     fn business_info_is_read_checked_and_left_out_when_unset() {
-        assert_eq!(
-            config(OUTSIDE_DEMO).unwrap().business,
-            BusinessInfo::default()
-        );
+        assert_eq!(config(OUTSIDE_DEMO).unwrap().business, Business::default());
         let demo = config(&[]).unwrap().business;
         assert_eq!(demo.name.as_deref(), Some("텔레파시 운영팀"));
         assert_eq!(demo.email.as_deref(), Some("help@telepathy.example"));
@@ -1067,7 +1070,7 @@ mod tests {
         assert_eq!(b.registration_number.as_deref(), Some("123-45-67890"));
         assert_eq!(
             b.privacy_officer,
-            Some(Officer {
+            Some(BusinessOfficer {
                 name: "김민준".into(),
                 position: None,
                 email: Some("privacy@telepathy.kr".into()),

@@ -7,9 +7,9 @@ use chrono::{DateTime, Utc};
 use clap::Parser;
 use serde_json::{json, Value};
 use telepathy_domain::Password;
+use telepathy_server::cli::operator::execute;
 use telepathy_server::cli::{Cli, Command};
 use telepathy_server::clock::Clock;
-use telepathy_server::operator_cli::execute;
 use telepathy_store::NewReport;
 use totp_rs::{Algorithm, Secret, TOTP};
 

@@ -9,10 +9,10 @@ use hmac::{Hmac, Mac};
 use serde_json::{json, Value};
 use sha2::Sha256;
 use telepathy_domain::round::{RoundAt, ROUND_MS};
+use telepathy_server::cli::wordset::execute;
 use telepathy_server::cli::{Cli, Command};
 use telepathy_server::clock::Clock;
 use telepathy_server::state::{AppState, Overrides};
-use telepathy_server::wordset_cli::execute;
 
 use crate::helpers::TestApp;
 use crate::realtime::user;

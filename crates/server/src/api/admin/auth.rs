@@ -6,7 +6,7 @@ use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Enum, Object, OpenApi};
 use telepathy_domain::limits::TOTP_BACKOFF;
-use telepathy_domain::{ErrorCode, Notice, Password, Username};
+use telepathy_domain::{Credentials, ErrorCode, Notice};
 use telepathy_store::{AuditEntry, SecondFactor};
 
 use super::time;
@@ -93,15 +93,8 @@ impl AdminAuthApi {
         body: Json<AdminLoginBody>,
     ) -> ApiResult<AdminLogin> {
         let s = &self.0;
-        if body.username.trim().is_empty() || body.password.is_empty() {
-            return Err(ErrorCode::FieldsRequired.into());
-        }
-        let (Ok(username), Ok(password)) = (
-            Username::parse(&body.username.to_lowercase()),
-            Password::parse_existing(&body.password),
-        ) else {
-            return Err(ErrorCode::LoginFailed.into());
-        };
+        let Credentials { username, password } =
+            Credentials::parse(&body.username, &body.password)?;
         let name = username.as_ref();
         let ip = client_net(req, s.config.trusted_proxies);
         let tries = s

@@ -1,14 +1,15 @@
-//! The command line of `telepathy`: what it takes (`Cli`, read by clap) and the start-up the
-//! commands share (the configuration, the store). With no command it starts a node, as
-//! `scripts/run` and the Kubernetes manifests expect. The commands an operator runs speak
-//! Korean, as their answers do; the developers' commands speak English.
+//! The command line of `telepathy`: what it takes (`Cli`, read by clap), each command in a
+//! module of its own (`operator`, `seed`, `wordset`), and the start-up they share (`setup`:
+//! the configuration, the store). With no command it starts a node, as `scripts/run` and
+//! the Kubernetes manifests expect. The commands an operator runs speak Korean, as their
+//! answers do; the developers' commands speak English.
 
-use anyhow::{anyhow, Context};
 use clap::{Parser, Subcommand};
-use telepathy_store::Store;
 
-use crate::config::Config;
-use crate::{operator_cli, seed, wordset_cli};
+pub mod operator;
+pub mod seed;
+pub mod setup;
+pub mod wordset;
 
 /// `telepathy [command]`.
 #[derive(Debug, Parser)]
@@ -49,40 +50,22 @@ pub enum Command {
         about = "운영자 계정을 만들고 관리해요.",
         after_help = "설정(DATABASE_URL 등)은 serve와 같이 환경 변수와 .env에서 읽어요."
     )]
-    Operator(operator_cli::Command),
+    Operator(operator::Command),
     #[command(
         subcommand,
         about = "계좌 이체 결제의 입금을 확인해요.",
         after_help = "설정(DATABASE_URL 등)은 serve와 같이 환경 변수와 .env에서 읽어요."
     )]
-    Transfer(wordset_cli::TransferCommand),
+    Transfer(wordset::TransferCommand),
     #[command(
         subcommand,
         about = "사용자가 만든 단어 세트를 심사하고 환불을 기록해요.",
         after_help = "설정(DATABASE_URL, TELEPATHY_DATA_KEY 등)은 serve와 같이 환경 변수와 \
                       .env에서 읽어요."
     )]
-    Wordset(wordset_cli::WordsetCommand),
+    Wordset(wordset::WordsetCommand),
     #[command(about = "Make the VAPID key pair that signs the opening bell's pushes")]
     Vapid,
-}
-
-/// The configuration of this machine: the environment, over `.env` if there is one.
-pub fn configure() -> anyhow::Result<Config> {
-    // A missing .env is normal; a broken one is not.
-    if let Err(e) = dotenvy::dotenv() {
-        if !e.not_found() {
-            return Err(anyhow!("reading .env: {e}"));
-        }
-    }
-    Ok(Config::from_env()?)
-}
-
-/// The store `config` names, for a command (a node builds its own with the engine).
-pub async fn open_store(config: &Config) -> anyhow::Result<Store> {
-    Store::connect(&config.database_url)
-        .await
-        .context("connecting to the store")
 }
 
 #[cfg(test)]
@@ -146,8 +129,8 @@ mod tests {
 
     #[test]
     fn operator_commands_parse() {
-        use operator_cli::Command::*;
-        let cases: &[(&str, Option<operator_cli::Command>)] = &[
+        use operator::Command::*;
+        let cases: &[(&str, Option<operator::Command>)] = &[
             (
                 "add mina",
                 Some(Add {
@@ -196,7 +179,7 @@ mod tests {
 
     #[test]
     fn transfer_and_wordset_commands_parse() {
-        use wordset_cli::Command as C;
+        use wordset::Command as C;
         let cases: &[(&str, Option<C>)] = &[
             ("transfer list", Some(C::TransferList)),
             ("transfer confirm 12", Some(C::TransferConfirm(12))),

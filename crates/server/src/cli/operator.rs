@@ -12,6 +12,8 @@ use telepathy_store::{AuditEntry, Store, StoreError};
 
 use crate::security::passwords;
 
+use super::setup::{configure, open_store};
+
 /// The environment variable `add` reads the password from.
 pub const PASSWORD_VAR: &str = "TELEPATHY_OPERATOR_PASSWORD";
 
@@ -74,7 +76,7 @@ pub fn read_password(
 
 /// `telepathy operator …`.
 pub async fn run(command: Command) -> anyhow::Result<()> {
-    let config = crate::cli::configure()?;
+    let config = configure()?;
     let password = match &command {
         Command::Add { .. } => {
             let stdin = std::io::stdin();
@@ -89,7 +91,7 @@ pub async fn run(command: Command) -> anyhow::Result<()> {
         }
         _ => None,
     };
-    let store = crate::cli::open_store(&config).await?;
+    let store = open_store(&config).await?;
     let now = chrono::Utc::now().timestamp_millis();
     let done = execute(&store, &command, password.as_ref(), now).await;
     store.close().await;

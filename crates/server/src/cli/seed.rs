@@ -19,6 +19,8 @@ use telepathy_store::{SeedUser, Store};
 
 use crate::accounts::sessions::{digest, COOKIE};
 
+use super::setup::{configure, open_store};
+
 /// The most users one call seeds.
 pub const MAX_USERS: usize = 200_000;
 
@@ -96,7 +98,7 @@ pub struct Seeded {
 
 /// `telepathy seed …`.
 pub async fn run(args: Args) -> anyhow::Result<()> {
-    let config = crate::cli::configure()?;
+    let config = configure()?;
     if !config.demo {
         bail!(
             "seed makes accounts that anyone holding the sessions file can use; it runs only \
@@ -104,7 +106,7 @@ pub async fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     let started = Instant::now();
-    let store = crate::cli::open_store(&config).await?;
+    let store = open_store(&config).await?;
     let now = chrono::Utc::now().timestamp_millis();
     let seeded = seed(&store, args.users, &args.urls, now).await;
     store.close().await;

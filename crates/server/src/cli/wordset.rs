@@ -11,6 +11,8 @@ use telepathy_store::Store;
 use crate::payments::wordsets::{confirm_transfer, record_refund, review_wordset, Actor, Refusal};
 use crate::security::sealing::DataKey;
 
+use super::setup::{configure, open_store};
+
 /// The address audit lines of the command line carry.
 const CLI_IP: &str = "cli";
 const LISTED: i64 = 200;
@@ -119,8 +121,8 @@ impl TryFrom<WordsetCommand> for Command {
 
 /// `telepathy transfer …` or `telepathy wordset …`.
 pub async fn run(command: Command) -> anyhow::Result<()> {
-    let config = crate::cli::configure()?;
-    let store = crate::cli::open_store(&config).await?;
+    let config = configure()?;
+    let store = open_store(&config).await?;
     let now = chrono::Utc::now().timestamp_millis();
     let done = execute(&store, &config.data_key, &command, now).await;
     store.close().await;
