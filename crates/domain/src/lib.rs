@@ -1,7 +1,8 @@
 //! The rules of Telepathy, free of I/O: what a valid username, password, phone number,
 //! birthdate and nickname are, the Korean message of every client-facing error, and the
 //! time arithmetic of the service (Asia/Seoul), the abuse filter of chat text, and what
-//! reports and restrictions say, and the rules of the paid custom word set.
+//! reports and restrictions say, the rules of the paid custom word set, and the first
+//! questions drawn from a chat's shared word.
 //!
 //! Everything here is pure and deterministic; callers pass the current time in.
 
@@ -12,6 +13,7 @@ pub mod limits;
 pub mod megaphone;
 pub mod moderation;
 mod notice;
+pub mod questions;
 pub mod round;
 pub mod safety;
 pub mod terms;

@@ -9,7 +9,7 @@ use regex::Regex;
 use serde_json::Value;
 
 use crate::safety::{warning_message, Restriction, SanctionKind};
-use crate::{megaphone, ErrorCode, Notice};
+use crate::{megaphone, questions, ErrorCode, Notice};
 
 /// The texts the specification quotes word for word: they keep their 합니다체.
 fn verbatim() -> Vec<String> {
@@ -62,6 +62,9 @@ fn texts() -> Vec<(String, String)> {
         out.push(("Restriction::message".to_owned(), restriction.message()));
     }
     out.push(("warning_message".to_owned(), warning_message("욕설")));
+    for text in questions::all() {
+        out.push(("questions".to_owned(), text.to_owned()));
+    }
     out
 }
 

@@ -10,9 +10,10 @@
 //! document, and through it the web app, carries them (see `GET /api/realtime/protocol`).
 //!
 //! Client → server: `join_match`, `chatMessage`, `typing`, `stopTyping`, `leaveRoom`,
-//! `getOnlineCount`, `resume`, `megaphone:send`.
+//! `getOnlineCount`, `resume`, `megaphone:send`, `nextQuestion`.
 //! Server → client: `hello`, `round`, `onlineCount`, `matchWaiting`, `matched`,
-//! `matchExpired`, `chatMessage`, `typing`, `stopTyping`, `chatEnded`, `chatEndedByReport`,
+//! `matchExpired`, `chatMessage`, `typing`, `stopTyping`, `question`, `chatEnded`,
+//! `chatEndedByReport`,
 //! `resumed`, `accountRestricted`, `accountWarned`, `megaphone`, `megaphoneSent`,
 //! `megaphoneCount`, `megaphoneHidden`, `error`.
 
@@ -20,7 +21,7 @@ use poem_openapi::{Enum, Object};
 use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use telepathy_domain::safety::warning_message;
-use telepathy_domain::ErrorCode;
+use telepathy_domain::{questions, ErrorCode};
 
 // ---- client → server ----
 
@@ -47,6 +48,8 @@ pub enum ClientFrame {
     SendMegaphone(SendMegaphone),
     #[serde(rename = "resume", deserialize_with = "object")]
     Resume(Resume),
+    #[serde(rename = "nextQuestion", deserialize_with = "object")]
+    NextQuestion(NextQuestion),
 }
 
 impl ClientFrame {
@@ -67,6 +70,7 @@ impl ClientFrame {
             Self::GetOnlineCount(_) => "getOnlineCount",
             Self::SendMegaphone(_) => "megaphone:send",
             Self::Resume(_) => "resume",
+            Self::NextQuestion(_) => "nextQuestion",
         }
     }
 }
@@ -174,6 +178,18 @@ pub struct SendMegaphone {
     pub message: String,
 }
 
+/// `nextQuestion`: "I see draw `draw` of the room's first question; draw the next one".
+/// The server draws it (a client never picks the text) and tells both members `question`.
+#[derive(Debug, Clone, Object, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
+pub struct NextQuestion {
+    pub room_id: String,
+    /// The draw the client shows (`questionDraw` of `matched`, or `draw` of the last
+    /// `question`).
+    pub draw: u32,
+}
+
 // ---- server → client ----
 
 /// One of the round's four words.
@@ -254,6 +270,10 @@ pub struct Matched {
     /// tells a user another user's login ID.
     pub receiver_username: String,
     pub receiver_nickname: String,
+    /// The room's first question, drawn from the shared word alone: the same for both.
+    pub question: String,
+    /// Which draw `question` is (0): give it back in `nextQuestion` for another.
+    pub question_draw: u32,
 }
 
 impl Matched {
@@ -271,7 +291,32 @@ impl Matched {
             receiver_id: partner.user_id,
             receiver_username: partner.nickname.clone(),
             receiver_nickname: partner.nickname.clone(),
+            question: questions::question(&room.word, &room.id, 0),
+            question_draw: 0,
         })
+    }
+}
+
+/// `question`: another question of the room, told to both members when one asked for it
+/// (`nextQuestion`).
+#[derive(Debug, Clone, Object, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
+pub struct Question {
+    pub room_id: String,
+    /// Which draw this is; give it back in `nextQuestion` for the next one.
+    pub draw: u32,
+    pub question: String,
+}
+
+impl Question {
+    /// Draw `draw` of `room`'s questions.
+    pub fn of(room: &telepathy_engine::Room, draw: u32) -> Self {
+        Self {
+            room_id: room.id.clone(),
+            draw,
+            question: questions::question(&room.word, &room.id, draw),
+        }
     }
 }
 
@@ -483,12 +528,14 @@ pub struct ProtocolTypes {
     pub send_chat_message: Option<SendChatMessage>,
     pub room_ref: Option<RoomRef>,
     pub resume: Option<Resume>,
+    pub next_question: Option<NextQuestion>,
     pub hello: Option<Hello>,
     pub round: Option<RoundState>,
     pub online_count: Option<OnlineCount>,
     pub match_state: Option<MatchState>,
     pub match_expired: Option<MatchExpired>,
     pub matched: Option<Matched>,
+    pub question: Option<Question>,
     pub chat_message: Option<ChatMessage>,
     pub chat_ended: Option<ChatEnded>,
     pub resumed: Option<Resumed>,
@@ -570,6 +617,10 @@ mod tests {
             r#"{"event":"megaphone:send","data":{"message":"모두 안녕"}}"#,
             Ok("megaphone:send"),
         );
+        check(
+            &format!(r#"{{"event":"nextQuestion","data":{{{r},"draw":0}}}}"#),
+            Ok("nextQuestion"),
+        );
         // The data may come before the event, and the frame may carry more.
         check(
             &format!(r#"{{"data":{{{r}}},"event":"typing","extra":1}}"#),
@@ -608,6 +659,12 @@ mod tests {
             panic!("a megaphone");
         };
         assert_eq!(m.message, "");
+        let Some(ClientFrame::NextQuestion(next)) =
+            ClientFrame::parse(r#"{"event":"nextQuestion","data":{"roomId":"r","draw":4}}"#)
+        else {
+            panic!("a next question");
+        };
+        assert_eq!((next.room_id.as_str(), next.draw), ("r", 4));
     }
 
     #[test]
@@ -709,6 +766,19 @@ mod tests {
             r#"{"event":"megaphone:send","data":"안녕"}"#,
             Err("megaphone:send"),
         );
+        // A draw is a count from 0; the question's text is never the client's to give.
+        for data in [
+            r#"{"roomId":"r"}"#,
+            r#"{"roomId":"r","draw":-1}"#,
+            r#"{"roomId":"r","draw":"1"}"#,
+            r#"{"roomId":"r","draw":4294967296}"#,
+            r#"{"draw":1}"#,
+        ] {
+            check(
+                &format!(r#"{{"event":"nextQuestion","data":{data}}}"#),
+                Err("nextQuestion"),
+            );
+        }
     }
 
     #[test]
@@ -758,6 +828,13 @@ mod tests {
             receiver_id: 2,
             receiver_username: "b".into(),
             receiver_nickname: "비".into(),
+            question: "봄 하면 생각나는 노래가 있어요?".into(),
+            question_draw: 0,
+        });
+        same(&Question {
+            room_id: "r".into(),
+            draw: 3,
+            question: "‘노을빛’ 하면 어떤 색깔이 떠올라요?".into(),
         });
         let message = ChatMessage {
             id: "1-0".into(),

@@ -16,6 +16,8 @@ export interface ServerEvents {
   chatMessage: Schemas['ChatMessage'];
   typing: Schemas['RoomRef'];
   stopTyping: Schemas['RoomRef'];
+  /** Another first question of the room, to both members after either asked (`nextQuestion`). */
+  question: Schemas['Question'];
   chatEnded: Schemas['ChatEnded'];
   /** A member reported the other: the chat ended for both (`reason: 'report'`, `byUserId` the reporter). */
   chatEndedByReport: Schemas['ChatEnded'];
@@ -45,6 +47,8 @@ export interface ClientEvents {
   getOnlineCount: Record<string, never>;
   resume: Schemas['Resume'];
   'megaphone:send': Schemas['SendMegaphone'] & { userId?: number };
+  /** "I see draw `draw` of the room's question": the server tells both members the next one. */
+  nextQuestion: Schemas['NextQuestion'];
 }
 
 export type ServerEvent = keyof ServerEvents;

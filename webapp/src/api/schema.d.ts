@@ -2179,6 +2179,13 @@ export interface components {
              */
             receiverUsername: string;
             receiverNickname: string;
+            /** @description The room's first question, drawn from the shared word alone: the same for both. */
+            question: string;
+            /**
+             * Format: uint32
+             * @description Which draw `question` is (0): give it back in `nextQuestion` for another.
+             */
+            questionDraw: number;
         };
         /**
          * Megaphone
@@ -2302,6 +2309,20 @@ export interface components {
             success: boolean;
             /** @description Newest first. */
             wordsets: components["schemas"]["MyWordset"][];
+        };
+        /**
+         * NextQuestion
+         * @description `nextQuestion`: "I see draw `draw` of the room's first question; draw the next one".
+         *     The server draws it (a client never picks the text) and tells both members `question`.
+         */
+        NextQuestion: {
+            roomId: string;
+            /**
+             * Format: uint32
+             * @description The draw the client shows (`questionDraw` of `matched`, or `draw` of the last
+             *     `question`).
+             */
+            draw: number;
         };
         /** NicknameBody */
         NicknameBody: {
@@ -2431,12 +2452,14 @@ export interface components {
             sendChatMessage?: components["schemas"]["SendChatMessage"];
             roomRef?: components["schemas"]["RoomRef"];
             resume?: components["schemas"]["Resume"];
+            nextQuestion?: components["schemas"]["NextQuestion"];
             hello?: components["schemas"]["Hello"];
             round?: components["schemas"]["RoundState"];
             onlineCount?: components["schemas"]["OnlineCount"];
             matchState?: components["schemas"]["MatchState"];
             matchExpired?: components["schemas"]["MatchExpired"];
             matched?: components["schemas"]["Matched"];
+            question?: components["schemas"]["Question"];
             chatMessage?: components["schemas"]["ChatMessage"];
             chatEnded?: components["schemas"]["ChatEnded"];
             resumed?: components["schemas"]["Resumed"];
@@ -2502,6 +2525,20 @@ export interface components {
             /** @default  */
             endpoint: string;
             keys?: components["schemas"]["PushKeys"];
+        };
+        /**
+         * Question
+         * @description `question`: another question of the room, told to both members when one asked for it
+         *     (`nextQuestion`).
+         */
+        Question: {
+            roomId: string;
+            /**
+             * Format: uint32
+             * @description Which draw this is; give it back in `nextQuestion` for the next one.
+             */
+            draw: number;
+            question: string;
         };
         /**
          * @description Which reports to list.

@@ -57,6 +57,8 @@ describe('Realtime', () => {
       round: 1,
       roomId: 'room-1',
       startTime: 0,
+      question: '',
+      questionDraw: 0,
     });
     const user = userEvent.setup();
     const { router } = renderRoute(<Realtime />, { path: '/main', extraPaths: ['/login'] });

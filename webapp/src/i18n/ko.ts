@@ -429,6 +429,10 @@ export const ko = {
     endedLeave: '나가기',
     missingTitle: '대화방 안내',
     missingInfo: '채팅에 필요한 정보가 없어요.',
+    questionLabel: '같은 단어에서 시작해 보세요',
+    questionRegion: '첫 질문',
+    questionNext: '다른 질문',
+    questionNextBusy: '다른 질문을 고르는 중…',
   },
 
   report: {

@@ -11,6 +11,8 @@ const matched = {
   receiverId: 2,
   receiverUsername: 'bob',
   receiverNickname: '밥',
+  question: '봄이 오면 꼭 하고 싶은 일이 있어요?',
+  questionDraw: 0,
 };
 
 describe('chat info', () => {
@@ -26,7 +28,16 @@ describe('chat info', () => {
       round: 7,
       roomId: 'r1',
       startTime: 99,
+      question: '봄이 오면 꼭 하고 싶은 일이 있어요?',
+      questionDraw: 0,
     });
+  });
+
+  it('reads a session stored before questions as one without a question', () => {
+    const before: Partial<ReturnType<typeof chatInfoFromMatched>> = chatInfoFromMatched(matched, 99);
+    delete before.question;
+    delete before.questionDraw;
+    expect(parseChatInfo(JSON.stringify(before))).toMatchObject({ question: '', questionDraw: 0, roomId: 'r1' });
   });
 
   it('reads back what it stored', () => {

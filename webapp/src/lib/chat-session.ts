@@ -17,6 +17,10 @@ export interface ChatInfo {
   roomId: string;
   /** When the match happened, in Unix milliseconds. */
   startTime: number;
+  /** The room's first question as last told (empty in a session stored before questions). */
+  question: string;
+  /** Which draw `question` is: `nextQuestion` asks for the one after it. */
+  questionDraw: number;
 }
 
 /** `matched` names the receiving user `sender*` and the partner `receiver*`. */
@@ -32,6 +36,8 @@ export function chatInfoFromMatched(matched: Matched, startTime: number): ChatIn
     round: matched.round,
     roomId: matched.roomId,
     startTime,
+    question: matched.question,
+    questionDraw: matched.questionDraw,
   };
 }
 
@@ -70,6 +76,8 @@ export function parseChatInfo(raw: string | null): ChatInfo | null {
     round: integer(v.round) ?? 0,
     roomId,
     startTime: integer(v.startTime) ?? 0,
+    question: text(v.question) ?? '',
+    questionDraw: integer(v.questionDraw) ?? 0,
   };
 }
 

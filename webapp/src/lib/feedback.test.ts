@@ -39,6 +39,8 @@ describe('feedbackBody', () => {
       round: 42,
       roomId: 'room-1',
       startTime: 0,
+      question: '',
+      questionDraw: 0,
     };
     expect(feedbackBody(info, '행복해요')).toEqual({
       roomId: 'room-1',

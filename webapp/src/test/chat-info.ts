@@ -12,4 +12,6 @@ export const chatInfo: ChatInfo = {
   round: 1000,
   roomId: 'room-1',
   startTime: 0,
+  question: '고양이의 어떤 모습이 제일 귀여워요?',
+  questionDraw: 0,
 };

@@ -670,6 +670,10 @@ impl Socket<'_> {
                 }
             }
             ClientFrame::Resume(r) => resume(state, self.user.id, self.reply, &r).await,
+            ClientFrame::NextQuestion(q) => match self.room(&q.room_id).await {
+                Ok(room) => state.realtime.next_question(&room, q.draw).await,
+                Err(e) => Err(e),
+            },
         };
         if let Err(code) = result {
             self.refuse(event, code);

@@ -34,7 +34,7 @@ use crate::clock::{SharedClock, ShiftedClock};
 use crate::error::internal_code as internal;
 use crate::metrics::Metrics;
 use crate::wire::{
-    frame, ChatEnded, ChatMessage, EndReason, JoinMatch, MatchState, Matched, RoomRef,
+    frame, ChatEnded, ChatMessage, EndReason, JoinMatch, MatchState, Matched, Question, RoomRef,
     SendChatMessage,
 };
 
@@ -581,6 +581,25 @@ impl Realtime {
         };
         drop(self.engine.relay(room, user_id, &frame(event, &data)));
         self.metrics.typing.told.inc();
+    }
+
+    /// `nextQuestion` of a member of `room` who sees draw `draw` of its questions: both
+    /// members, every socket, are told draw `draw + 1`, while the room is open. The text
+    /// is drawn here from the room's word, never taken from the client.
+    pub async fn next_question(&self, room: &Room, draw: u32) -> Result<(), ErrorCode> {
+        let next = draw.checked_add(1).ok_or(ErrorCode::InvalidRequest)?;
+        let now = self
+            .metrics
+            .engine("room", self.engine.room(&room.id))
+            .await
+            .map_err(|e| internal("reading a room", e))?;
+        if now.is_none_or(|r| r.ended_ms.is_some()) {
+            return Err(ErrorCode::NotInRoom);
+        }
+        let told = frame("question", &Question::of(room, next));
+        self.deliver(&room.members.each_ref().map(|m| m.user_id), &told)
+            .await;
+        Ok(())
     }
 
     /// Ends a room the user sits in and tells both members.

@@ -1,6 +1,7 @@
 //! The WebSocket protocol end to end against a node on a real port.
 
 use serde_json::{json, Value};
+use telepathy_domain::questions;
 use telepathy_store::Backend;
 
 use crate::helpers::{spawn_with, TestApp, ORIGIN};
@@ -36,6 +37,7 @@ crate::both!(
     a_blocked_partner_is_never_matched_again,
     the_one_who_was_left_may_rate_the_chat_and_block_the_partner,
     the_current_chat_is_what_the_server_knows,
+    both_members_see_the_same_question_and_either_draws_the_next,
 );
 
 /// Signs up a user with a nickname and opens a socket for them.
@@ -1413,4 +1415,78 @@ async fn the_current_chat_is_what_the_server_knows(mut app: TestApp) {
             json!({ "roomId": room, "word": ma["word"], "partnerNickname": partner })
         );
     }
+}
+
+/// Both members open on the same question, drawn from their word alone; either may ask for
+/// the next one, and both are told the same. Only a member of the open room may ask, and
+/// the text is never the client's to give.
+async fn both_members_see_the_same_question_and_either_draws_the_next(mut app: TestApp) {
+    let (mut a, cookie_a) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (mut c, _) = user(&mut app, "carol", "01055556666").await;
+    let (ma, mb) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+    let word = ma["word"].as_str().unwrap().to_owned();
+    let first = ma["question"].as_str().unwrap().to_owned();
+    assert_eq!(mb["question"], json!(first));
+    assert_eq!(
+        (&ma["questionDraw"], &mb["questionDraw"]),
+        (&json!(0), &json!(0))
+    );
+    assert!(
+        questions::questions_of(&word).is_some_and(|q| q.contains(&first.as_str())),
+        "{first:?} is not one of {word:?}'s questions"
+    );
+    app.cookie = Some(cookie_a);
+    let current = app.get("/api/match/current").await;
+    assert_eq!(current.assert_ok()["room"]["question"], json!(first));
+
+    // Either member asks; both hear the same next question, a text of the client's own
+    // is not read.
+    a.send(
+        "nextQuestion",
+        json!({ "roomId": room, "draw": 0, "question": "내가 정한 질문?" }),
+    )
+    .await;
+    let (qa, qb) = (a.expect("question").await, b.expect("question").await);
+    assert_eq!(qa, qb);
+    assert_eq!((&qa["roomId"], &qa["draw"]), (&json!(room), &json!(1)));
+    assert_eq!(qa["question"], json!(questions::question(&word, &room, 1)));
+    assert_ne!(qa["question"], json!(first));
+    b.send("nextQuestion", json!({ "roomId": room, "draw": 1 }))
+        .await;
+    let (qa, qb) = (a.expect("question").await, b.expect("question").await);
+    assert_eq!(qa, qb);
+    assert_eq!(qa["draw"], json!(2));
+    assert_ne!(qa["question"], json!(questions::question(&word, &room, 1)));
+
+    // A stranger, by the room's id or by nonsense, and a draw past the last: refused, and
+    // neither member hears a thing.
+    for id in [room.clone(), room.to_uppercase(), "no-such-room".to_owned()] {
+        c.send("nextQuestion", json!({ "roomId": id, "draw": 2 }))
+            .await;
+        let refused = c.expect("error").await;
+        assert_eq!(
+            (&refused["event"], &refused["code"]),
+            (&json!("nextQuestion"), &json!("NOT_IN_ROOM")),
+            "{id}"
+        );
+    }
+    a.send("nextQuestion", json!({ "roomId": room, "draw": u32::MAX }))
+        .await;
+    assert_eq!(a.expect("error").await["code"], json!("INVALID_REQUEST"));
+    a.send("nextQuestion", json!({ "roomId": room, "draw": -1 }))
+        .await;
+    assert_eq!(a.expect("error").await["code"], json!("INVALID_REQUEST"));
+    let quiet = std::time::Duration::from_millis(300);
+    assert!(a.try_expect_any(&["question"], quiet).await.is_err());
+    assert!(b.try_expect_any(&["question"], quiet).await.is_err());
+
+    // Once the chat has ended, nobody draws in it.
+    b.send("leaveRoom", json!({ "roomId": room })).await;
+    a.expect("chatEnded").await;
+    a.send("nextQuestion", json!({ "roomId": room, "draw": 2 }))
+        .await;
+    assert_eq!(a.expect("error").await["code"], json!("NOT_IN_ROOM"));
+    assert!(b.try_expect_any(&["question"], quiet).await.is_err());
 }

@@ -320,10 +320,13 @@ describe('the chat page without a stored chat', () => {
         receiverId: 12,
         receiverUsername: '별빛',
         receiverNickname: '별빛',
+        question: '가장 기억에 남는 바다는 어디예요?',
+        questionDraw: 0,
       },
     });
     setup();
     expect(await screen.findByRole('heading', { level: 1, name: '바다' })).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: ko.chat.questionRegion })).toHaveTextContent('가장 기억에 남는 바다는 어디예요?');
     expect(JSON.parse(localStorage.getItem('chatInfo') ?? 'null')).toMatchObject({ roomId: 'room-9', partnerId: 12, myId: 7 });
   });
 

@@ -12,14 +12,18 @@ import { chatInfoFromMatched, readChatInfo, writeChatInfo, type ChatInfo } from 
 import { resumeStoredChat } from '@/lib/socket';
 import { useOnline } from '@/lib/use-online';
 import { useChatRoom } from '../hooks/use-chat-room';
+import { useFirstQuestion } from '../hooks/use-first-question';
 import { sendsOnEnter } from '../lib/enter-key';
 import { MessageList } from './message-list';
+import { QuestionCard } from './question-card';
 import { ReportModal } from './report-modal';
 import '../chat.css';
 
 const MESSAGE_MAX_LENGTH = 1000;
 /** The composer grows with its text up to about five lines, then scrolls. */
 const COMPOSER_MAX_HEIGHT = 136;
+/** The first question keeps to one quiet row once this many messages are in. */
+export const QUESTION_COMPACT_AFTER = 4;
 
 /**
  * The chat room of the stored session. Without one, the server says what there is: the room
@@ -89,6 +93,7 @@ function ChatRoom({ info }: { info: ChatInfo }) {
   const [askLeave, setAskLeave] = useState(false);
   const [reportOpen, setReportOpen] = useState(false);
   const { entries, active, ended, leaving, reported, canReport, partnerTyping } = room;
+  const firstQuestion = useFirstQuestion(info, active);
   const leaveDialogOpen = (askLeave || room.backBlocked) && ended === null && !reported;
   // A chat ended by a report, or reported, cannot be reported (again): its form closes.
   const reportShown = reportOpen && canReport;
@@ -166,6 +171,14 @@ function ChatRoom({ info }: { info: ChatInfo }) {
           <p className="chat-banner__hint">{ko.chat.bannerHint}</p>
         </div>
       </div>
+
+      <QuestionCard
+        question={firstQuestion.question}
+        asking={firstQuestion.asking}
+        active={active}
+        compact={entries.length >= QUESTION_COMPACT_AFTER}
+        onNext={firstQuestion.next}
+      />
 
       {reported ? (
         <p className="chat-notice chat-notice--info" role="status">
