@@ -47,7 +47,7 @@ pub fn opening_at(window: ServiceWindow, evening: NaiveDate) -> Option<DateTime<
 
 /// The bell's text: the evening's first four words, then the invitation. The words come
 /// first, as a phone cuts a long text short.
-pub fn opening_body(first_words: &[&str]) -> String {
+pub fn opening_body<S: std::borrow::Borrow<str>>(first_words: &[S]) -> String {
     format!(
         "첫 라운드: {} — {}",
         first_words.join(" · "),

@@ -81,7 +81,7 @@ pub(crate) async fn watch(state: AppState) {
 
 /// The bell's payload: what the service worker shows (the evening's first words among
 /// it), and where a click leads.
-pub fn opening_payload(first_words: &[&str]) -> Vec<u8> {
+pub fn opening_payload(first_words: &[String]) -> Vec<u8> {
     serde_json::json!({
         "title": Notice::OpeningTitle.message(),
         "body": opening_body(first_words),
@@ -120,9 +120,7 @@ pub async fn ring(state: &AppState, evening: NaiveDate) -> Result<Rung, StoreErr
         return Ok(Rung::NotMine);
     }
     let started = Instant::now();
-    let words = first_words(state, evening);
-    let words: Vec<&str> = words.iter().map(String::as_str).collect();
-    let payload: Arc<[u8]> = opening_payload(&words).into();
+    let payload: Arc<[u8]> = opening_payload(&first_words(state, evening)).into();
     let mut total = BatchCounts::default();
     let mut again = Vec::new();
     let mut retried = false;
