@@ -90,6 +90,29 @@ impl ServiceWindow {
         }
     }
 
+    /// Where the service evening that holds `now` began, or the last one if it is closed:
+    /// the latest opening at or before `now`. Always open, the evening is the day in
+    /// Seoul, from midnight.
+    pub fn evening_start(&self, now: DateTime<Utc>) -> DateTime<Utc> {
+        let local = now.with_timezone(&Seoul);
+        let start_of = |time: NaiveTime| {
+            let today = Seoul
+                .from_local_datetime(&local.date_naive().and_time(time))
+                .earliest()
+                .unwrap_or(local);
+            if today <= local {
+                today
+            } else {
+                today - Duration::days(1)
+            }
+        };
+        match *self {
+            Self::Always => start_of(NaiveTime::MIN),
+            Self::Daily { open, .. } => start_of(open),
+        }
+        .with_timezone(&Utc)
+    }
+
     /// The next opening strictly after `now` (for the countdown); `None` when always open.
     pub fn next_opening(&self, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         let Self::Daily { open, .. } = *self else {
@@ -113,6 +136,24 @@ mod tests {
 
     fn at(s: &str) -> DateTime<Utc> {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn an_evening_starts_at_the_last_opening() {
+        let spec = ServiceWindow::default();
+        for (now, start) in [
+            ("2026-11-27T12:30:00Z", "2026-11-27T11:00:00Z"), // 21:30 in Seoul
+            ("2026-11-27T16:30:00Z", "2026-11-27T11:00:00Z"), // 01:30, past midnight
+            ("2026-11-27T05:00:00Z", "2026-11-26T11:00:00Z"), // 14:00, closed: last night
+            ("2026-11-27T11:00:00Z", "2026-11-27T11:00:00Z"), // the opening itself
+        ] {
+            assert_eq!(spec.evening_start(at(now)), at(start), "at {now}");
+        }
+        assert_eq!(
+            ServiceWindow::Always.evening_start(at("2026-11-27T05:00:00Z")),
+            at("2026-11-26T15:00:00Z"),
+            "always open: since midnight in Seoul"
+        );
     }
 
     #[test]

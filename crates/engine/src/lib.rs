@@ -504,6 +504,11 @@ pub trait Engine: Send + Sync + 'static {
         frames: &JoinFrames<'_>,
     ) -> Result<JoinOutcome, EngineError>;
 
+    /// How many users picked each of `words` in `round` (answered in the same order): each
+    /// user whose join reached a word's queue (to wait, or to be matched at once), counted
+    /// once per word. Counts are kept for a few rounds after theirs.
+    async fn picks(&self, round: i64, words: &[&str]) -> Result<Vec<u64>, EngineError>;
+
     /// Takes the user out of the queue they wait in; false when they waited nowhere.
     async fn cancel_wait(&self, user_id: i64) -> Result<bool, EngineError>;
 

@@ -14,6 +14,9 @@ use crate::{
 /// Events a node's inbox holds before its reader is told of a gap.
 const INBOX_CAPACITY: usize = 1 << 16;
 
+/// Rounds before an expired one whose picks are still kept (see `Engine::picks`).
+const PICKS_KEPT_ROUNDS: i64 = 4;
+
 /// Past this many counters, expired ones are swept on the next hit or take.
 const SWEEP_AT: usize = 10_000;
 
@@ -34,6 +37,8 @@ struct State {
     apart: HashMap<i64, Vec<i64>>,
     /// The open room of each user.
     in_room: HashMap<i64, String>,
+    /// Who picked each (round, word) (see `Engine::picks`).
+    picks: HashMap<(i64, String), HashSet<i64>>,
     rooms: HashMap<String, Room>,
     streams: HashMap<String, Stream>,
     archive: HashMap<String, Option<String>>,
@@ -279,6 +284,7 @@ impl Engine for MemoryEngine {
             return Ok(JoinOutcome::Waiting);
         }
         state.remove_wait(me);
+        state.picks.entry(key.clone()).or_default().insert(me);
         // The first waiter not kept apart from `me` by either's list; the others keep
         // their places.
         let apart_of = &state.apart;
@@ -325,6 +331,19 @@ impl Engine for MemoryEngine {
         Ok(self.state().remove_wait(user_id))
     }
 
+    async fn picks(&self, round: i64, words: &[&str]) -> Result<Vec<u64>, EngineError> {
+        let state = self.state();
+        Ok(words
+            .iter()
+            .map(|w| {
+                state
+                    .picks
+                    .get(&(round, (*w).to_owned()))
+                    .map_or(0, |users| users.len() as u64)
+            })
+            .collect())
+    }
+
     async fn expire_round(&self, round: i64, frame: &str) -> Result<Vec<i64>, EngineError> {
         let mut state = self.state();
         let keys: Vec<_> = state
@@ -333,6 +352,9 @@ impl Engine for MemoryEngine {
             .filter(|(r, _)| *r <= round)
             .cloned()
             .collect();
+        state
+            .picks
+            .retain(|(r, _), _| *r > round - PICKS_KEPT_ROUNDS);
         let mut users = Vec::new();
         for key in keys {
             for m in state.queues.remove(&key).unwrap_or_default() {

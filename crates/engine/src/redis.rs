@@ -758,6 +758,15 @@ impl Engine for RedisEngine {
         Ok(n == 1)
     }
 
+    async fn picks(&self, round: i64, words: &[&str]) -> Result<Vec<u64>, EngineError> {
+        try_join_all(words.iter().map(|word| async move {
+            let queue = format!("{round}:{word}");
+            let picked = format!("{}pk:{queue}", self.layout.of(&queue));
+            Ok::<u64, EngineError>(self.client.scard(picked).await?)
+        }))
+        .await
+    }
+
     async fn expire_round(&self, round: i64, frame: &str) -> Result<Vec<i64>, EngineError> {
         let entries: Vec<Vec<String>> = self
             .in_every_partition(&self.scripts.expire_queues, vec![round.to_string()])

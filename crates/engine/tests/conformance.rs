@@ -79,6 +79,7 @@ both!(
     a_user_sits_in_one_room,
     cancel_takes_the_user_out,
     expired_rounds_release_their_waiters_once,
+    picks_count_each_user_once_per_word_and_outlive_the_round,
     ending_a_room_frees_both_once,
     streams_keep_order_and_resume,
     only_members_of_open_rooms_send,
@@ -516,6 +517,26 @@ async fn expired_rounds_release_their_waiters_once(engine: Arc<dyn Engine>) {
     );
     let room = matched(join(&engine, 8, "봄", 1).await);
     assert_eq!(room.members, [member(3), member(1)]);
+}
+
+async fn picks_count_each_user_once_per_word_and_outlive_the_round(engine: Arc<dyn Engine>) {
+    let words = ["봄", "여름", "가을", "겨울"];
+    join(&engine, 7, "봄", 1).await;
+    join(&engine, 7, "봄", 1).await;
+    matched(join(&engine, 7, "봄", 2).await);
+    join(&engine, 7, "여름", 3).await;
+    join(&engine, 7, "가을", 3).await;
+    join(&engine, 7, "봄", 1).await;
+    join(&engine, 8, "봄", 4).await;
+    assert_eq!(
+        engine.picks(7, &words).await.unwrap(),
+        [2, 1, 1, 0],
+        "a second join of the same word, and a join from a room, count nothing more"
+    );
+    engine.expire_round(7, "over").await.unwrap();
+    assert_eq!(engine.picks(7, &words).await.unwrap(), [2, 1, 1, 0]);
+    assert_eq!(engine.picks(8, &words).await.unwrap(), [1, 0, 0, 0]);
+    assert_eq!(engine.picks(9, &["봄"]).await.unwrap(), [0]);
 }
 
 async fn ending_a_room_frees_both_once(engine: Arc<dyn Engine>) {

@@ -12,7 +12,7 @@
 //! Client → server: `join_match`, `chatMessage`, `typing`, `stopTyping`, `leaveRoom`,
 //! `getOnlineCount`, `resume`, `megaphone:send`, `nextQuestion`.
 //! Server → client: `hello`, `round`, `onlineCount`, `matchWaiting`, `matched`,
-//! `matchExpired`, `chatMessage`, `typing`, `stopTyping`, `question`, `chatEnded`,
+//! `matchExpired`, `roundEcho`, `chatMessage`, `typing`, `stopTyping`, `question`, `chatEnded`,
 //! `chatEndedByReport`,
 //! `resumed`, `accountRestricted`, `accountWarned`, `megaphone`, `megaphoneSent`,
 //! `megaphoneCount`, `megaphoneHidden`, `error`.
@@ -248,6 +248,22 @@ pub struct MatchState {
 #[derive(Debug, Clone, Object, Serialize)]
 pub struct MatchExpired {
     pub round: i64,
+}
+
+/// `roundEcho`: how many people picked each word of a round that just closed, in the
+/// round's order. Pushed to everyone shortly after the round closes, when anyone picked.
+/// Counts only: nobody is named.
+#[derive(Debug, Clone, Object, Serialize)]
+pub struct RoundEcho {
+    pub round: i64,
+    pub words: Vec<WordPicks>,
+}
+
+/// A word of a closed round and how many people picked it.
+#[derive(Debug, Clone, Object, Serialize)]
+pub struct WordPicks {
+    pub word: String,
+    pub count: u64,
 }
 
 /// `matched`: both users receive it. `sender*` is the user receiving this frame and
@@ -534,6 +550,7 @@ pub struct ProtocolTypes {
     pub online_count: Option<OnlineCount>,
     pub match_state: Option<MatchState>,
     pub match_expired: Option<MatchExpired>,
+    pub round_echo: Option<RoundEcho>,
     pub matched: Option<Matched>,
     pub question: Option<Question>,
     pub chat_message: Option<ChatMessage>,
@@ -818,6 +835,13 @@ mod tests {
             round: 7,
         });
         same(&MatchExpired { round: 7 });
+        same(&RoundEcho {
+            round: 7,
+            words: vec![WordPicks {
+                word: "봄".into(),
+                count: 12,
+            }],
+        });
         same(&Matched {
             room_id: "r".into(),
             word: "봄".into(),

@@ -300,6 +300,18 @@ impl Store {
         .await?)
     }
 
+    /// The word of the most rooms made since `since` (Unix ms), with how many; of words
+    /// tied, the one that got there first. None when no room was made.
+    pub async fn top_word_since(&self, since: i64) -> Result<Option<(String, i64)>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT word, COUNT(*) AS n FROM rooms WHERE created_at >= $1
+             GROUP BY word ORDER BY n DESC, MIN(created_at) LIMIT 1",
+        )
+        .bind(since)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
     /// How many words the user shared with partners, all told.
     pub async fn word_history_total(&self, user_id: i64) -> Result<i64, StoreError> {
         Ok(

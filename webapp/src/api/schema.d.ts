@@ -484,6 +484,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/match/tonight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The word that connected the most people this evening. */
+        get: operations["getTonightWord"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/feedback/add": {
         parameters: {
             query?: never;
@@ -2458,6 +2475,7 @@ export interface components {
             onlineCount?: components["schemas"]["OnlineCount"];
             matchState?: components["schemas"]["MatchState"];
             matchExpired?: components["schemas"]["MatchExpired"];
+            roundEcho?: components["schemas"]["RoundEcho"];
             matched?: components["schemas"]["Matched"];
             question?: components["schemas"]["Question"];
             chatMessage?: components["schemas"]["ChatMessage"];
@@ -2917,6 +2935,17 @@ export interface components {
             userId?: number;
         };
         /**
+         * RoundEcho
+         * @description `roundEcho`: how many people picked each word of a round that just closed, in the
+         *     round's order. Pushed to everyone shortly after the round closes, when anyone picked.
+         *     Counts only: nobody is named.
+         */
+        RoundEcho: {
+            /** Format: int64 */
+            round: number;
+            words: components["schemas"]["WordPicks"][];
+        };
+        /**
          * RoundState
          * @description `round`: pushed when a round starts and on connect; also the body of the round calls.
          */
@@ -3059,6 +3088,17 @@ export interface components {
          * @enum {string}
          */
         Speaker: "reporter" | "reported" | "other";
+        /**
+         * Tonight
+         * @description Tonight's word (My page): of the rooms made since this evening opened (the last
+         *     evening while closed), the word of the most, and how many people they seated.
+         */
+        Tonight: {
+            /** @description None until someone connects this evening. */
+            word?: string;
+            /** Format: int64 */
+            people: number;
+        };
         /** TotpBody */
         TotpBody: {
             /**
@@ -3279,6 +3319,15 @@ export interface components {
             success: boolean;
             /** @description Oldest first; the same shape as the `accountWarned` frame. */
             warnings: components["schemas"]["AccountWarned"][];
+        };
+        /**
+         * WordPicks
+         * @description A word of a closed round and how many people picked it.
+         */
+        WordPicks: {
+            word: string;
+            /** Format: uint64 */
+            count: number;
         };
         /**
          * @description Where a word set stands.
@@ -6546,6 +6595,133 @@ export interface operations {
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["History"];
+                };
+            };
+            /** @description The input breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Login needed, or the credentials are wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request came from a foreign page. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Taken by someone else, or done already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Our fault; details are in the log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An outside provider failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getTonightWord: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Tonight"];
                 };
             };
             /** @description The input breaks a rule. */

@@ -176,11 +176,14 @@ return out
 
 /// A join's second step, in the queue's partition: takes the first waiter not kept apart
 /// from the joiner by either's list (those passed over keep their places), or queues the
-/// joiner and tells them they wait. Entries are `user|token|,apart,|member`.
+/// joiner and tells them they wait. Entries are `user|token|,apart,|member`. The joiner
+/// is counted among the queue's picks (`pk:<queue id>`, a set kept five minutes).
 /// ARGV: user, queue id, the joiner's entry, the joiner's apart list, round, waiting frame,
 /// then the instances that hold the joiner's sockets (from `BEGIN`).
 const TAKE: &str = r"
 local me, qkey, apart = ARGV[1], K .. 'q:' .. ARGV[2], ARGV[4]
+local picked = K .. 'pk:' .. ARGV[2]
+if redis.call('SADD', picked, me) == 1 then redis.call('EXPIRE', picked, 300) end
 local passed, found = {}, nil
 while true do
   local e = redis.call('LPOP', qkey)

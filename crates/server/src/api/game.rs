@@ -69,6 +69,16 @@ pub struct History {
     pub total: i64,
 }
 
+/// Tonight's word (My page): of the rooms made since this evening opened (the last
+/// evening while closed), the word of the most, and how many people they seated.
+#[derive(Debug, Object)]
+#[oai(skip_serializing_if_is_none)]
+pub struct Tonight {
+    /// None until someone connects this evening.
+    pub word: Option<String>,
+    pub people: i64,
+}
+
 /// The spec's feedback payload. Identity fields are ignored (the session says who), the
 /// partner and word find the room, or `roomId` names it.
 #[derive(Debug, Object)]
@@ -219,6 +229,33 @@ impl GameApi {
             success: true,
             history,
             total,
+        }))
+    }
+
+    /// The word that connected the most people this evening.
+    #[oai(
+        path = "/match/tonight",
+        method = "get",
+        operation_id = "getTonightWord",
+        tag = "Tag::Game"
+    )]
+    async fn tonight(&self, req: &Request) -> ApiResult<Tonight> {
+        self.0.sessions.require_user(req).await?;
+        let top = self
+            .0
+            .realtime
+            .tonight()
+            .await
+            .or_internal("reading tonight's word")?;
+        Ok(Json(match top {
+            Some((word, people)) => Tonight {
+                word: Some(word),
+                people,
+            },
+            None => Tonight {
+                word: None,
+                people: 0,
+            },
         }))
     }
 

@@ -86,6 +86,8 @@ pub struct Inner {
     grace: Duration,
     /// The approved custom word sets in the rotation, as last read from SQL (see `round`).
     custom_sets: std::sync::RwLock<Arc<Vec<telepathy_domain::words::CustomSet>>>,
+    /// Tonight's word as last read (see `Realtime::tonight`).
+    tonight: std::sync::Mutex<Option<round::TonightRead>>,
     /// Held while this node beats, so that the heartbeat and the bus listener never both
     /// start the node over.
     beating: tokio::sync::Mutex<()>,
@@ -123,6 +125,7 @@ impl Realtime {
             demo_clock: parts.demo_clock,
             grace: parts.grace,
             custom_sets: std::sync::RwLock::new(Arc::new(Vec::new())),
+            tonight: std::sync::Mutex::new(None),
             beating: tokio::sync::Mutex::new(()),
             draining: AtomicBool::new(false),
             next_inbox,

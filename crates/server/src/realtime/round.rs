@@ -9,6 +9,17 @@ use telepathy_domain::words::{custom_set_for_round, topic_for_round, CustomSet};
 use super::Realtime;
 use crate::wire::{RoundState, RoundWord};
 
+/// How long a node answers tonight's word from its last read.
+const TONIGHT_FRESH_MS: i64 = 30_000;
+
+/// Tonight's word, as read from the store at `read_ms` for the evening from `since_ms`.
+#[derive(Clone)]
+pub(super) struct TonightRead {
+    read_ms: i64,
+    since_ms: i64,
+    top: Option<(String, i64)>,
+}
+
 impl Realtime {
     /// The hours the service keeps now, the one home of that rule. Demo mode is always open
     /// by default, so nobody trying it at noon is locked out; once its clock is moved
@@ -70,6 +81,39 @@ impl Realtime {
                     .collect()
             }
         }
+    }
+
+    /// The word that connected the most people this evening (the one open now, or the
+    /// last), with how many people its rooms seated. Read from the rooms of the store at
+    /// most every half minute per node.
+    pub async fn tonight(&self) -> Result<Option<(String, i64)>, telepathy_store::StoreError> {
+        let now_ms = self.clock.now_ms();
+        let now = chrono::DateTime::from_timestamp_millis(now_ms).unwrap_or_default();
+        let since_ms = self.service_window().evening_start(now).timestamp_millis();
+        let known = self
+            .tonight
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        if let Some(read) = known.filter(|r| {
+            r.since_ms == since_ms && (0..TONIGHT_FRESH_MS).contains(&(now_ms - r.read_ms))
+        }) {
+            return Ok(read.top);
+        }
+        let top = self
+            .store
+            .top_word_since(since_ms)
+            .await?
+            .map(|(word, rooms)| (word, rooms * 2));
+        *self
+            .tonight
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(TonightRead {
+            read_ms: now_ms,
+            since_ms,
+            top: top.clone(),
+        });
+        Ok(top)
     }
 
     /// The approved sets this node knows, sorted as the rotation needs.

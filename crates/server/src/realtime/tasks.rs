@@ -16,10 +16,13 @@ use telepathy_store::{ArchivedMessage, StoreError};
 
 use super::hub::Kick;
 use super::{chat_frame, decode, Realtime, RoomRecordNews};
-use crate::wire::{frame, EndReason, MatchExpired, OnlineCount};
+use crate::wire::{frame, EndReason, MatchExpired, OnlineCount, RoundEcho, WordPicks};
 
 const CLOCK_SYNC: Duration = Duration::from_secs(5);
 const ROUND_TICK: Duration = Duration::from_millis(200);
+/// How long after a round closes its echo is read: the joins sent in its last moment
+/// have landed by then.
+const ECHO_AFTER: Duration = Duration::from_secs(1);
 const PRESENCE_BEAT: Duration = Duration::from_secs(2);
 /// A small online count is pushed to every socket of the node at every beat (whether anyone
 /// else is here is what a user sees, and a socket answered between two beats may hold another
@@ -258,7 +261,33 @@ async fn rounds(rt: Realtime) {
         if let Err(e) = rt.engine.expire_round(ended, &expired).await {
             tracing::warn!(error = %e, round = ended, "expiring a round");
         }
+        tokio::spawn(echo(rt.clone(), ended));
     }
+}
+
+/// Pushes to this node's sockets how many people picked each word of `round`, once the
+/// joins sent in its last moment have landed; nothing when nobody picked.
+async fn echo(rt: Realtime, round: i64) {
+    tokio::time::sleep(ECHO_AFTER).await;
+    let words: Vec<String> = rt.words_of(round).into_iter().map(|w| w.word).collect();
+    let asked: Vec<&str> = words.iter().map(String::as_str).collect();
+    let counts = match rt.engine.picks(round, &asked).await {
+        Ok(counts) => counts,
+        Err(e) => {
+            tracing::warn!(error = %e, round, "reading a round's picks");
+            return;
+        }
+    };
+    if counts.iter().all(|n| *n == 0) {
+        return;
+    }
+    let words = words
+        .into_iter()
+        .zip(counts)
+        .map(|(word, count)| WordPicks { word, count })
+        .collect();
+    rt.hub
+        .send_all(&frame("roundEcho", &RoundEcho { round, words }));
 }
 
 /// Beats for this node instance every few seconds and pushes the online count to this

@@ -38,6 +38,7 @@ crate::both!(
     the_one_who_was_left_may_rate_the_chat_and_block_the_partner,
     the_current_chat_is_what_the_server_knows,
     both_members_see_the_same_question_and_either_draws_the_next,
+    a_closed_round_echoes_its_picks_and_tonight_names_the_top_word,
 );
 
 /// Signs up a user with a nickname and opens a socket for them.
@@ -1489,4 +1490,70 @@ async fn both_members_see_the_same_question_and_either_draws_the_next(mut app: T
         .await;
     assert_eq!(a.expect("error").await["code"], json!("NOT_IN_ROOM"));
     assert!(b.try_expect_any(&["question"], quiet).await.is_err());
+}
+
+async fn a_closed_round_echoes_its_picks_and_tonight_names_the_top_word(mut app: TestApp) {
+    let (mut a, cookie_a) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (mut c, _) = user(&mut app, "carol", "01055556666").await;
+    let (mut d, _) = user(&mut app, "dalia", "01077778888").await;
+    app.cookie = Some(cookie_a);
+    let tonight = app.get("/api/match/tonight").await;
+    assert_eq!(tonight.assert_ok(), &json!({ "people": 0 }), "nobody yet");
+
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let round = app.state.realtime.round_state();
+    let words: Vec<String> = round.words.iter().map(|w| w.word.clone()).collect();
+    assert_eq!(ma["word"], json!(words[0]));
+    c.send(
+        "join_match",
+        json!({ "word": words[1], "round": round.round }),
+    )
+    .await;
+    c.expect("matchWaiting").await;
+    d.send(
+        "join_match",
+        json!({ "word": words[0], "round": round.round }),
+    )
+    .await;
+    d.expect("matchWaiting").await;
+    // The round closes: everyone hears the counts, in the round's order, names never.
+    app.clock.advance(std::time::Duration::from_secs(30));
+    let counts = [3, 1, 0, 0];
+    for client in [&mut a, &mut b, &mut c, &mut d] {
+        let echo = client.expect("roundEcho").await;
+        assert_eq!(echo["round"], json!(round.round));
+        let shown: Vec<(String, u64)> = echo["words"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| {
+                (
+                    w["word"].as_str().unwrap().to_owned(),
+                    w["count"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        let expected: Vec<(String, u64)> = words.iter().cloned().zip(counts).collect();
+        assert_eq!(shown, expected);
+        assert!(!echo.to_string().contains("닉"), "{echo}");
+    }
+    // The half minute of the nobody-yet answer has passed: tonight's word is read again,
+    // once the room is on record (the record follows the match).
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+    for _ in 0..100 {
+        if app.state.store.room_record(&room).await.unwrap().is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let tonight = app.get("/api/match/tonight").await;
+    assert_eq!(
+        tonight.assert_ok(),
+        &json!({ "word": words[0], "people": 2 })
+    );
+    // A round nobody picked in is not echoed.
+    app.clock.advance(std::time::Duration::from_secs(30));
+    let quiet = std::time::Duration::from_millis(1_500);
+    assert!(c.try_expect_any(&["roundEcho"], quiet).await.is_err());
 }
