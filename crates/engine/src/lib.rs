@@ -509,6 +509,21 @@ pub trait Engine: Send + Sync + 'static {
     /// once per word. Counts are kept for a few rounds after theirs.
     async fn picks(&self, round: i64, words: &[&str]) -> Result<Vec<u64>, EngineError>;
 
+    /// Seats `members` together in a new room of `word`, if neither sits in a room: a
+    /// meeting the two asked for, not a queue's match. Whatever either waited for ends.
+    /// Both are sent their frame of `matched(room)` (in the order of `members`) in the
+    /// step that makes the room, as in a join. `None`, and nothing changed, when either
+    /// sits in a room.
+    async fn seat_pair(
+        &self,
+        round: i64,
+        word: &str,
+        members: [&Member; 2],
+        room_id: &str,
+        now_ms: i64,
+        matched: &(dyn for<'r> Fn(&'r Room) -> [String; 2] + Sync),
+    ) -> Result<Option<Room>, EngineError>;
+
     /// Takes the user out of the queue they wait in; false when they waited nowhere.
     async fn cancel_wait(&self, user_id: i64) -> Result<bool, EngineError>;
 

@@ -327,6 +327,42 @@ impl Engine for MemoryEngine {
         Ok(JoinOutcome::Matched(room))
     }
 
+    async fn seat_pair(
+        &self,
+        round: i64,
+        word: &str,
+        members: [&Member; 2],
+        room_id: &str,
+        now_ms: i64,
+        matched: &(dyn for<'r> Fn(&'r Room) -> [String; 2] + Sync),
+    ) -> Result<Option<Room>, EngineError> {
+        let mut state = self.state();
+        if members
+            .iter()
+            .any(|m| state.in_room.contains_key(&m.user_id))
+        {
+            return Ok(None);
+        }
+        let room = Room {
+            id: room_id.to_owned(),
+            word: word.to_owned(),
+            round,
+            members: members.map(Member::clone),
+            created_ms: now_ms,
+            ended_ms: None,
+        };
+        for m in &room.members {
+            state.remove_wait(m.user_id);
+            state.in_room.insert(m.user_id, room.id.clone());
+        }
+        state.rooms.insert(room.id.clone(), room.clone());
+        state.archive.entry(room.id.clone()).or_insert(None);
+        for (m, frame) in room.members.iter().zip(matched(&room)) {
+            state.route(&[m.user_id], &frame);
+        }
+        Ok(Some(room))
+    }
+
     async fn cancel_wait(&self, user_id: i64) -> Result<bool, EngineError> {
         Ok(self.state().remove_wait(user_id))
     }

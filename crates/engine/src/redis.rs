@@ -747,6 +747,81 @@ impl Engine for RedisEngine {
         )))
     }
 
+    async fn seat_pair(
+        &self,
+        round: i64,
+        word: &str,
+        members: [&Member; 2],
+        room_id: &str,
+        now_ms: i64,
+        matched: &(dyn for<'r> Fn(&'r Room) -> [String; 2] + Sync),
+    ) -> Result<Option<Room>, EngineError> {
+        let seat = |user: i64| async move {
+            let reply: Vec<String> = self
+                .run(
+                    &self.scripts.seat,
+                    self.layout.user(user),
+                    vec![user.to_string(), room_id.to_owned(), now_ms.to_string()],
+                )
+                .await?;
+            Ok::<_, EngineError>(match reply.as_slice() {
+                [seated, token, queue, sockets @ ..] if seated == "1" => {
+                    Some((token.clone(), queue.clone(), sockets.to_vec()))
+                }
+                _ => None,
+            })
+        };
+        let [a, b] = members;
+        let Some((token, queue, sockets_a)) = seat(a.user_id).await? else {
+            return Ok(None);
+        };
+        let Some((_, _, sockets_b)) = seat(b.user_id).await? else {
+            // The first waits again as it did, or just sits nowhere.
+            if token.is_empty() {
+                self.leave_room(a.user_id, room_id).await?;
+            } else {
+                let _: i64 = self
+                    .run(
+                        &self.scripts.unclaim,
+                        self.layout.user(a.user_id),
+                        vec![a.user_id.to_string(), token, room_id.to_owned(), queue],
+                    )
+                    .await?;
+            }
+            return Ok(None);
+        };
+        let room = Room {
+            id: room_id.to_owned(),
+            word: word.to_owned(),
+            round,
+            members: [a.clone(), b.clone()],
+            created_ms: now_ms,
+            ended_ms: None,
+        };
+        let json =
+            |m: &Member| serde_json::to_string(m).map_err(|e| EngineError::Protocol(e.to_string()));
+        let [frame_a, frame_b] = matched(&room);
+        let mut args = vec![
+            room_id.to_owned(),
+            json(a)?,
+            json(b)?,
+            a.user_id.to_string(),
+            b.user_id.to_string(),
+            word.to_owned(),
+            round.to_string(),
+            now_ms.to_string(),
+            frame_a,
+            frame_b,
+            sockets_a.len().to_string(),
+        ];
+        args.extend(sockets_a);
+        args.extend(sockets_b);
+        let _: i64 = self
+            .run(&self.scripts.create_room, self.layout.of(room_id), args)
+            .await?;
+        Ok(Some(room))
+    }
+
     async fn cancel_wait(&self, user_id: i64) -> Result<bool, EngineError> {
         let n: i64 = self
             .run(

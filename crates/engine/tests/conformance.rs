@@ -80,6 +80,8 @@ both!(
     cancel_takes_the_user_out,
     expired_rounds_release_their_waiters_once,
     picks_count_each_user_once_per_word_and_outlive_the_round,
+    a_pair_is_seated_together_and_told_never_while_either_sits_in_a_room,
+    a_pair_seated_while_one_is_matched_from_a_queue_sits_once,
     ending_a_room_frees_both_once,
     streams_keep_order_and_resume,
     only_members_of_open_rooms_send,
@@ -1396,5 +1398,116 @@ async fn many_senders_at_once_are_delivered_whole_and_in_order(engine: Arc<dyn E
                 .map(|i| format!("{}:{i}", room.id))
                 .collect::<Vec<_>>()
         );
+    }
+}
+
+async fn seat_pair(engine: &Arc<dyn Engine>, a: i64, b: i64, room_id: &str) -> Option<Room> {
+    engine
+        .seat_pair(
+            9,
+            "바다",
+            [&member(a), &member(b)],
+            room_id,
+            2_000,
+            &|room: &Room| {
+                room.members
+                    .each_ref()
+                    .map(|m| format!("again {} {}", room.id, m.user_id))
+            },
+        )
+        .await
+        .unwrap()
+}
+
+async fn a_pair_is_seated_together_and_told_never_while_either_sits_in_a_room(
+    engine: Arc<dyn Engine>,
+) {
+    let now = 1_000_000;
+    let mut n1 = node(&engine, "n1", now).await;
+    let mut n2 = node(&engine, "n2", now).await;
+    n1.hold(&engine, 1).await;
+    n2.hold(&engine, 2).await;
+    n1.hold(&engine, 3).await;
+    n2.hold(&engine, 4).await;
+
+    // Whatever either waited for ends: nobody is matched with them from their queue.
+    join(&engine, 7, "봄", 1).await;
+    assert_eq!(next(&mut n1).await, event(&[1], "waiting 1"));
+    let room = seat_pair(&engine, 1, 2, "again-1")
+        .await
+        .expect("both were free");
+    assert_eq!(
+        (room.id.as_str(), room.word.as_str(), room.round),
+        ("again-1", "바다", 9)
+    );
+    assert_eq!(room.members, [member(1), member(2)]);
+    assert_eq!(next(&mut n1).await, event(&[1], "again again-1 1"));
+    assert_eq!(next(&mut n2).await, event(&[2], "again again-1 2"));
+    for user in [1, 2] {
+        assert_eq!(engine.room_of(user).await.unwrap(), Some(room.clone()));
+    }
+    assert_eq!(join(&engine, 7, "봄", 3).await, JoinOutcome::Waiting);
+    assert_eq!(next(&mut n1).await, event(&[3], "waiting 3"));
+
+    // Never while either sits in a room, whichever side; the free one is left as it was.
+    assert_eq!(seat_pair(&engine, 3, 2, "again-2").await, None);
+    assert_eq!(seat_pair(&engine, 1, 4, "again-3").await, None);
+    assert_eq!(engine.room_of(3).await.unwrap(), None);
+    assert_eq!(engine.room_of(4).await.unwrap(), None);
+    let waited = matched(join(&engine, 7, "봄", 4).await);
+    assert_eq!(
+        waited.members,
+        [member(3), member(4)],
+        "the one refused still waits where it waited"
+    );
+    assert_eq!(next(&mut n1).await, event(&[3], "matched 3"));
+    assert_eq!(next(&mut n2).await, event(&[4], "matched 4"));
+    quiet(&mut n1).await;
+    quiet(&mut n2).await;
+
+    // Once their room has ended, the two may be seated again.
+    let farewell = Farewell {
+        frame: "ended",
+        aside: None,
+    };
+    engine
+        .end_room(&room.id, Some(1), 3_000, &farewell)
+        .await
+        .unwrap()
+        .expect("ended");
+    assert!(seat_pair(&engine, 2, 1, "again-4").await.is_some());
+}
+
+async fn a_pair_seated_while_one_is_matched_from_a_queue_sits_once(engine: Arc<dyn Engine>) {
+    for i in 0..30 {
+        let (a, b, waiter) = (100 + 3 * i, 101 + 3 * i, 102 + 3 * i);
+        let word = format!("봄{i}");
+        join(&engine, 7, &word, waiter).await;
+        let room_id = format!("again-{i}");
+        let (seated, joined) = tokio::join!(
+            seat_pair(&engine, a, b, &room_id),
+            join(&engine, 7, &word, b)
+        );
+        let rooms = [
+            engine.room_of(a).await.unwrap(),
+            engine.room_of(b).await.unwrap(),
+            engine.room_of(waiter).await.unwrap(),
+        ];
+        match (seated, joined) {
+            (Some(room), JoinOutcome::AlreadyInRoom(_) | JoinOutcome::Waiting) => {
+                assert_eq!(rooms[0].as_ref(), Some(&room));
+                assert_eq!(rooms[1].as_ref(), Some(&room));
+                assert_eq!(
+                    rooms[2], None,
+                    "the waiter was not matched with a seated user"
+                );
+            }
+            (None, JoinOutcome::Matched(room)) => {
+                assert_eq!(rooms[0], None, "nothing changed for the other of the pair");
+                assert_eq!(rooms[1].as_ref(), Some(&room));
+                assert_eq!(rooms[2].as_ref(), Some(&room));
+            }
+            other => panic!("round {i}: {other:?}, rooms {rooms:?}"),
+        }
     }
 }

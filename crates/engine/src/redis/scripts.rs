@@ -235,6 +235,21 @@ for _, f in ipairs(redis.call('HKEYS', K .. 'loc:' .. ARGV[1])) do out[#out + 1]
 return out
 ";
 
+/// Seats a user who sits nowhere in a room asked for by two (see `Engine::seat_pair`):
+/// any wait ends. ARGV: user, room id, now ms. Answers `{'0'}`, or `{'1', token, queue
+/// id, socket, …}`: the wait that ended (empty strings when none), so that a seat undone
+/// waits again (`UNCLAIM`), and the user's sockets, as `CLAIM` answers them.
+const SEAT: &str = r"
+local ukey = K .. 'u:' .. ARGV[1]
+local s = redis.call('HMGET', ukey, 'room', 'wait', 'wq')
+if s[1] then return {'0'} end
+redis.call('HDEL', ukey, 'wait', 'wq')
+redis.call('HSET', ukey, 'room', ARGV[2], 'room_at', ARGV[3])
+local out = {'1', s[2] or '', s[3] or ''}
+for _, f in ipairs(redis.call('HKEYS', K .. 'loc:' .. ARGV[1])) do out[#out + 1] = f end
+return out
+";
+
 /// Undoes a claim whose room was not made: the user waits again with the same token.
 /// ARGV: user, token, room id, queue id.
 const UNCLAIM: &str = r"
@@ -588,6 +603,7 @@ pub(super) struct Scripts {
     pub take: Script,
     pub put_back: Script,
     pub claim: Script,
+    pub seat: Script,
     pub unclaim: Script,
     pub create_room: Script,
     pub leave_room: Script,
@@ -629,6 +645,7 @@ impl Scripts {
             take: publishing(TAKE),
             put_back: anchored(PUT_BACK),
             claim: anchored(CLAIM),
+            seat: anchored(SEAT),
             unclaim: anchored(UNCLAIM),
             create_room: publishing(CREATE_ROOM),
             leave_room: anchored(LEAVE_ROOM),
@@ -651,7 +668,7 @@ impl Scripts {
         }
     }
 
-    pub fn all(&self) -> [&Script; 28] {
+    pub fn all(&self) -> [&Script; 29] {
         [
             &self.hit,
             &self.take_part,
@@ -662,6 +679,7 @@ impl Scripts {
             &self.take,
             &self.put_back,
             &self.claim,
+            &self.seat,
             &self.unclaim,
             &self.create_room,
             &self.leave_room,
