@@ -6,6 +6,7 @@
 //! Times are Unix milliseconds (UTC) stored as BIGINT.
 
 mod accounts;
+mod again;
 mod codes;
 mod comments;
 mod consents;
@@ -26,6 +27,7 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::AnyPool;
 
 pub use accounts::{NewSession, NewUser, User};
+pub use again::{AgainPair, AnsweredInvite, InviteOutcome, NewInvite};
 pub use codes::{IdentityCheck, PhoneCode};
 pub use comments::{Comment, NewComment, ReviewedComment};
 pub use consents::{Consent, ConsentRow};

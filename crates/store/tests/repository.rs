@@ -4,9 +4,9 @@
 
 use telepathy_store::testing::fresh_store;
 use telepathy_store::{
-    ArchivedMessage, AuditEntry, Backend, Grant, MatchSide, NewCardOrder, NewComment,
-    NewOperatorSession, NewReport, NewSanction, NewSession, NewUser, Resolution, RoomRecord,
-    SecondFactor, Store, StoreError,
+    AgainPair, AnsweredInvite, ArchivedMessage, AuditEntry, Backend, Grant, InviteOutcome,
+    MatchSide, NewCardOrder, NewComment, NewInvite, NewOperatorSession, NewReport, NewSanction,
+    NewSession, NewUser, Resolution, RoomRecord, SecondFactor, Store, StoreError,
 };
 
 macro_rules! both {
@@ -55,6 +55,8 @@ both!(
     a_payment_pays_one_order_of_its_own_amount,
     concurrent_payments_of_one_order_grant_once,
     spending_megaphones_never_goes_below_zero,
+    a_pair_is_made_when_both_wish_and_ends_by_either_a_block_or_a_sanction,
+    a_pair_has_one_open_invitation_answered_once,
 );
 
 fn user<'a>(username: &'a str, phone: &'a str, now: i64) -> NewUser<'a> {
@@ -1486,5 +1488,233 @@ async fn spending_megaphones_never_goes_below_zero(store: Store) {
         store.megaphone_count(u).await.unwrap(),
         1,
         "given back once"
+    );
+}
+
+/// Users a and b, and an ended room `id` of theirs under ‘봄’ made at `at`.
+async fn ended_room(store: &Store, a: i64, b: i64, id: &str, at: i64) -> RoomRecord {
+    let record = room(id, a, b, at);
+    store
+        .record_matches(&[(&record, two_sides(a, b))])
+        .await
+        .unwrap();
+    store.mark_room_ended(id, at + 1_000).await.unwrap();
+    store.room_record(id).await.unwrap().unwrap()
+}
+
+const DAYS_30: i64 = 30 * 86_400_000;
+
+async fn a_pair_is_made_when_both_wish_and_ends_by_either_a_block_or_a_sanction(store: Store) {
+    let (a, b) = two_users(&store).await;
+    let r1 = ended_room(&store, a, b, "again-1", 10_000).await;
+    assert_eq!(
+        store.wish_again(&r1, a, 20_000, DAYS_30).await.unwrap(),
+        None
+    );
+    assert_eq!(
+        store.wish_again(&r1, a, 21_000, DAYS_30).await.unwrap(),
+        None,
+        "one wish is no pair, however often said"
+    );
+    assert!(store.again_pairs_of(a, 22_000).await.unwrap().is_empty());
+    assert!(store.again_pairs_of(b, 22_000).await.unwrap().is_empty());
+    let id = store
+        .wish_again(&r1, b, 30_000, 30_000 + DAYS_30)
+        .await
+        .unwrap()
+        .expect("both wished");
+    let seen_by = |partner_id| AgainPair {
+        id,
+        partner_id,
+        room_id: "again-1".into(),
+        word: "봄".into(),
+        created_at: 30_000,
+        until: 30_000 + DAYS_30,
+    };
+    assert_eq!(store.again_pairs_of(a, 40_000).await.unwrap(), [seen_by(b)]);
+    assert_eq!(store.again_pairs_of(b, 40_000).await.unwrap(), [seen_by(a)]);
+    assert_eq!(
+        store.again_pair(id, a, 40_000).await.unwrap(),
+        Some(seen_by(b))
+    );
+    assert_eq!(
+        store.again_pair(id, 999, 40_000).await.unwrap(),
+        None,
+        "not theirs"
+    );
+    assert!(
+        store
+            .again_pairs_of(a, 30_000 + DAYS_30)
+            .await
+            .unwrap()
+            .is_empty(),
+        "lapsed after its days"
+    );
+
+    // Either takes it back, for both; wishing again after a later chat pairs them anew.
+    assert!(store.end_again_pair(id, b, 50_000).await.unwrap());
+    assert!(!store.end_again_pair(id, a, 51_000).await.unwrap());
+    assert!(store.again_pairs_of(a, 52_000).await.unwrap().is_empty());
+    let r2 = ended_room(&store, a, b, "again-2", 60_000).await;
+    store.wish_again(&r2, b, 70_000, DAYS_30).await.unwrap();
+    let renewed = store
+        .wish_again(&r2, a, 71_000, 71_000 + DAYS_30)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_ne!(renewed, id);
+    let r3 = ended_room(&store, a, b, "again-3", 80_000).await;
+    store.wish_again(&r3, a, 90_000, DAYS_30).await.unwrap();
+    assert_eq!(
+        store
+            .wish_again(&r3, b, 91_000, 91_000 + DAYS_30)
+            .await
+            .unwrap(),
+        Some(renewed),
+        "a pair they are already is renewed under the later room"
+    );
+    assert_eq!(
+        store.again_pairs_of(a, 92_000).await.unwrap()[0].room_id,
+        "again-3"
+    );
+
+    // A sanction of either since the pair was made ends it.
+    store
+        .add_sanction(
+            &NewSanction {
+                user_id: b,
+                kind: "warn",
+                reason: "욕설",
+                until: None,
+                operator_id: None,
+                report_id: None,
+                now: 100_000,
+            },
+            &audit("warn", 100_000),
+        )
+        .await
+        .unwrap();
+    assert!(store.again_pairs_of(a, 101_000).await.unwrap().is_empty());
+    assert_eq!(store.again_pair(renewed, a, 101_000).await.unwrap(), None);
+
+    // After a block (a report blocks too), no pair is made or held.
+    let r4 = ended_room(&store, a, b, "again-4", 110_000).await;
+    store.wish_again(&r4, a, 120_000, DAYS_30).await.unwrap();
+    assert!(store
+        .wish_again(&r4, b, 121_000, 121_000 + DAYS_30)
+        .await
+        .unwrap()
+        .is_some());
+    assert_eq!(store.again_pairs_of(a, 122_000).await.unwrap().len(), 1);
+    assert!(store.add_block(b, a, 123_000).await.unwrap());
+    assert!(store.again_pairs_of(a, 124_000).await.unwrap().is_empty());
+    assert!(store.again_pairs_of(b, 124_000).await.unwrap().is_empty());
+    let r5 = ended_room(&store, a, b, "again-5", 130_000).await;
+    store.wish_again(&r5, a, 140_000, DAYS_30).await.unwrap();
+    assert_eq!(
+        store.wish_again(&r5, b, 141_000, DAYS_30).await.unwrap(),
+        None
+    );
+}
+
+async fn a_pair_has_one_open_invitation_answered_once(store: Store) {
+    let (a, b) = two_users(&store).await;
+    let r1 = ended_room(&store, a, b, "again-1", 10_000).await;
+    store.wish_again(&r1, a, 20_000, DAYS_30).await.unwrap();
+    let pair = store
+        .wish_again(&r1, b, 21_000, DAYS_30)
+        .await
+        .unwrap()
+        .unwrap();
+    let invite = |id, from_user, to_user, now| NewInvite {
+        id,
+        pair_id: pair,
+        from_user,
+        to_user,
+        now,
+        until: now + 60_000,
+        counted_since: 0,
+        at_most: 3,
+    };
+    let sent = InviteOutcome::Sent;
+    assert_eq!(
+        store
+            .add_again_invite(&invite("i1", a, b, 100_000))
+            .await
+            .unwrap(),
+        sent
+    );
+    assert_eq!(
+        store
+            .add_again_invite(&invite("i2", b, a, 110_000))
+            .await
+            .unwrap(),
+        InviteOutcome::Pending,
+        "one open invitation a pair, whoever sends"
+    );
+    assert_eq!(
+        store.answer_again_invite("i1", a, 120_000).await.unwrap(),
+        None,
+        "only its receiver answers"
+    );
+    let answered = Some(AnsweredInvite {
+        pair_id: pair,
+        from_user: a,
+    });
+    assert_eq!(
+        store.answer_again_invite("i1", b, 120_000).await.unwrap(),
+        answered
+    );
+    assert_eq!(
+        store.answer_again_invite("i1", b, 121_000).await.unwrap(),
+        None,
+        "once"
+    );
+
+    // An answered one frees the place; an unanswered one frees it once it lapses, and
+    // can no longer be answered.
+    assert_eq!(
+        store
+            .add_again_invite(&invite("i3", b, a, 130_000))
+            .await
+            .unwrap(),
+        sent
+    );
+    assert_eq!(
+        store.answer_again_invite("i3", a, 190_000).await.unwrap(),
+        None
+    );
+    assert_eq!(
+        store
+            .add_again_invite(&invite("i4", a, b, 190_000))
+            .await
+            .unwrap(),
+        sent
+    );
+    assert_eq!(
+        store
+            .add_again_invite(&invite("i5", a, b, 260_000))
+            .await
+            .unwrap(),
+        sent
+    );
+    assert_eq!(
+        store
+            .add_again_invite(&invite("i6", a, b, 330_000))
+            .await
+            .unwrap(),
+        InviteOutcome::TooMany,
+        "a sent three since the count began"
+    );
+    assert_eq!(
+        store
+            .add_again_invite(&NewInvite {
+                counted_since: 300_000,
+                ..invite("i6", a, b, 330_000)
+            })
+            .await
+            .unwrap(),
+        sent,
+        "a new night counts afresh"
     );
 }
