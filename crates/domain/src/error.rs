@@ -104,6 +104,19 @@ pub enum ErrorCode {
     EmotionRequired,
     /// Feedback names no room the user was in.
     FeedbackNoRoom,
+    /// A wish to meet again names no room of the user's that ended lately.
+    AgainNoRoom,
+    /// The pair does not hold (taken back, lapsed, or ended by a block, report or
+    /// sanction).
+    AgainNoPair,
+    /// The pair has an invitation not yet answered.
+    AgainPending,
+    /// The user sent as many invitations as a night allows.
+    AgainTooMany,
+    /// The invitation was answered, lapsed, or was never the user's.
+    AgainInviteOver,
+    /// One of the two sits in a chat now.
+    AgainBusy,
     /// A report gives neither a reason nor any text.
     ReportEmpty,
     /// A report's text is too long.
@@ -270,6 +283,12 @@ impl ErrorCode {
         Self::NicknameNeeded,
         Self::EmotionRequired,
         Self::FeedbackNoRoom,
+        Self::AgainNoRoom,
+        Self::AgainNoPair,
+        Self::AgainPending,
+        Self::AgainTooMany,
+        Self::AgainInviteOver,
+        Self::AgainBusy,
         Self::ReportEmpty,
         Self::ReportTooLong,
         Self::ReportReasonInvalid,
@@ -387,6 +406,12 @@ impl ErrorCode {
             Self::NicknameNeeded => "닉네임을 먼저 설정해주세요.",
             Self::EmotionRequired => "기분을 선택해주세요.",
             Self::FeedbackNoRoom => "함께 대화한 기록이 없어 기분을 남길 수 없어요.",
+            Self::AgainNoRoom => "대화가 끝난 뒤 1시간 안에만 다시 만나고 싶다고 남길 수 있어요.",
+            Self::AgainNoPair => "다시 텔레파시를 보낼 수 없는 상대예요.",
+            Self::AgainPending => "아직 답을 기다리는 초대가 있어요. 잠시 후 다시 보내주세요.",
+            Self::AgainTooMany => "다시 텔레파시는 하룻밤에 5번까지 보낼 수 있어요.",
+            Self::AgainInviteOver => "이미 끝난 초대예요.",
+            Self::AgainBusy => "지금은 이어질 수 없어요. 다음에 다시 만나요.",
             Self::ReportEmpty => "신고 사유를 선택하거나 내용을 입력해주세요.",
             Self::ReportTooLong => "신고 내용은 200자 이내로 입력해주세요.",
             Self::ReportReasonInvalid => "신고 사유를 다시 선택해주세요.",

@@ -193,3 +193,12 @@ pub const SOCKET_FRAME_WINDOW: Duration = Duration::from_secs(10);
 /// oldest, wherever it is, so a forgotten tab gives way to the one in use and a script
 /// cannot pile sockets up on one account.
 pub const SOCKETS_PER_USER: usize = 5;
+
+/// 다시 텔레파시: how long after a chat ended its members may say they wish to meet again.
+pub const AGAIN_WISH_WITHIN: Duration = Duration::from_secs(60 * 60);
+/// How long a pair, made when both members of a chat wished it, lasts.
+pub const AGAIN_PAIR_DAYS: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+/// How long an invitation of a pair waits for its answer.
+pub const AGAIN_INVITE_WAITS: Duration = Duration::from_secs(60);
+/// Invitations a user may send in one service evening, to all their pairs together.
+pub const AGAIN_INVITES_A_NIGHT: i64 = 5;

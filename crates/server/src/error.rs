@@ -107,7 +107,7 @@ impl From<ErrorCode> for ApiError {
             | E::ReportNotPartner
             | E::PushConsentRequired
             | E::AccountRestricted => Self::Forbidden(body),
-            E::NotFound => Self::NotFound(body),
+            E::NotFound | E::AgainNoPair => Self::NotFound(body),
             E::UsernameTaken
             | E::WordsetRepeated
             | E::NicknameTaken
@@ -120,7 +120,10 @@ impl From<ErrorCode> for ApiError {
             | E::PaymentUsed
             | E::PaymentAlreadyPaid
             | E::WordsetReviewed
-            | E::RefundSettled => Self::Conflict(body),
+            | E::RefundSettled
+            | E::AgainPending
+            | E::AgainInviteOver
+            | E::AgainBusy => Self::Conflict(body),
             E::PayloadTooLarge => Self::PayloadTooLarge(body),
             E::UriTooLong => Self::UriTooLong(body),
             E::RequestTimeout => Self::RequestTimeout(body),
@@ -128,7 +131,8 @@ impl From<ErrorCode> for ApiError {
             | E::SmsCooldown
             | E::SmsDailyLimit
             | E::MegaphoneBusy
-            | E::MegaphoneTooSoon => Self::TooManyRequests(body),
+            | E::MegaphoneTooSoon
+            | E::AgainTooMany => Self::TooManyRequests(body),
             E::Internal => Self::Internal(body),
             E::SmsSendFailed | E::IdentityFailed | E::PaymentUnavailable => Self::BadGateway(body),
             E::Unavailable => Self::ServiceUnavailable(body),

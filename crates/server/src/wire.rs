@@ -12,9 +12,8 @@
 //! Client → server: `join_match`, `chatMessage`, `typing`, `stopTyping`, `leaveRoom`,
 //! `getOnlineCount`, `resume`, `megaphone:send`, `nextQuestion`.
 //! Server → client: `hello`, `round`, `onlineCount`, `matchWaiting`, `matched`,
-//! `matchExpired`, `roundEcho`, `chatMessage`, `typing`, `stopTyping`, `question`, `chatEnded`,
-//! `chatEndedByReport`,
-//! `resumed`, `accountRestricted`, `accountWarned`, `megaphone`, `megaphoneSent`,
+//! `matchExpired`, `roundEcho`, `againInvite`, `chatMessage`, `typing`, `stopTyping`,
+//! `question`, `chatEnded`, `chatEndedByReport`, `resumed`, `accountRestricted`, `accountWarned`, `megaphone`, `megaphoneSent`,
 //! `megaphoneCount`, `megaphoneHidden`, `error`.
 
 use poem_openapi::{Enum, Object};
@@ -271,7 +270,7 @@ pub struct WordPicks {
 /// "partner".
 #[derive(Debug, Clone, Object, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[oai(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
 pub struct Matched {
     pub room_id: String,
     pub word: String,
@@ -290,6 +289,10 @@ pub struct Matched {
     pub question: String,
     /// Which draw `question` is (0): give it back in `nextQuestion` for another.
     pub question_draw: u32,
+    /// True when the two asked to meet again (다시 텔레파시) rather than a round matching
+    /// them; absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub again: Option<bool>,
 }
 
 impl Matched {
@@ -309,8 +312,22 @@ impl Matched {
             receiver_nickname: partner.nickname.clone(),
             question: questions::question(&room.word, &room.id, 0),
             question_draw: 0,
+            again: None,
         })
     }
+}
+
+/// `againInvite`: the other of a pair asks to meet again under the word they first
+/// shared (다시 텔레파시). Answer it with `POST /api/again/answer` before `expiresAt`.
+/// It names nobody.
+#[derive(Debug, Clone, Object, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase")]
+pub struct AgainInvite {
+    pub invite_id: String,
+    pub word: String,
+    /// Milliseconds since the Unix epoch of the shared clock.
+    pub expires_at: i64,
 }
 
 /// `question`: another question of the room, told to both members when one asked for it
@@ -551,6 +568,7 @@ pub struct ProtocolTypes {
     pub match_state: Option<MatchState>,
     pub match_expired: Option<MatchExpired>,
     pub round_echo: Option<RoundEcho>,
+    pub again_invite: Option<AgainInvite>,
     pub matched: Option<Matched>,
     pub question: Option<Question>,
     pub chat_message: Option<ChatMessage>,
@@ -854,6 +872,12 @@ mod tests {
             receiver_nickname: "비".into(),
             question: "봄 하면 생각나는 노래가 있어요?".into(),
             question_draw: 0,
+            again: Some(true),
+        });
+        same(&AgainInvite {
+            invite_id: "i".into(),
+            word: "봄".into(),
+            expires_at: 1_700_000_060_000,
         });
         same(&Question {
             room_id: "r".into(),

@@ -538,6 +538,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/again/wish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "다시 만나고 싶어요" after a chat that ended within the hour. Only when both
+         *     members said it, and neither blocked or reported the other, are they a pair.
+         */
+        post: operations["wishAgain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/again/pairs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's pairs that hold now (30 days from both wishing, until either takes
+         *     it back, blocks, reports or is sanctioned).
+         */
+        get: operations["getAgainPairs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/again/pairs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Takes a pair back, for both. */
+        delete: operations["endAgainPair"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/again/invite": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "다시 텔레파시": invites the other of a pair back into a chat under their word,
+         *     during open hours. One open invitation a pair; a few a night.
+         */
+        post: operations["inviteAgain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/again/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accepts or declines an invitation (`againInvite`) within its minute. */
+        post: operations["answerAgain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/report": {
         parameters: {
             query?: never;
@@ -1604,6 +1698,34 @@ export interface components {
             wordsets: components["schemas"]["AdminWordset"][];
         };
         /**
+         * AgainInvite
+         * @description `againInvite`: the other of a pair asks to meet again under the word they first
+         *     shared (다시 텔레파시). Answer it with `POST /api/again/answer` before `expiresAt`.
+         *     It names nobody.
+         */
+        AgainInvite: {
+            inviteId: string;
+            word: string;
+            /**
+             * Format: int64
+             * @description Milliseconds since the Unix epoch of the shared clock.
+             */
+            expiresAt: number;
+        };
+        /** AnswerBody */
+        AnswerBody: {
+            inviteId: string;
+            accept: boolean;
+        };
+        /**
+         * Answered
+         * @description An answer given: with `roomId` when it was accepted and the chat opened.
+         */
+        Answered: {
+            success: boolean;
+            roomId?: string;
+        };
+        /**
          * AppConfig
          * @description What the web app needs to know about this deployment.
          */
@@ -2027,7 +2149,7 @@ export interface components {
          *     The HTTP status of each code is decided in one place, in the server crate.
          * @enum {string}
          */
-        ErrorCode: "USERNAME_REQUIRED" | "USERNAME_INVALID" | "FIELDS_REQUIRED" | "PASSWORD_WEAK" | "PASSWORD_TOO_LONG" | "RESET_PASSWORD_MISMATCH" | "NEW_PASSWORD_MISMATCH" | "PHONE_REQUIRED" | "PHONE_INVALID" | "CODE_REQUIRED" | "BIRTHDATE_INVALID" | "GENDER_INVALID" | "NICKNAME_REQUIRED" | "NICKNAME_INVALID" | "USERNAME_TAKEN" | "LOGIN_FAILED" | "UNDER_AGE" | "PHONE_NOT_VERIFIED" | "PHONE_IN_USE" | "CODE_INVALID" | "CODE_EXPIRED" | "CODE_ATTEMPTS_EXCEEDED" | "SMS_COOLDOWN" | "SMS_DAILY_LIMIT" | "SMS_SEND_FAILED" | "RATE_LIMITED" | "UNAUTHORIZED" | "FORBIDDEN_ORIGIN" | "CONTENT_NOT_ALLOWED" | "NICKNAME_LOCKED" | "NICKNAME_TAKEN" | "WORDSET_REPEATED" | "TERMS_REQUIRED" | "CURRENT_PASSWORD_WRONG" | "IDENTITY_ID_INVALID" | "IDENTITY_NOT_VERIFIED" | "IDENTITY_FAILED" | "IDENTITY_MISMATCH" | "SERVICE_CLOSED" | "ROUND_OVER" | "WORD_NOT_IN_ROUND" | "ALREADY_IN_ROOM" | "NOT_IN_ROOM" | "MESSAGE_EMPTY" | "MESSAGE_TOO_LONG" | "NICKNAME_NEEDED" | "EMOTION_REQUIRED" | "FEEDBACK_NO_ROOM" | "REPORT_EMPTY" | "REPORT_TOO_LONG" | "REPORT_REASON_INVALID" | "REPORT_NOT_PARTNER" | "ACCOUNT_RESTRICTED" | "COMMENT_EMPTY" | "COMMENT_TOO_LONG" | "OPERATOR_ONLY" | "SECOND_FACTOR_REQUIRED" | "TOTP_INVALID" | "TOTP_ENROLLED" | "TOTP_NOT_STARTED" | "OPERATOR_PASSWORD_WEAK" | "REPORT_CLOSED" | "MEGAPHONE_EMPTY" | "MEGAPHONE_TOO_LONG" | "MEGAPHONE_CONTACT" | "NO_MEGAPHONES" | "MEGAPHONE_BUSY" | "MEGAPHONE_TOO_SOON" | "PACK_INVALID" | "PAYMENT_INVALID" | "CARD_NOT_PAID" | "PAYMENT_UNAVAILABLE" | "SANCTION_KIND_INVALID" | "SANCTION_DAYS_INVALID" | "SANCTION_REASON_REQUIRED" | "SANCTION_REASON_TOO_LONG" | "SANCTION_LIFTED" | "REAL_NAME_REQUIRED" | "REAL_NAME_INVALID" | "REAL_NAME_NEEDED" | "NOT_OWNER" | "PAYMENT_AMOUNT_INVALID" | "PAYMENT_NOT_PAID" | "PAYMENT_USED" | "PAYMENT_ALREADY_PAID" | "WORDSET_WORDS_REQUIRED" | "WORDSET_WORD_INVALID" | "WORDSET_WORDS_DUPLICATE" | "REFUND_BANK_INVALID" | "REFUND_ACCOUNT_INVALID" | "WORDSET_REVIEWED" | "REFUND_SETTLED" | "SIGNATURE_INVALID" | "PUSH_CONSENT_REQUIRED" | "PUSH_SUBSCRIPTION_INVALID" | "INVALID_REQUEST" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "REQUEST_TIMEOUT" | "NOT_FOUND" | "UNAVAILABLE" | "INTERNAL";
+        ErrorCode: "USERNAME_REQUIRED" | "USERNAME_INVALID" | "FIELDS_REQUIRED" | "PASSWORD_WEAK" | "PASSWORD_TOO_LONG" | "RESET_PASSWORD_MISMATCH" | "NEW_PASSWORD_MISMATCH" | "PHONE_REQUIRED" | "PHONE_INVALID" | "CODE_REQUIRED" | "BIRTHDATE_INVALID" | "GENDER_INVALID" | "NICKNAME_REQUIRED" | "NICKNAME_INVALID" | "USERNAME_TAKEN" | "LOGIN_FAILED" | "UNDER_AGE" | "PHONE_NOT_VERIFIED" | "PHONE_IN_USE" | "CODE_INVALID" | "CODE_EXPIRED" | "CODE_ATTEMPTS_EXCEEDED" | "SMS_COOLDOWN" | "SMS_DAILY_LIMIT" | "SMS_SEND_FAILED" | "RATE_LIMITED" | "UNAUTHORIZED" | "FORBIDDEN_ORIGIN" | "CONTENT_NOT_ALLOWED" | "NICKNAME_LOCKED" | "NICKNAME_TAKEN" | "WORDSET_REPEATED" | "TERMS_REQUIRED" | "CURRENT_PASSWORD_WRONG" | "IDENTITY_ID_INVALID" | "IDENTITY_NOT_VERIFIED" | "IDENTITY_FAILED" | "IDENTITY_MISMATCH" | "SERVICE_CLOSED" | "ROUND_OVER" | "WORD_NOT_IN_ROUND" | "ALREADY_IN_ROOM" | "NOT_IN_ROOM" | "MESSAGE_EMPTY" | "MESSAGE_TOO_LONG" | "NICKNAME_NEEDED" | "EMOTION_REQUIRED" | "FEEDBACK_NO_ROOM" | "AGAIN_NO_ROOM" | "AGAIN_NO_PAIR" | "AGAIN_PENDING" | "AGAIN_TOO_MANY" | "AGAIN_INVITE_OVER" | "AGAIN_BUSY" | "REPORT_EMPTY" | "REPORT_TOO_LONG" | "REPORT_REASON_INVALID" | "REPORT_NOT_PARTNER" | "ACCOUNT_RESTRICTED" | "COMMENT_EMPTY" | "COMMENT_TOO_LONG" | "OPERATOR_ONLY" | "SECOND_FACTOR_REQUIRED" | "TOTP_INVALID" | "TOTP_ENROLLED" | "TOTP_NOT_STARTED" | "OPERATOR_PASSWORD_WEAK" | "REPORT_CLOSED" | "MEGAPHONE_EMPTY" | "MEGAPHONE_TOO_LONG" | "MEGAPHONE_CONTACT" | "NO_MEGAPHONES" | "MEGAPHONE_BUSY" | "MEGAPHONE_TOO_SOON" | "PACK_INVALID" | "PAYMENT_INVALID" | "CARD_NOT_PAID" | "PAYMENT_UNAVAILABLE" | "SANCTION_KIND_INVALID" | "SANCTION_DAYS_INVALID" | "SANCTION_REASON_REQUIRED" | "SANCTION_REASON_TOO_LONG" | "SANCTION_LIFTED" | "REAL_NAME_REQUIRED" | "REAL_NAME_INVALID" | "REAL_NAME_NEEDED" | "NOT_OWNER" | "PAYMENT_AMOUNT_INVALID" | "PAYMENT_NOT_PAID" | "PAYMENT_USED" | "PAYMENT_ALREADY_PAID" | "WORDSET_WORDS_REQUIRED" | "WORDSET_WORD_INVALID" | "WORDSET_WORDS_DUPLICATE" | "REFUND_BANK_INVALID" | "REFUND_ACCOUNT_INVALID" | "WORDSET_REVIEWED" | "REFUND_SETTLED" | "SIGNATURE_INVALID" | "PUSH_CONSENT_REQUIRED" | "PUSH_SUBSCRIPTION_INVALID" | "INVALID_REQUEST" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "REQUEST_TIMEOUT" | "NOT_FOUND" | "UNAVAILABLE" | "INTERNAL";
         /**
          * FeedbackBody
          * @description The spec's feedback payload. Identity fields are ignored (the session says who), the
@@ -2102,6 +2224,30 @@ export interface components {
             partner_nickname: string;
             /** @description RFC 3339. */
             connected_at: string;
+            /**
+             * @description The chat's room (in the spec's snake case, as the fields before it): a pair made
+             *     after it (`GET /api/again/pairs`) names it.
+             */
+            room_id: string;
+        };
+        /** InviteBody */
+        InviteBody: {
+            /** Format: int64 */
+            pairId: number;
+        };
+        /**
+         * InviteSent
+         * @description An invitation sent. Its answer is not told: a chat opens (`matched` with `again`) or,
+         *     by `expiresAt`, it did not.
+         */
+        InviteSent: {
+            success: boolean;
+            inviteId: string;
+            /**
+             * Format: int64
+             * @description Milliseconds since the Unix epoch of the shared clock.
+             */
+            expiresAt: number;
         };
         /**
          * JoinMatch
@@ -2203,6 +2349,11 @@ export interface components {
              * @description Which draw `question` is (0): give it back in `nextQuestion` for another.
              */
             questionDraw: number;
+            /**
+             * @description True when the two asked to meet again (다시 텔레파시) rather than a round matching
+             *     them; absent otherwise.
+             */
+            again?: boolean;
         };
         /**
          * Megaphone
@@ -2375,6 +2526,27 @@ export interface components {
             /** @description RFC 3339. */
             sentAt: string;
         };
+        /**
+         * PairView
+         * @description A pair as the caller sees it: the word and the chat they both wished after, never who
+         *     the other is beyond the nickname of that chat's word history.
+         */
+        PairView: {
+            /** Format: int64 */
+            id: number;
+            word: string;
+            roomId: string;
+            /** @description RFC 3339: when both had wished it. */
+            since: string;
+            /** @description RFC 3339: when it lapses. */
+            until: string;
+        };
+        /** Pairs */
+        Pairs: {
+            success: boolean;
+            /** @description Newest first. */
+            pairs: components["schemas"]["PairView"][];
+        };
         /** PhoneCodeBody */
         PhoneCodeBody: {
             /** @default  */
@@ -2476,6 +2648,7 @@ export interface components {
             matchState?: components["schemas"]["MatchState"];
             matchExpired?: components["schemas"]["MatchExpired"];
             roundEcho?: components["schemas"]["RoundEcho"];
+            againInvite?: components["schemas"]["AgainInvite"];
             matched?: components["schemas"]["Matched"];
             question?: components["schemas"]["Question"];
             chatMessage?: components["schemas"]["ChatMessage"];
@@ -3319,6 +3492,25 @@ export interface components {
             success: boolean;
             /** @description Oldest first; the same shape as the `accountWarned` frame. */
             warnings: components["schemas"]["AccountWarned"][];
+        };
+        /**
+         * WishBody
+         * @description A chat of the caller's that ended.
+         */
+        WishBody: {
+            roomId: string;
+        };
+        /**
+         * Wished
+         * @description A wish noted.
+         */
+        Wished: {
+            success: boolean;
+            /**
+             * @description Both wished it: the two are a pair now (on /mywords). False says nothing of the
+             *     partner: they may not have answered yet.
+             */
+            paired: boolean;
         };
         /**
          * WordPicks
@@ -6980,6 +7172,655 @@ export interface operations {
                 };
                 content: {
                     "application/json; charset=utf-8": components["schemas"]["ProtocolTypes"];
+                };
+            };
+            /** @description The input breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Login needed, or the credentials are wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request came from a foreign page. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Taken by someone else, or done already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Our fault; details are in the log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An outside provider failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    wishAgain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["WishBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Wished"];
+                };
+            };
+            /** @description The input breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Login needed, or the credentials are wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request came from a foreign page. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Taken by someone else, or done already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Our fault; details are in the log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An outside provider failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAgainPairs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Pairs"];
+                };
+            };
+            /** @description The input breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Login needed, or the credentials are wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request came from a foreign page. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Taken by someone else, or done already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Our fault; details are in the log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An outside provider failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    endAgainPair: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Ack"];
+                };
+            };
+            /** @description The input breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Login needed, or the credentials are wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request came from a foreign page. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Taken by someone else, or done already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Our fault; details are in the log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An outside provider failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    inviteAgain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["InviteBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["InviteSent"];
+                };
+            };
+            /** @description The input breaks a rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Login needed, or the credentials are wrong. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request came from a foreign page. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Nothing there. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Taken by someone else, or done already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is larger than the API reads. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The path and query are longer than a node reads. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many requests; try again later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Our fault; details are in the log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description An outside provider failed. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The database or Redis does not answer for now; try again shortly. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    answerAgain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json; charset=utf-8": components["schemas"]["AnswerBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json; charset=utf-8": components["schemas"]["Answered"];
                 };
             };
             /** @description The input breaks a rule. */

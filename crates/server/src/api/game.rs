@@ -58,6 +58,9 @@ pub struct HistoryEntry {
     pub partner_nickname: String,
     /// RFC 3339.
     pub connected_at: String,
+    /// The chat's room (in the spec's snake case, as the fields before it): a pair made
+    /// after it (`GET /api/again/pairs`) names it.
+    pub room_id: String,
 }
 
 #[derive(Debug, Object)]
@@ -223,6 +226,7 @@ impl GameApi {
                 connected_at: chrono::DateTime::from_timestamp_millis(i.connected_at)
                     .unwrap_or_default()
                     .to_rfc3339(),
+                room_id: i.room_id,
             })
             .collect();
         Ok(Json(History {

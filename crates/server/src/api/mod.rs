@@ -3,6 +3,7 @@
 
 mod accounts;
 mod admin;
+mod again;
 mod choice;
 mod comments;
 mod game;
@@ -36,6 +37,8 @@ enum Tag {
     Game,
     /// Identity verification (PortOne).
     Identity,
+    /// 다시 텔레파시: wishes after a chat, pairs, and their invitations.
+    Again,
     /// Reports about chat partners, and the warnings an operator gave the user.
     Safety,
     /// The comment board of the closed hours.
@@ -83,6 +86,7 @@ type UserApis = (
     identity::IdentityApi,
     meta::MetaApi,
     game::GameApi,
+    again::AgainApi,
     report::ReportApi,
     comments::CommentsApi,
     payments::PaymentsApi,
@@ -111,6 +115,7 @@ pub fn service(state: &AppState) -> OpenApiService<Apis, ()> {
                 identity::IdentityApi(state.clone()),
                 meta::MetaApi(state.clone()),
                 game::GameApi(state.clone()),
+                again::AgainApi(state.clone()),
                 report::ReportApi(state.clone()),
                 comments::CommentsApi(state.clone()),
                 payments::PaymentsApi(state.clone()),

@@ -3,6 +3,7 @@
 //! here, on [`Realtime`], with the handles they need (engine, store, metrics, the shared
 //! clock); the WebSocket that speaks them to clients is `api::socket`, above.
 
+mod again;
 pub mod hub;
 pub mod on_air;
 mod round;
@@ -26,6 +27,7 @@ use telepathy_engine::{
 use telepathy_store::{MatchSide, RoomRecord, Store, User};
 use tokio::sync::mpsc;
 
+pub use again::Invited;
 pub use tasks::every;
 
 use self::hub::{Hub, Kick};

@@ -255,6 +255,14 @@ impl TestApp {
         self.post_with(path, body, &[("origin", ORIGIN)]).await
     }
 
+    pub async fn delete(&mut self, path: &str) -> Answer {
+        let mut req = self.client.delete(path).header("origin", ORIGIN);
+        if let Some(c) = self.cookies() {
+            req = req.header("cookie", c);
+        }
+        self.finish(req.send().await).await
+    }
+
     /// A fresh app on the same backend, with these variables set too.
     pub async fn with_vars(self, extra: &[(&str, &str)]) -> TestApp {
         spawn_with(self.state.config.backend, extra).await

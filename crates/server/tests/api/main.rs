@@ -8,6 +8,7 @@ mod helpers;
 mod ws_client;
 
 mod admin;
+mod again;
 mod comments;
 mod identity;
 mod login;

@@ -1,0 +1,201 @@
+//! 다시 텔레파시 end to end: wishes, pairs, invitations, on every setup.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::helpers::TestApp;
+use crate::realtime::{pair, user};
+use crate::ws_client::Client;
+
+crate::both!(
+    both_wishes_make_a_pair_whose_invitation_seats_both_again,
+    one_wish_alone_shows_nothing_and_a_block_ends_a_pair,
+);
+
+const QUIET: Duration = Duration::from_millis(300);
+
+/// Ends the chat of `room` from `leaver`'s side; `left` is told.
+async fn end_chat(leaver: &mut Client, left: &mut Client, room: &str) {
+    leaver.send("leaveRoom", json!({ "roomId": room })).await;
+    left.expect("chatEnded").await;
+}
+
+async fn wish(app: &mut TestApp, cookie: &str, room: &str) -> crate::helpers::Answer {
+    app.cookie = Some(cookie.to_owned());
+    app.post("/api/again/wish", json!({ "roomId": room })).await
+}
+
+async fn pairs(app: &mut TestApp, cookie: &str) -> Vec<Value> {
+    app.cookie = Some(cookie.to_owned());
+    let answer = app.get("/api/again/pairs").await;
+    answer.assert_ok()["pairs"].as_array().unwrap().clone()
+}
+
+async fn invite(app: &mut TestApp, cookie: &str, pair_id: &Value) -> crate::helpers::Answer {
+    app.cookie = Some(cookie.to_owned());
+    app.post("/api/again/invite", json!({ "pairId": pair_id }))
+        .await
+}
+
+async fn answer(
+    app: &mut TestApp,
+    cookie: &str,
+    invite_id: &Value,
+    accept: bool,
+) -> crate::helpers::Answer {
+    app.cookie = Some(cookie.to_owned());
+    app.post(
+        "/api/again/answer",
+        json!({ "inviteId": invite_id, "accept": accept }),
+    )
+    .await
+}
+
+async fn both_wishes_make_a_pair_whose_invitation_seats_both_again(mut app: TestApp) {
+    let (mut a, cookie_a) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, cookie_b) = user(&mut app, "bobby", "01033334444").await;
+    let (_c, cookie_c) = user(&mut app, "carol", "01055556666").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+    let word = ma["word"].as_str().unwrap().to_owned();
+    assert_eq!(
+        ma["again"],
+        Value::Null,
+        "a round's match says nothing of it"
+    );
+
+    wish(&mut app, &cookie_a, &room)
+        .await
+        .assert_error(400, "AGAIN_NO_ROOM");
+    end_chat(&mut b, &mut a, &room).await;
+    wish(&mut app, &cookie_c, &room)
+        .await
+        .assert_error(400, "AGAIN_NO_ROOM");
+    for _ in 0..2 {
+        let wished = wish(&mut app, &cookie_a, &room).await;
+        assert_eq!(wished.assert_ok()["paired"], json!(false));
+    }
+    assert!(pairs(&mut app, &cookie_a).await.is_empty());
+    assert!(
+        pairs(&mut app, &cookie_b).await.is_empty(),
+        "b learns nothing"
+    );
+    let wished = wish(&mut app, &cookie_b, &room).await;
+    assert_eq!(wished.assert_ok()["paired"], json!(true));
+    let of_a = pairs(&mut app, &cookie_a).await;
+    let of_b = pairs(&mut app, &cookie_b).await;
+    assert_eq!(of_a, of_b, "the same pair for both");
+    assert_eq!(of_a.len(), 1);
+    assert_eq!(
+        (&of_a[0]["word"], &of_a[0]["roomId"]),
+        (&json!(word), &json!(room))
+    );
+    let pair_id = of_a[0]["id"].clone();
+
+    // b invites; a is told the word, and nothing of who.
+    let sent = invite(&mut app, &cookie_b, &pair_id).await;
+    let invite_id = sent.assert_ok()["inviteId"].clone();
+    let told = a.expect("againInvite").await;
+    assert_eq!(
+        (&told["inviteId"], &told["word"], &told["expiresAt"]),
+        (&invite_id, &json!(word), &sent.body["expiresAt"])
+    );
+    assert!(!told.to_string().contains("bobby"), "{told}");
+    invite(&mut app, &cookie_a, &pair_id)
+        .await
+        .assert_error(409, "AGAIN_PENDING");
+    answer(&mut app, &cookie_c, &invite_id, true)
+        .await
+        .assert_error(409, "AGAIN_INVITE_OVER");
+
+    // a accepts: both are seated in a new room of the word, told it is a meeting again.
+    let accepted = answer(&mut app, &cookie_a, &invite_id, true).await;
+    let again_room = accepted.assert_ok()["roomId"].as_str().unwrap().to_owned();
+    assert_ne!(again_room, room);
+    let (ma, mb) = (a.expect("matched").await, b.expect("matched").await);
+    for m in [&ma, &mb] {
+        assert_eq!(
+            (&m["roomId"], &m["word"], &m["again"]),
+            (&json!(again_room), &json!(word), &json!(true))
+        );
+    }
+    assert_eq!(ma["receiverNickname"], json!("닉bobby"));
+    answer(&mut app, &cookie_a, &invite_id, true)
+        .await
+        .assert_error(409, "AGAIN_INVITE_OVER");
+    app.cookie = Some(cookie_b.clone());
+    let current = app.get("/api/match/current").await;
+    assert_eq!(current.assert_ok()["room"]["roomId"], json!(again_room));
+    a.send(
+        "chatMessage",
+        json!({ "roomId": again_room, "message": "또 만났네요", "clientId": "c1" }),
+    )
+    .await;
+    assert_eq!(
+        b.expect("chatMessage").await["message"],
+        json!("또 만났네요")
+    );
+
+    // Not while in a chat; once it ended, a declined invitation tells its sender nothing.
+    invite(&mut app, &cookie_a, &pair_id)
+        .await
+        .assert_error(409, "ALREADY_IN_ROOM");
+    end_chat(&mut a, &mut b, &again_room).await;
+    let sent = invite(&mut app, &cookie_a, &pair_id).await;
+    let invite_id = sent.assert_ok()["inviteId"].clone();
+    assert_eq!(b.expect("againInvite").await["inviteId"], invite_id);
+    let declined = answer(&mut app, &cookie_b, &invite_id, false).await;
+    assert_eq!(declined.assert_ok(), &json!({ "success": true }));
+    assert!(a
+        .try_expect_any(&["matched", "againInvite", "error"], QUIET)
+        .await
+        .is_err());
+
+    // Either takes the pair back, for both.
+    app.cookie = Some(cookie_b.clone());
+    let path = format!("/api/again/pairs/{pair_id}");
+    app.delete(&path).await.assert_ok();
+    app.delete(&path).await.assert_error(404, "AGAIN_NO_PAIR");
+    assert!(pairs(&mut app, &cookie_a).await.is_empty());
+    invite(&mut app, &cookie_a, &pair_id)
+        .await
+        .assert_error(404, "AGAIN_NO_PAIR");
+}
+
+async fn one_wish_alone_shows_nothing_and_a_block_ends_a_pair(mut app: TestApp) {
+    let (mut a, cookie_a) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, cookie_b) = user(&mut app, "bobby", "01033334444").await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let first = ma["roomId"].as_str().unwrap().to_owned();
+    end_chat(&mut a, &mut b, &first).await;
+    wish(&mut app, &cookie_a, &first).await.assert_ok();
+    assert!(pairs(&mut app, &cookie_a).await.is_empty());
+    assert!(pairs(&mut app, &cookie_b).await.is_empty());
+    // Past the hour after the chat, no wish is taken.
+    app.clock.advance(Duration::from_secs(61 * 60));
+    wish(&mut app, &cookie_b, &first)
+        .await
+        .assert_error(400, "AGAIN_NO_ROOM");
+    assert!(pairs(&mut app, &cookie_a).await.is_empty());
+
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let second = ma["roomId"].as_str().unwrap().to_owned();
+    end_chat(&mut b, &mut a, &second).await;
+    wish(&mut app, &cookie_b, &second).await.assert_ok();
+    let wished = wish(&mut app, &cookie_a, &second).await;
+    assert_eq!(wished.assert_ok()["paired"], json!(true));
+    let pair_id = pairs(&mut app, &cookie_a).await[0]["id"].clone();
+
+    // A block from the mood question after the chat ends the pair for both.
+    app.cookie = Some(cookie_b.clone());
+    app.post("/api/match/block", json!({ "roomId": second }))
+        .await
+        .assert_ok();
+    assert!(pairs(&mut app, &cookie_a).await.is_empty());
+    assert!(pairs(&mut app, &cookie_b).await.is_empty());
+    invite(&mut app, &cookie_a, &pair_id)
+        .await
+        .assert_error(404, "AGAIN_NO_PAIR");
+    assert!(b.try_expect_any(&["againInvite"], QUIET).await.is_err());
+}
