@@ -263,6 +263,10 @@ export const ko = {
       `${partner}님과 ‘${word}’${directionParticle(word)} 나누던 대화는 자리를 비운 사이에 끝났어요.`,
     missedEndFeedback: '기분 남기기',
     missedEndClose: '닫기',
+    /** The picks of the round that just closed: '방금 라운드: 바다 12 · 산 8 · 별 0 · 비 5'. */
+    echoLabel: '방금 라운드: ',
+    echoPick: (word: string, count: number) => `${word} ${count.toLocaleString('ko-KR')}`,
+    echoSeparator: ' · ',
   },
 
   install: {
