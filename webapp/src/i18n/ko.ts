@@ -621,6 +621,11 @@ export const ko = {
     currentWord: '지금 연결 중인 단어',
     currentPartner: (nickname: string) => `${nickname}님과 대화 중`,
     backToChat: '대화로 돌아가기',
+    tonightTitle: '오늘 밤의 단어',
+    tonightWord: (word: string) => `‘${word}’`,
+    tonightPeople: (n: number) => `오늘 밤 ${n.toLocaleString('ko-KR')}명을 이어줬어요`,
+    tonightNone: '아직 오늘 밤 이어진 사람이 없어요. 첫 텔레파시의 주인공이 되어 보세요.',
+    tonightLoadFailed: '오늘 밤의 단어를 불러오지 못했어요.',
   },
 
   minimal: {
