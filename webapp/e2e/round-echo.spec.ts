@@ -69,7 +69,7 @@ test('a round’s picks echo on /main once it closes, and My page names tonight�
       { timeout: 40_000, intervals: [250] },
     )
     .toBe(true);
-  const round = await c.locator('[data-round]').getAttribute('data-round');
+  const round = await roundOnScreen(c);
   const words = await c.locator('[data-round] .word-button__text').allTextContents();
   expect(words).toHaveLength(4);
   const [pairWord, otherWord] = words;
@@ -93,9 +93,13 @@ test('a round’s picks echo on /main once it closes, and My page names tonight�
   const expected = `방금 라운드: ${words.map((word) => `${word} ${counts.get(word) ?? 0}`).join(' · ')}`;
   const echo = c.locator('.round-echo');
   await expect(echo).toHaveText(expected, { timeout: 40_000 });
-  await expect(echo).toHaveAttribute('data-round', round ?? '');
+  await expect(echo).toHaveAttribute('data-echo-round', round ?? '');
   await expect(c.locator('.round-echo-slot')).toHaveAttribute('aria-live', 'polite');
   await expect(a.locator('.round-echo')).toHaveText(expected);
+  // It fades in, but not for someone who asked for less motion.
+  await expect(echo).toHaveCSS('animation-name', 'round-echo-in');
+  await a.emulateMedia({ reducedMotion: 'reduce' });
+  await expect(a.locator('.round-echo')).toHaveCSS('animation-name', 'none');
   // Not in the chat: it is /main's.
   await expect(b).toHaveURL(/\/chatpage$/);
   await expect(b.getByText('방금 라운드')).toHaveCount(0);

@@ -31,7 +31,7 @@ export function RoundEcho() {
   return (
     <div className="round-echo-slot" role="status" aria-live="polite">
       {echo ? (
-        <p key={echo.round} className="round-echo" data-round={echo.round}>
+        <p key={echo.round} className="round-echo" data-echo-round={echo.round}>
           <span className="round-echo__label">{ko.round.echoLabel}</span>
           {echo.words.map((pick, index) => (
             <Fragment key={pick.word}>
