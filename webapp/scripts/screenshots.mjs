@@ -128,7 +128,10 @@ const restriction = {
   message: '운영정책 위반으로 2026년 11월 30일 20:05까지 이용이 정지되었어요. 사유: 반복된 욕설',
 };
 
-function mockApi(page, { session, nickname = '달빛Moon', history = false, round = {}, business = demoBusiness, links = {}, login = 'failed', likes = noLikes, push = noBell, warnings = [] }) {
+/** Tonight's word as My page asks for it: the word and how many it connected, `none` before anyone met, or `failed`. */
+const tonightWord = { word: '바다', people: 24 };
+
+function mockApi(page, { session, nickname = '달빛Moon', history = false, round = {}, business = demoBusiness, links = {}, login = 'failed', likes = noLikes, push = noBell, warnings = [], tonight = tonightWord }) {
   return page.route('**/api/**', (route) => {
     const url = new URL(route.request().url());
     const json = (body, status = 200) => route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
@@ -168,6 +171,9 @@ function mockApi(page, { session, nickname = '달빛Moon', history = false, roun
               ]
             : [],
         });
+      case '/api/match/tonight':
+        if (tonight === 'failed') return json({ success: false, code: 'INTERNAL', message: '잠시 후 다시 시도해주세요.' }, 500);
+        return json(tonight === 'none' ? { people: 0 } : tonight);
       case '/api/server-time':
         return json(roundState(round));
       case '/api/match/current-round': {
@@ -246,6 +252,11 @@ const chatInfo = {
   roomId: 'room-1',
   startTime: Date.now() - 5 * 60 * 1000,
 };
+
+/** A `roundEcho` frame: the words of the round that closed and how many picked each. */
+function roundEcho(words, counts) {
+  return { round: 999, words: words.map((word, index) => ({ word, count: counts[index] ?? 0 })) };
+}
 
 /** A short conversation on the word of chatInfo, ending a minute ago. */
 function conversation() {
@@ -437,9 +448,56 @@ const shots = [
       await page.getByRole('button', { name: '다음' }).click();
     },
   },
+  // The round that just closed, a second into the next: under the words for a few seconds.
+  {
+    name: 'main-echo',
+    loggedIn: true,
+    go: '/main',
+    socket: { extra: (send) => setTimeout(() => send('roundEcho', roundEcho(['봄', '여름', '가을', '겨울'], [12, 8, 0, 5])), 300) },
+    act: async (page) => {
+      await page.getByText('방금 라운드: 봄 12 · 여름 8 · 가을 0 · 겨울 5').waitFor();
+    },
+  },
+  {
+    name: 'main-echo-long',
+    loggedIn: true,
+    go: '/main',
+    round: { words: customWords },
+    socket: {
+      round: { words: customWords },
+      extra: (send) => setTimeout(() => send('roundEcho', roundEcho(['첫눈오는날', '붕어빵', '목도리', '아이스크림'], [1024, 318, 0, 77])), 300),
+    },
+    act: async (page) => {
+      await page.getByText(/방금 라운드: 첫눈오는날 1024/).waitFor();
+    },
+  },
+  {
+    name: 'main-echo-waiting',
+    loggedIn: true,
+    go: '/main',
+    socket: { extra: (send) => setTimeout(() => send('roundEcho', roundEcho(['봄', '여름', '가을', '겨울'], [3, 2, 1, 0])), 300) },
+    act: async (page) => {
+      await page.getByText('방금 라운드: 봄 3 · 여름 2 · 가을 1 · 겨울 0').waitFor();
+      await page.locator('.word-button', { hasText: '여름' }).click();
+      await page.getByText(/고른 사람을 기다리고 있어요/).waitFor();
+    },
+  },
+  {
+    name: 'main-echo-christmas',
+    loggedIn: true,
+    go: '/main',
+    date: '2025-12-24T21:00:00+09:00',
+    socket: { extra: (send) => setTimeout(() => send('roundEcho', roundEcho(['봄', '여름', '가을', '겨울'], [12, 8, 0, 5])), 300) },
+    act: async (page) => {
+      await page.getByText(/방금 라운드/).waitFor();
+    },
+  },
   { name: 'main-halloween', loggedIn: true, go: '/main', date: '2025-10-30T21:00:00+09:00' },
   { name: 'main-christmas', loggedIn: true, go: '/main', date: '2025-12-24T21:00:00+09:00' },
   { name: 'mypage', loggedIn: true, go: '/mypage' },
+  { name: 'mypage-tonight-none', loggedIn: true, go: '/mypage', tonight: 'none' },
+  { name: 'mypage-tonight-failed', loggedIn: true, go: '/mypage', tonight: 'failed' },
+  { name: 'mypage-tonight-long', loggedIn: true, go: '/mypage', tonight: { word: '아이스크림', people: 1268 } },
   {
     name: 'main-warned',
     loggedIn: true,
@@ -799,6 +857,7 @@ try {
             login: shot.login ?? 'failed',
             likes: structuredClone(shot.likes ?? noLikes),
             push: structuredClone(shot.push ?? noBell),
+            tonight: shot.tonight ?? tonightWord,
           });
           const socket = shot.socket ?? (shot.loggedIn ? {} : null);
           if (socket) await mockSocket(page, socket, session);

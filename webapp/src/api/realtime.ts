@@ -13,6 +13,8 @@ export interface ServerEvents {
   matchWaiting: Schemas['MatchState'];
   matched: Schemas['Matched'];
   matchExpired: Schemas['MatchExpired'];
+  /** How many picked each word of the round that just closed, a second after it did; only when anyone picked. */
+  roundEcho: Schemas['RoundEcho'];
   chatMessage: Schemas['ChatMessage'];
   typing: Schemas['RoomRef'];
   stopTyping: Schemas['RoomRef'];
@@ -58,3 +60,4 @@ export type RoundState = Schemas['RoundState'];
 export type RoundWord = Schemas['RoundWord'];
 export type ChatMessage = Schemas['ChatMessage'];
 export type Matched = Schemas['Matched'];
+export type RoundEcho = Schemas['RoundEcho'];

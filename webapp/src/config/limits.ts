@@ -15,6 +15,8 @@ export const limits = {
   nicknameKeepMonths: 1,
   /** Words shown in each round. */
   wordsPerRound: 4,
+  /** How long the main screen shows the picks of the round that just closed (`roundEcho`). */
+  roundEchoShownMs: 6000,
   /** The opening hours the screens state, Asia/Seoul; the server decides when matching is open. */
   serviceHours: { open: '20:00', close: '02:00' },
   /** Characters of a megaphone's message. */

@@ -263,6 +263,10 @@ export const ko = {
       `${partner}님과 ‘${word}’${directionParticle(word)} 나누던 대화는 자리를 비운 사이에 끝났어요.`,
     missedEndFeedback: '기분 남기기',
     missedEndClose: '닫기',
+    /** The picks of the round that just closed: '방금 라운드: 바다 12 · 산 8 · 별 0 · 비 5'. */
+    echoLabel: '방금 라운드: ',
+    echoPick: (word: string, count: number) => `${word} ${count.toLocaleString('ko-KR')}`,
+    echoSeparator: ' · ',
   },
 
   install: {
@@ -617,6 +621,11 @@ export const ko = {
     currentWord: '지금 연결 중인 단어',
     currentPartner: (nickname: string) => `${nickname}님과 대화 중`,
     backToChat: '대화로 돌아가기',
+    tonightTitle: '오늘 밤의 단어',
+    tonightWord: (word: string) => `‘${word}’`,
+    tonightPeople: (n: number) => `오늘 밤 ${n.toLocaleString('ko-KR')}명을 이어줬어요`,
+    tonightNone: '아직 오늘 밤 이어진 사람이 없어요. 첫 텔레파시의 주인공이 되어 보세요.',
+    tonightLoadFailed: '오늘 밤의 단어를 불러오지 못했어요.',
   },
 
   minimal: {

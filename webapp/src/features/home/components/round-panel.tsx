@@ -2,6 +2,7 @@ import type { RoundWord } from '@/api/realtime';
 import { Spinner } from '@/components/spinner';
 import { ko } from '@/i18n/ko';
 import type { RoundView } from '@/lib/round-clock';
+import { RoundEcho } from './round-echo';
 import { RoundTimer } from './round-timer';
 
 /** The user's pick in a round; `waiting` once the server put them in the queue. */
@@ -20,7 +21,10 @@ interface RoundPanelProps {
   onPick: (word: string, round: number) => void;
 }
 
-/** The heart of the main screen: the timer, the round's four words, and what happens after a pick. */
+/**
+ * The heart of the main screen: the timer, the round's four words, what happens after a pick,
+ * and under it all, how the round before went.
+ */
 export function RoundPanel({ view, pick, inChat = false, onPick }: RoundPanelProps) {
   const shown = view.shown;
   const disabled = shown === null || view.fading || pick !== null || view.isOpen === false || inChat;
@@ -78,6 +82,8 @@ export function RoundPanel({ view, pick, inChat = false, onPick }: RoundPanelPro
           </div>
         )}
       </div>
+
+      <RoundEcho />
     </section>
   );
 }

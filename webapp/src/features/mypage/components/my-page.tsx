@@ -21,6 +21,7 @@ import { forgetThisDevice } from '../lib/bell';
 import { useWithdraw } from '../api/withdraw';
 import { BellCard } from './bell-card';
 import { InstallCard } from './install-card';
+import { TonightCard } from './tonight-card';
 import { Icon, type IconName } from '@/components/icons';
 import '../mypage.css';
 
@@ -127,6 +128,8 @@ export function MyPage() {
               <span className="stat__value">{ko.mypage.megaphoneUnit(megaphones?.count ?? 0)}</span>
             </Card>
           </div>
+
+          <TonightCard />
         </div>
 
         <div className="my-page__side">

@@ -1,0 +1,96 @@
+import { act, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { RoundEcho as Echo } from '@/api/realtime';
+import { limits } from '@/config/limits';
+import { tabSocket } from '@/lib/socket';
+import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { RoundEcho } from './round-echo';
+
+const SHOWN = limits.roundEchoShownMs;
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.stubGlobal('WebSocket', FakeWebSocket);
+  FakeWebSocket.instances = [];
+});
+
+afterEach(() => {
+  tabSocket().stop();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+function echo(round: number, picks: [string, number][]): Echo {
+  return { round, words: picks.map(([word, count]) => ({ word, count })) };
+}
+
+/** The echo region under the round's words. */
+function region() {
+  return screen.getByRole('status');
+}
+
+function show() {
+  const socket = connectTabSocket();
+  render(<RoundEcho />);
+  return (next: Echo) => {
+    act(() => {
+      socket.receive('roundEcho', next);
+    });
+  };
+}
+
+function wait(ms: number) {
+  act(() => {
+    vi.advanceTimersByTime(ms);
+  });
+}
+
+describe('RoundEcho', () => {
+  it('is a polite live region that is there, empty, before any echo', () => {
+    show();
+    expect(region()).toHaveAttribute('aria-live', 'polite');
+    expect(region()).toBeEmptyDOMElement();
+  });
+
+  it('tells how many picked each word of the round that closed, in its order, zeros too', () => {
+    const receive = show();
+    receive(echo(41, [['바다', 12], ['산', 8], ['별', 0], ['비', 5]]));
+    expect(region()).toHaveTextContent('방금 라운드: 바다 12 · 산 8 · 별 0 · 비 5', { normalizeWhitespace: false });
+  });
+
+  it('groups the thousands of a large count', () => {
+    const receive = show();
+    receive(echo(41, [['첫눈', 1024], ['붕어빵', 318], ['목도리', 0], ['군밤', 7]]));
+    expect(region()).toHaveTextContent('방금 라운드: 첫눈 1,024 · 붕어빵 318 · 목도리 0 · 군밤 7');
+  });
+
+  it('goes away after its few seconds', () => {
+    const receive = show();
+    receive(echo(41, [['바다', 2], ['산', 1], ['별', 0], ['비', 0]]));
+    wait(SHOWN - 1);
+    expect(region()).toHaveTextContent('방금 라운드: 바다 2 · 산 1 · 별 0 · 비 0');
+    wait(1);
+    expect(region()).toBeEmptyDOMElement();
+  });
+
+  it('is replaced by the next round’s echo, which has its own few seconds', () => {
+    const receive = show();
+    receive(echo(41, [['바다', 2], ['산', 1], ['별', 0], ['비', 0]]));
+    wait(SHOWN - 1000);
+    receive(echo(42, [['봄', 0], ['여름', 3], ['가을', 1], ['겨울', 0]]));
+    expect(region()).toHaveTextContent('방금 라운드: 봄 0 · 여름 3 · 가을 1 · 겨울 0');
+    expect(region()).not.toHaveTextContent('바다');
+    // The first one's time is up, not the second's.
+    wait(1000);
+    expect(region()).toHaveTextContent('여름 3');
+    wait(SHOWN - 1000);
+    expect(region()).toBeEmptyDOMElement();
+  });
+
+  it('shows nothing for a round nobody picked in', () => {
+    const receive = show();
+    receive(echo(41, [['바다', 2], ['산', 0], ['별', 0], ['비', 0]]));
+    receive(echo(42, [['봄', 0], ['여름', 0], ['가을', 0], ['겨울', 0]]));
+    expect(region()).toBeEmptyDOMElement();
+  });
+});
