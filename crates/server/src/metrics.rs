@@ -40,6 +40,7 @@ const ENGINE_OPS: &[&str] = &[
     "relay",
     "room",
     "room_of",
+    "seat_pair",
     "send",
     "take",
     "give_back",
