@@ -100,7 +100,7 @@ export function PairCard({ pair, partnerNickname, connectedAt, isOpen }: PairCar
           {ko.again.stop}
         </Button>
       </div>
-      <div aria-live="polite">
+      <div className="pair-card__live" aria-live="polite">
         {closed && !waiting ? (
           <p id={noteId} className="pair-card__note">
             {ko.again.closedReason}
