@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Modal } from '@/components/modal';
 import { ko } from '@/i18n/ko';
 import { tabSocket } from '@/lib/socket';
 import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
@@ -144,6 +145,30 @@ describe('an invitation to meet again', () => {
     await waitFor(() => {
       expect(answers).toEqual([{ inviteId: invite.inviteId, accept: false }]);
     });
+  });
+
+  it('opens over a dialog already shown (the end of a chat, say) and keeps the focus', async () => {
+    const user = userEvent.setup({ advanceTimers: (ms) => vi.advanceTimersByTime(ms) });
+    renderRoute(
+      <>
+        <Modal open title="대화가 종료되었어요" role="alertdialog">
+          <button type="button">나가기</button>
+        </Modal>
+        <AgainInvitation />
+      </>,
+    );
+    const socket = connectTabSocket();
+    expect(screen.getByRole('button', { name: '나가기' })).toHaveFocus();
+    act(() => {
+      socket.receive('againInvite', invite);
+    });
+    const shown = screen.getByRole('alertdialog', { name: ko.again.inviteTitle('바다') });
+    expect(shown.contains(document.activeElement)).toBe(true);
+    await user.tab();
+    expect(within(shown).getByRole('button', { name: ko.again.decline })).toHaveFocus();
+    await user.click(within(shown).getByRole('button', { name: ko.again.decline }));
+    // Closed, it gives the focus back to the dialog below.
+    expect(screen.getByRole('button', { name: '나가기' })).toHaveFocus();
   });
 
   it('closes when a chat opens, and shows a second invitation once the first is answered', async () => {
