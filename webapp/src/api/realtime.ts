@@ -28,6 +28,8 @@ export interface ServerEvents {
   accountRestricted: Schemas['AccountRestricted'];
   /** An operator warned the user; nothing is stopped. */
   accountWarned: Schemas['AccountWarned'];
+  /** The other of a pair asks to meet again (다시 텔레파시); answer by `POST /api/again/answer` before `expiresAt`. */
+  againInvite: Schemas['AgainInvite'];
   /** A megaphone, to everyone online on every node; shown for 5 s. */
   megaphone: Schemas['Megaphone'];
   /** One's own megaphone went out. */

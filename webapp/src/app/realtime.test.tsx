@@ -59,6 +59,7 @@ describe('Realtime', () => {
       startTime: 0,
       question: '',
       questionDraw: 0,
+      again: false,
     });
     const user = userEvent.setup();
     const { router } = renderRoute(<Realtime />, { path: '/main', extraPaths: ['/login'] });

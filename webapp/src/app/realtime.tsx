@@ -11,6 +11,7 @@ import { chatLog } from '@/lib/chat-log';
 import { chatInfoFromMatched, writeChatInfo } from '@/lib/chat-session';
 import { formatKoreanDayAndTime } from '@/lib/date';
 import { tabSocket, useSocketEvent } from '@/lib/socket';
+import { AgainInvitation } from './again-invitation';
 
 /**
  * Keeps the tab's socket open while logged in and closed otherwise (one the server closed for a
@@ -19,7 +20,7 @@ import { tabSocket, useSocketEvent } from '@/lib/socket';
  * ban ends the session here and now, and says why and until when; a warning is shown and
  * nothing else changes: those given while the user was away are shown at their next visit, one
  * at a time, each until confirmed. A megaphone count the server tells is shown on every page at
- * once.
+ * once, and so is an invitation to meet again (다시 텔레파시).
  */
 export function Realtime() {
   const { data: auth } = useAuthCheck();
@@ -95,6 +96,7 @@ export function Realtime() {
           void confirmWarning(warning.id);
         }}
       />
+      {restriction === null ? <AgainInvitation /> : null}
       <AlertDialog
         open={restriction !== null}
         title={ko.restricted.title}

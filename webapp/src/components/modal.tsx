@@ -39,9 +39,13 @@ export function Modal({ open, title, onClose, children, description, role = 'dia
     const panel = panelRef.current;
     const target = initialFocus?.current ?? panel?.querySelector<HTMLElement>(FOCUSABLE) ?? panel;
     target?.focus();
-    // Focus that lands outside (a click on the page behind, a removed element) comes back in.
+    // Focus that lands outside (a click on the page behind, a removed element) comes back in;
+    // not from another dialog opened over this one (an invitation that reaches any page),
+    // which keeps its own.
     const keepFocusInside = (event: FocusEvent) => {
-      if (panel && event.target instanceof Node && !panel.contains(event.target)) panel.focus();
+      if (!panel || !(event.target instanceof Element) || panel.contains(event.target)) return;
+      if (event.target.closest('[aria-modal="true"]')) return;
+      panel.focus();
     };
     document.addEventListener('focusin', keepFocusInside);
     const { overflow } = document.body.style;

@@ -31,6 +31,8 @@ export const limits = {
   retentionMonths: 6,
   /** The price of one custom word set of four words, in won (the server refuses any other). */
   wordsetPriceWon: 1000,
+  /** Seconds an invitation to meet again waits for its answer (the server's AGAIN_INVITE_WAITS). */
+  againInviteSeconds: 60,
 } as const;
 
 /** The reasons a report may give, as the codes the server reads; their labels are in ko.report.reasons. */

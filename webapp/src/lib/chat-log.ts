@@ -141,6 +141,11 @@ class ChatLog {
     this.set({ roomId: null, entries: EMPTY });
   }
 
+  /** Clears the log if `roomId` is still its room; another room opened since stays. */
+  close(roomId: string): void {
+    if (this.state.roomId === roomId) this.clear();
+  }
+
   /** A message from the server; ignored unless it belongs to the current room. */
   receive(message: ChatMessage): void {
     if (message.roomId !== this.state.roomId) return;

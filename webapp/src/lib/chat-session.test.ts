@@ -30,7 +30,17 @@ describe('chat info', () => {
       startTime: 99,
       question: '봄이 오면 꼭 하고 싶은 일이 있어요?',
       questionDraw: 0,
+      again: false,
     });
+  });
+
+  it('keeps a chat opened again as such, and one stored before that as a round one', () => {
+    const again = chatInfoFromMatched({ ...matched, again: true }, 99);
+    expect(again.again).toBe(true);
+    expect(parseChatInfo(JSON.stringify(again))?.again).toBe(true);
+    const before: Partial<ReturnType<typeof chatInfoFromMatched>> = chatInfoFromMatched(matched, 99);
+    delete before.again;
+    expect(parseChatInfo(JSON.stringify(before))?.again).toBe(false);
   });
 
   it('reads a session stored before questions as one without a question', () => {

@@ -21,6 +21,8 @@ export interface ChatInfo {
   question: string;
   /** Which draw `question` is: `nextQuestion` asks for the one after it. */
   questionDraw: number;
+  /** The two asked to meet again (다시 텔레파시) rather than a round matching them. */
+  again: boolean;
 }
 
 /** `matched` names the receiving user `sender*` and the partner `receiver*`. */
@@ -38,6 +40,7 @@ export function chatInfoFromMatched(matched: Matched, startTime: number): ChatIn
     startTime,
     question: matched.question,
     questionDraw: matched.questionDraw,
+    again: matched.again === true,
   };
 }
 
@@ -78,6 +81,7 @@ export function parseChatInfo(raw: string | null): ChatInfo | null {
     startTime: integer(v.startTime) ?? 0,
     question: text(v.question) ?? '',
     questionDraw: integer(v.questionDraw) ?? 0,
+    again: v.again === true,
   };
 }
 

@@ -56,3 +56,8 @@ export function useCountdown(seconds: number, startedAt: number | null = null): 
   const expired = started && remaining === 0;
   return { remaining, started, expired, running: started && !expired, start, reset };
 }
+
+/** Whole seconds from `now` until `deadline` (Unix ms on one clock), a second begun counting as one; never below zero. */
+export function secondsUntil(deadline: number, now: number): number {
+  return Math.max(0, Math.ceil((deadline - now) / 1000));
+}

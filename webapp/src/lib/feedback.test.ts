@@ -41,6 +41,7 @@ describe('feedbackBody', () => {
       startTime: 0,
       question: '',
       questionDraw: 0,
+      again: false,
     };
     expect(feedbackBody(info, '행복해요')).toEqual({
       roomId: 'room-1',

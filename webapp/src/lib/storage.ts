@@ -18,6 +18,8 @@ export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
 /** The session-storage keys: what belongs to this tab only and ends with it. */
 export const sessionKeys = {
   registrationDraft: 'registrationDraft',
+  /** What this tab's wishes to meet again were answered, by room (`lib/again-wish.ts`). */
+  againWishes: 'againWishes',
 } as const;
 
 export type SessionKey = (typeof sessionKeys)[keyof typeof sessionKeys];

@@ -14,4 +14,5 @@ export const chatInfo: ChatInfo = {
   startTime: 0,
   question: '고양이의 어떤 모습이 제일 귀여워요?',
   questionDraw: 0,
+  again: false,
 };

@@ -322,6 +322,7 @@ describe('the chat page without a stored chat', () => {
         receiverNickname: '별빛',
         question: '가장 기억에 남는 바다는 어디예요?',
         questionDraw: 0,
+        again: false,
       },
     });
     setup();

@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type SubmitEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { Schemas } from '@/api/client';
+import { AgainWish } from '@/components/again-wish';
 import { AlertDialog, ConfirmDialog } from '@/components/alert-dialog';
 import { Button } from '@/components/button';
 import { Icon } from '@/components/icons';
@@ -9,11 +10,12 @@ import { ko } from '@/i18n/ko';
 import { useCurrentChat } from '@/api/current-chat';
 import { Spinner } from '@/components/spinner';
 import { chatInfoFromMatched, readChatInfo, writeChatInfo, type ChatInfo } from '@/lib/chat-session';
-import { resumeStoredChat } from '@/lib/socket';
+import { resumeStoredChat, useSocketEvent } from '@/lib/socket';
 import { useOnline } from '@/lib/use-online';
 import { useChatRoom } from '../hooks/use-chat-room';
 import { useFirstQuestion } from '../hooks/use-first-question';
 import { sendsOnEnter } from '../lib/enter-key';
+import { AgainBanner } from './again-banner';
 import { MessageList } from './message-list';
 import { QuestionCard } from './question-card';
 import { ReportModal } from './report-modal';
@@ -32,8 +34,13 @@ export const QUESTION_COMPACT_AFTER = 4;
  */
 export function ChatPage() {
   const [info, setInfo] = useState(readChatInfo);
+  // A new chat while this page shows one that ended (an invitation to meet again accepted
+  // from its end): the page turns to it, as a match anywhere else opens it.
+  useSocketEvent('matched', (matched) => {
+    setInfo(chatInfoFromMatched(matched, Date.now()));
+  });
   if (!info) return <ChatFromServer onRoom={setInfo} />;
-  return <ChatRoom info={info} />;
+  return <ChatRoom key={info.roomId} info={info} />;
 }
 
 function ChatFromServer({ onRoom }: { onRoom: (info: ChatInfo) => void }) {
@@ -162,15 +169,19 @@ function ChatRoom({ info }: { info: ChatInfo }) {
         </Button>
       </header>
 
-      <div className="chat-banner">
-        <span className="chat-banner__icon" aria-hidden="true">
-          <Icon name="sparkles" size={20} />
-        </span>
-        <div>
-          <p className="chat-banner__text">{ko.chat.banner(partnerNickname, word)}</p>
-          <p className="chat-banner__hint">{ko.chat.bannerHint}</p>
+      {info.again ? (
+        <AgainBanner word={word} />
+      ) : (
+        <div className="chat-banner">
+          <span className="chat-banner__icon" aria-hidden="true">
+            <Icon name="sparkles" size={20} />
+          </span>
+          <div>
+            <p className="chat-banner__text">{ko.chat.banner(partnerNickname, word)}</p>
+            <p className="chat-banner__hint">{ko.chat.bannerHint}</p>
+          </div>
         </div>
-      </div>
+      )}
 
       <QuestionCard
         question={firstQuestion.question}
@@ -276,7 +287,13 @@ function ChatRoom({ info }: { info: ChatInfo }) {
           <Icon name={ended?.reason === 'report' ? 'siren' : 'bubble'} size={30} />
         </div>
         <p className="modal__description">{ended ? endedText(ended, info) : null}</p>
-        {ended?.reason === 'report' ? <p className="chat-ended__hint">{ko.chat.endedByReportHint}</p> : null}
+        {ended?.reason === 'report' ? (
+          <p className="chat-ended__hint">{ko.chat.endedByReportHint}</p>
+        ) : (
+          <div className="chat-ended__again">
+            <AgainWish roomId={info.roomId} word={word} />
+          </div>
+        )}
         <div className="modal__actions">
           {/* Whoever the chat ended on is asked how it felt and may block the partner, as the
               one who left is; after a report, neither. */}

@@ -5,7 +5,7 @@ import type { Schemas } from '@/api/client';
 import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
 import { chatLog, newClientId, pendingEntry, useChatLog, type ChatEntry } from '@/lib/chat-log';
-import { clearChatInfo, clearMissedEnd, moveChatInfoToFeedback, type ChatInfo } from '@/lib/chat-session';
+import { clearChatInfo, clearMissedEnd, moveChatInfoToFeedback, readChatInfo, type ChatInfo } from '@/lib/chat-session';
 import { tabSocket, useSocketEvent, useSocketStatus } from '@/lib/socket';
 import { useEndMatch } from '../api/end-match';
 import { useReport } from '../api/report';
@@ -94,13 +94,14 @@ export function useChatRoom(info: ChatInfo): ChatRoom {
 
   useEffect(
     () => () => {
-      // Walking away from an ended chat (browser back, say) ends the session too.
+      // Walking away from an ended chat (browser back, say) ends the session too; not one
+      // that opened since (a chat opened again from this one's end).
       if (endedRef.current) {
-        clearChatInfo();
-        chatLog.clear();
+        if (readChatInfo()?.roomId === roomId) clearChatInfo();
+        chatLog.close(roomId);
       }
     },
-    [],
+    [roomId],
   );
 
   useEffect(() => {

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { AgainWish } from '@/components/again-wish';
 import { Button } from '@/components/button';
 import { Modal } from '@/components/modal';
 import { ko } from '@/i18n/ko';
@@ -15,7 +16,10 @@ interface FeedbackModalProps {
   onDone: () => void;
 }
 
-/** After leaving a chat: how it felt, as one of five moods. */
+/**
+ * After leaving a chat: how it felt, as one of five moods, and beside it "다시 만나고
+ * 싶어요" (gone once the partner is blocked: the two can never be a pair then).
+ */
 export function FeedbackModal({ info, onDone }: FeedbackModalProps) {
   const { trigger, isMutating } = useAddFeedback();
   const block = useBlockPartner();
@@ -74,6 +78,11 @@ export function FeedbackModal({ info, onDone }: FeedbackModalProps) {
           </label>
         ))}
       </fieldset>
+      {blocked ? null : (
+        <div className="feedback-modal__again">
+          <AgainWish roomId={info.roomId} word={info.word} />
+        </div>
+      )}
       <div className="modal__actions">
         <Button block loading={isMutating} onClick={() => void onSubmit()}>
           {isMutating ? ko.feedback.submitting : ko.feedback.submit}
