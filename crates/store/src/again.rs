@@ -5,10 +5,12 @@ use sqlx::FromRow;
 
 use crate::{is_unique_violation, RoomRecord, Store, StoreError};
 
-/// Where a pair holds, for a pair `p` and a time bound to `$now`, given once: not ended,
-/// not past its days, no block or report between the two (a report blocks), no sanction
-/// of either since it was made, both accounts still active.
-fn live(now: &str) -> String {
+/// Where a pair holds, for a pair `p` at a time bound to two parameters (`now` and
+/// `now_again`, each bound to the same time: parameters are bound in order, once each):
+/// not ended, not past its days, no block or report between the two (a report blocks), no
+/// sanction of either since it was made nor a suspension or ban in force, both accounts
+/// still active.
+fn live(now: &str, now_again: &str) -> String {
     format!(
         "p.ended_at IS NULL AND p.until > {now}
          AND NOT EXISTS (SELECT 1 FROM blocks k
@@ -16,7 +18,9 @@ fn live(now: &str) -> String {
                 OR (k.user_id = p.user_b AND k.blocked_id = p.user_a))
          AND NOT EXISTS (SELECT 1 FROM sanctions s
              WHERE (s.user_id = p.user_a OR s.user_id = p.user_b)
-               AND s.created_at >= p.created_at)
+               AND (s.created_at >= p.created_at
+                    OR (s.kind IN ('suspend', 'ban') AND s.lifted_at IS NULL
+                        AND (s.until IS NULL OR s.until > {now_again}))))
          AND NOT EXISTS (SELECT 1 FROM users u
              WHERE (u.id = p.user_a OR u.id = p.user_b) AND u.status <> 'active')"
     )
@@ -142,12 +146,13 @@ impl Store {
              FROM again_pairs p
              WHERE (p.user_a = $2 OR p.user_b = $3) AND {}
              ORDER BY p.created_at DESC",
-            live("$4")
+            live("$4", "$5")
         );
         Ok(sqlx::query_as(&sql)
             .bind(user_id)
             .bind(user_id)
             .bind(user_id)
+            .bind(now)
             .bind(now)
             .fetch_all(&self.pool)
             .await?)
@@ -165,13 +170,14 @@ impl Store {
                     CASE WHEN p.user_a = $1 THEN p.user_b ELSE p.user_a END AS partner_id
              FROM again_pairs p
              WHERE p.id = $2 AND (p.user_a = $3 OR p.user_b = $4) AND {}",
-            live("$5")
+            live("$5", "$6")
         );
         Ok(sqlx::query_as(&sql)
             .bind(user_id)
             .bind(id)
             .bind(user_id)
             .bind(user_id)
+            .bind(now)
             .bind(now)
             .fetch_optional(&self.pool)
             .await?)

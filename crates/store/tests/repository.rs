@@ -1597,6 +1597,38 @@ async fn a_pair_is_made_when_both_wish_and_ends_by_either_a_block_or_a_sanction(
     assert!(store.again_pairs_of(a, 101_000).await.unwrap().is_empty());
     assert_eq!(store.again_pair(renewed, a, 101_000).await.unwrap(), None);
 
+    // A suspension in force, even one given before the pair was made, holds it back
+    // while it lasts.
+    let r6 = ended_room(&store, a, b, "again-6", 102_000).await;
+    store
+        .add_sanction(
+            &NewSanction {
+                user_id: a,
+                kind: "suspend",
+                reason: "욕설",
+                until: Some(106_000),
+                operator_id: None,
+                report_id: None,
+                now: 103_000,
+            },
+            &audit("suspend", 103_000),
+        )
+        .await
+        .unwrap();
+    store.wish_again(&r6, b, 104_000, DAYS_30).await.unwrap();
+    let held = store
+        .wish_again(&r6, a, 104_500, 104_500 + DAYS_30)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(store.again_pairs_of(b, 105_000).await.unwrap().is_empty());
+    assert_eq!(store.again_pair(held, b, 105_000).await.unwrap(), None);
+    assert_eq!(
+        store.again_pairs_of(b, 107_000).await.unwrap().len(),
+        1,
+        "lapsed"
+    );
+
     // After a block (a report blocks too), no pair is made or held.
     let r4 = ended_room(&store, a, b, "again-4", 110_000).await;
     store.wish_again(&r4, a, 120_000, DAYS_30).await.unwrap();
