@@ -118,6 +118,23 @@ impl State {
         true
     }
 
+    /// Seats the members of a new room in it, puts it on the archive's list, and sends
+    /// each member their frame of `matched(room)`, as one step.
+    fn open_room(
+        &mut self,
+        room: &Room,
+        matched: &(dyn for<'r> Fn(&'r Room) -> [String; 2] + Sync),
+    ) {
+        for m in &room.members {
+            self.in_room.insert(m.user_id, room.id.clone());
+        }
+        self.rooms.insert(room.id.clone(), room.clone());
+        self.archive.entry(room.id.clone()).or_insert(None);
+        for (m, frame) in room.members.iter().zip(matched(room)) {
+            self.route(&[m.user_id], &frame);
+        }
+    }
+
     /// Sends `frame` to every instance holding any of `to`, once per instance.
     fn route(&self, to: &[i64], frame: &str) {
         let mut by: Vec<(&String, Vec<i64>)> = Vec::new();
@@ -316,14 +333,7 @@ impl Engine for MemoryEngine {
             created_ms: now_ms,
             ended_ms: None,
         };
-        for m in &room.members {
-            state.in_room.insert(m.user_id, room.id.clone());
-        }
-        state.rooms.insert(room.id.clone(), room.clone());
-        state.archive.entry(room.id.clone()).or_insert(None);
-        for (m, frame) in room.members.iter().zip((frames.matched)(&room)) {
-            state.route(&[m.user_id], &frame);
-        }
+        state.open_room(&room, frames.matched);
         Ok(JoinOutcome::Matched(room))
     }
 
@@ -353,13 +363,8 @@ impl Engine for MemoryEngine {
         };
         for m in &room.members {
             state.remove_wait(m.user_id);
-            state.in_room.insert(m.user_id, room.id.clone());
         }
-        state.rooms.insert(room.id.clone(), room.clone());
-        state.archive.entry(room.id.clone()).or_insert(None);
-        for (m, frame) in room.members.iter().zip(matched(&room)) {
-            state.route(&[m.user_id], &frame);
-        }
+        state.open_room(&room, matched);
         Ok(Some(room))
     }
 

@@ -307,6 +307,41 @@ impl RedisEngine {
         Ok(())
     }
 
+    /// The last step of a match or a pair's seat: `room` made in its partition, with its
+    /// members (`members_json`, in the order of `room.members`) and their sockets from
+    /// their seats, and each told their frame of `matched(room)`, in one script.
+    async fn create_room(
+        &self,
+        room: &Room,
+        members_json: [String; 2],
+        matched: &(dyn for<'r> Fn(&'r Room) -> [String; 2] + Sync),
+        sockets_a: Vec<String>,
+        sockets_b: Vec<String>,
+    ) -> Result<(), EngineError> {
+        let [a, b] = &room.members;
+        let [json_a, json_b] = members_json;
+        let [frame_a, frame_b] = matched(room);
+        let mut args = vec![
+            room.id.clone(),
+            json_a,
+            json_b,
+            a.user_id.to_string(),
+            b.user_id.to_string(),
+            room.word.clone(),
+            room.round.to_string(),
+            room.created_ms.to_string(),
+            frame_a,
+            frame_b,
+            sockets_a.len().to_string(),
+        ];
+        args.extend(sockets_a);
+        args.extend(sockets_b);
+        let _: i64 = self
+            .run(&self.scripts.create_room, self.layout.of(&room.id), args)
+            .await?;
+        Ok(())
+    }
+
     /// Whether a user's record of sitting in `room_id` since `since_ms` is stale: the room
     /// ended, or it was never made and will not be.
     async fn stale_seat(
@@ -721,25 +756,14 @@ impl Engine for RedisEngine {
                 created_ms: now_ms,
                 ended_ms: None,
             };
-            let [frame_a, frame_b] = (frames.matched)(&room);
-            let mut args = vec![
-                room_id.to_owned(),
-                waiter.member.to_owned(),
-                member_json.clone(),
-                waiter.user.to_owned(),
-                me.to_string(),
-                word.to_owned(),
-                round.to_string(),
-                now_ms.to_string(),
-                frame_a,
-                frame_b,
-                waiter_sockets.len().to_string(),
-            ];
-            args.extend(waiter_sockets);
-            args.extend(my_sockets);
-            let _: i64 = self
-                .run(&self.scripts.create_room, self.layout.of(room_id), args)
-                .await?;
+            self.create_room(
+                &room,
+                [waiter.member.to_owned(), member_json.clone()],
+                frames.matched,
+                waiter_sockets,
+                my_sockets,
+            )
+            .await?;
             return Ok(JoinOutcome::Matched(room));
         }
         Err(EngineError::Protocol(format!(
@@ -800,24 +824,7 @@ impl Engine for RedisEngine {
         };
         let json =
             |m: &Member| serde_json::to_string(m).map_err(|e| EngineError::Protocol(e.to_string()));
-        let [frame_a, frame_b] = matched(&room);
-        let mut args = vec![
-            room_id.to_owned(),
-            json(a)?,
-            json(b)?,
-            a.user_id.to_string(),
-            b.user_id.to_string(),
-            word.to_owned(),
-            round.to_string(),
-            now_ms.to_string(),
-            frame_a,
-            frame_b,
-            sockets_a.len().to_string(),
-        ];
-        args.extend(sockets_a);
-        args.extend(sockets_b);
-        let _: i64 = self
-            .run(&self.scripts.create_room, self.layout.of(room_id), args)
+        self.create_room(&room, [json(a)?, json(b)?], matched, sockets_a, sockets_b)
             .await?;
         Ok(Some(room))
     }
