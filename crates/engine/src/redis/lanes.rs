@@ -30,8 +30,9 @@ impl SendJob {
 }
 
 /// Chat messages and notices (typing) go to Redis in batches, one lane per Redis server (a
-/// cluster's master): the first of a batch waits for others, until [`SEND_DEPTH`] wait or
-/// for at most [`SEND_LINGER`], and those queued while a batch is out go in the next. A
+/// cluster's master): on a busy lane the first of a batch waits for others, until
+/// [`SEND_DEPTH`] wait or for at most [`SEND_LINGER`]; on a quiet one it goes at once (see
+/// [`lingers`]); those queued while a batch is out go in the next. A
 /// batch is one script call (see `SEND` in the scripts), so Redis starts Lua once for the
 /// batch and publishes its events in one message per node, which each node reads in one
 /// frame. A room's messages and notices keep their order (one lane, one batch after
@@ -46,6 +47,17 @@ pub(super) const SEND_DEPTH: usize = 32;
 /// Long enough for a lane under load to gather a few messages, short enough that a
 /// message's median wait stays about a millisecond (the timer's grain).
 pub(super) const SEND_LINGER: Duration = Duration::from_millis(1);
+/// A lane whose last batch began longer ago than this is quiet: a linger would gather next
+/// to nothing there (at under one job in `SEND_QUIET` it holds one job in most batches
+/// anyway) and only add its wait to each message.
+pub(super) const SEND_QUIET: Duration = Duration::from_millis(3);
+
+/// Whether a batch whose first job came at `now` waits for others: only when the lane began
+/// its last batch less than [`SEND_QUIET`] before, so a lane under load keeps its batches
+/// deep, and a message on a quiet one (a node at night) is not held up for nothing.
+pub(super) fn lingers(last_began: Option<tokio::time::Instant>, now: tokio::time::Instant) -> bool {
+    last_began.is_some_and(|at| now.saturating_duration_since(at) < SEND_QUIET)
+}
 
 pub(super) struct Lanes {
     pub(super) client: Client,
@@ -103,9 +115,13 @@ pub(super) async fn send_batches(
     mut jobs: mpsc::Receiver<SendJob>,
 ) {
     let mut batch = Vec::with_capacity(SEND_BATCH);
+    let mut last_began = None;
     while jobs.recv_many(&mut batch, SEND_BATCH).await > 0 {
-        let until = tokio::time::Instant::now() + SEND_LINGER;
-        while batch.len() < SEND_DEPTH {
+        let now = tokio::time::Instant::now();
+        let until = now + SEND_LINGER;
+        let linger = lingers(last_began, now);
+        last_began = Some(now);
+        while linger && batch.len() < SEND_DEPTH {
             let room = SEND_BATCH - batch.len();
             let more = jobs.recv_many(&mut batch, room);
             if !matches!(tokio::time::timeout_at(until, more).await, Ok(n) if n > 0) {
@@ -195,4 +211,20 @@ pub(super) fn keys_away() -> EngineError {
         fred::error::ErrorKind::Cluster,
         "a chat message's keys are being moved to another server",
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::time::Instant;
+
+    #[test]
+    fn a_lane_lingers_only_while_it_is_busy() {
+        let now = Instant::now();
+        assert!(!lingers(None, now), "a lane's first batch goes at once");
+        assert!(lingers(Some(now - SEND_QUIET / 2), now));
+        assert!(lingers(Some(now), now));
+        assert!(!lingers(Some(now - SEND_QUIET), now));
+        assert!(!lingers(Some(now - Duration::from_secs(5)), now));
+    }
 }
