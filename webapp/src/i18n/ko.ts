@@ -244,6 +244,7 @@ export const ko = {
     prompt: '마음이 가는 단어 하나를 골라주세요',
     loading: '단어를 불러오는 중…',
     joining: '연결을 요청하고 있어요…',
+    connecting: '서버에 연결하고 있어요…',
     waiting: (word: string) => `‘${word}’${objectParticle(word)} 고른 사람을 기다리고 있어요`,
     waitingHint: '같은 단어를 고른 사람이 나타나면 바로 대화가 시작돼요.',
     specialBadge: '스페셜',

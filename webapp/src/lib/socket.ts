@@ -77,6 +77,26 @@ export function tabSocket(): SocketClient {
   return instance;
 }
 
+/** Re-renders on the server's greeting. */
+function subscribeHello(notify: () => void): () => void {
+  return tabSocket().on('hello', () => {
+    notify();
+  });
+}
+
+function greeted(): boolean {
+  return tabSocket().latest('hello') !== undefined;
+}
+
+/**
+ * Whether frames can be sent and the server has greeted this tab (so what it knows of the
+ * user, such as a chat open elsewhere, is known here too).
+ */
+export function useSocketReady(): boolean {
+  const open = useSocketStatus() === 'open';
+  return useSyncExternalStore(subscribeHello, greeted) && open;
+}
+
 /** The room the server says this user sits in now; null before this connection's hello. */
 function serverRoom(socket: SocketClient): string | null {
   return socket.latest('hello') ? serverRoomId : null;

@@ -8,7 +8,7 @@ import { Icon } from '@/components/icons';
 import { Card } from '@/components/page';
 import { ko } from '@/i18n/ko';
 import { clearFeedbackInfo, clearMissedEnd, readFeedbackInfo } from '@/lib/chat-session';
-import { sendFrame, useActiveChat, useMissedEnd, useSocketEvent, useSocketStatus } from '@/lib/socket';
+import { sendFrame, useActiveChat, useMissedEnd, useSocketEvent, useSocketReady, useSocketStatus } from '@/lib/socket';
 import { readLocal, storageKeys } from '@/lib/storage';
 import { useRound } from '../hooks/use-round';
 import { ClosedOverlay } from './closed-overlay';
@@ -29,6 +29,7 @@ export function MainPage() {
   const needsNickname = profile ? !profile.nickname : readLocal(storageKeys.needNicknameSetup) === 'true';
   const view = useRound();
   const socketStatus = useSocketStatus();
+  const ready = useSocketReady();
   const [pick, setPick] = useState<Pick | null>(null);
   const [feedback, setFeedback] = useState(readFeedbackInfo);
   // A chat the server says goes on (see useActiveChat): a stored one that ended is not shown,
@@ -170,7 +171,7 @@ export function MainPage() {
             </Card>
           ) : null}
 
-          <RoundPanel view={view} pick={currentPick} inChat={activeChat !== null} onPick={onPick} />
+          <RoundPanel view={view} pick={currentPick} inChat={activeChat !== null} ready={ready} onPick={onPick} />
         </div>
 
         <div className="main-page__side">

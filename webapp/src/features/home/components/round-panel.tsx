@@ -18,6 +18,11 @@ interface RoundPanelProps {
   pick: Pick | null;
   /** The user sits in a chat (the server says so): no word can be picked until it ends. */
   inChat?: boolean;
+  /**
+   * The socket is open and the server has greeted this tab: until then a pick could not be
+   * sent, and whether the user sits in a chat is not known.
+   */
+  ready?: boolean;
   onPick: (word: string, round: number) => void;
 }
 
@@ -25,9 +30,9 @@ interface RoundPanelProps {
  * The heart of the main screen: the timer, the round's four words, what happens after a pick,
  * and under it all, how the round before went.
  */
-export function RoundPanel({ view, pick, inChat = false, onPick }: RoundPanelProps) {
+export function RoundPanel({ view, pick, inChat = false, ready = true, onPick }: RoundPanelProps) {
   const shown = view.shown;
-  const disabled = shown === null || view.fading || pick !== null || view.isOpen === false || inChat;
+  const disabled = shown === null || view.fading || pick !== null || view.isOpen === false || inChat || !ready;
 
   return (
     <section className="card round-panel" aria-labelledby="round-panel-title">
@@ -63,7 +68,14 @@ export function RoundPanel({ view, pick, inChat = false, onPick }: RoundPanelPro
       )}
 
       <div className="round-panel__status" role="status" aria-live="polite">
-        {pick === null ? null : pick.waiting ? (
+        {pick === null ? (
+          shown !== null && !ready && !inChat ? (
+            <div className="round-waiting">
+              <Spinner size="sm" />
+              <p className="round-waiting__title">{ko.round.connecting}</p>
+            </div>
+          ) : null
+        ) : pick.waiting ? (
           <div className="round-waiting">
             <span className="round-waiting__dots" aria-hidden="true">
               <span />
