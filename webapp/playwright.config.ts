@@ -34,6 +34,10 @@ export default defineConfig({
     locale: 'ko-KR',
     timezoneId: 'Asia/Seoul',
     trace: 'retain-on-failure',
+    // The app honours reduced motion (base.css): without it, the main page's endless
+    // animations keep every open page of headless Chromium painting, most of the browser
+    // tests' CPU. No test looks at an animation.
+    reducedMotion: 'reduce',
     launchOptions: chromium,
   },
   projects: [

@@ -96,9 +96,9 @@ test('a roundâ€™s picks echo on /main once it closes, and My page names tonightâ
   await expect(echo).toHaveAttribute('data-echo-round', round ?? '');
   await expect(c.locator('.round-echo-slot')).toHaveAttribute('aria-live', 'polite');
   await expect(a.locator('.round-echo')).toHaveText(expected);
-  // It fades in, but not for someone who asked for less motion.
+  // It fades in, but not for someone who asked for less motion (as the tests' pages do).
+  await c.emulateMedia({ reducedMotion: 'no-preference' });
   await expect(echo).toHaveCSS('animation-name', 'round-echo-in');
-  await a.emulateMedia({ reducedMotion: 'reduce' });
   await expect(a.locator('.round-echo')).toHaveCSS('animation-name', 'none');
   // Not in the chat: it is /main's.
   await expect(b).toHaveURL(/\/chatpage$/);
