@@ -84,8 +84,9 @@ function subscribeHello(notify: () => void): () => void {
   });
 }
 
-function greeted(): boolean {
-  return tabSocket().latest('hello') !== undefined;
+/** Whether the server has said hello to `socket` (to the tab's socket by default). */
+function greeted(socket: SocketClient = tabSocket()): boolean {
+  return socket.latest('hello') !== undefined;
 }
 
 /**
@@ -94,12 +95,12 @@ function greeted(): boolean {
  */
 export function useSocketReady(): boolean {
   const open = useSocketStatus() === 'open';
-  return useSyncExternalStore(subscribeHello, greeted) && open;
+  return useSyncExternalStore(subscribeHello, () => greeted()) && open;
 }
 
 /** The room the server says this user sits in now; null before this connection's hello. */
 function serverRoom(socket: SocketClient): string | null {
-  return socket.latest('hello') ? serverRoomId : null;
+  return greeted(socket) ? serverRoomId : null;
 }
 
 /** Re-renders on what changes the server's word on the user's room. */

@@ -70,10 +70,7 @@ export function RoundPanel({ view, pick, inChat = false, ready = true, onPick }:
       <div className="round-panel__status" role="status" aria-live="polite">
         {pick === null ? (
           shown !== null && !ready && !inChat ? (
-            <div className="round-waiting">
-              <Spinner size="sm" />
-              <p className="round-waiting__title">{ko.round.connecting}</p>
-            </div>
+            <Working title={ko.round.connecting} />
           ) : null
         ) : pick.waiting ? (
           <div className="round-waiting">
@@ -88,15 +85,22 @@ export function RoundPanel({ view, pick, inChat = false, ready = true, onPick }:
             </div>
           </div>
         ) : (
-          <div className="round-waiting">
-            <Spinner size="sm" />
-            <p className="round-waiting__title">{ko.round.joining}</p>
-          </div>
+          <Working title={ko.round.joining} />
         )}
       </div>
 
       <RoundEcho />
     </section>
+  );
+}
+
+/** A line under the words while something is on its way (a connection, a pick). */
+function Working({ title }: { title: string }) {
+  return (
+    <div className="round-waiting">
+      <Spinner size="sm" />
+      <p className="round-waiting__title">{title}</p>
+    </div>
   );
 }
 
