@@ -1,24 +1,19 @@
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { SWRConfig } from 'swr';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chatInfo } from '@/test/chat-info';
-import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { jsonResponse } from '@/test/render';
 import { readChatInfo, readMissedEnd, writeChatInfo } from './chat-session';
-import { tabSocket, useActiveChat, useMissedEnd } from './socket';
+import { useActiveChat, useMissedEnd } from './socket';
 
 const info = chatInfo;
 const round = { isOpen: true, round: 1000, remaining: 20, words: [], serverTime: 0 };
 
-beforeEach(() => {
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
-});
+fakeTabSocketPerTest();
 
 afterEach(() => {
-  tabSocket().stop();
-  vi.unstubAllGlobals();
   localStorage.clear();
 });
 

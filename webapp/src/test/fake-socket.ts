@@ -1,4 +1,5 @@
 import { act } from '@testing-library/react';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { tabSocket } from '@/lib/socket';
 import type { WebSocketLike } from '@/lib/socket-client';
 
@@ -61,4 +62,19 @@ export function connectTabSocket(): FakeWebSocket {
     socket.open();
   });
   return socket;
+}
+
+/**
+ * For each test of the calling file: the tab's socket opens `FakeWebSocket`s (none made
+ * yet), and is stopped after the test.
+ */
+export function fakeTabSocketPerTest(): void {
+  beforeEach(() => {
+    vi.stubGlobal('WebSocket', FakeWebSocket);
+    FakeWebSocket.instances = [];
+  });
+  afterEach(() => {
+    tabSocket().stop();
+    vi.unstubAllGlobals();
+  });
 }

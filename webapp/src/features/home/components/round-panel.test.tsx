@@ -1,20 +1,12 @@
 import { act, render, renderHook, screen } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ko } from '@/i18n/ko';
 import { initialRoundView, type RoundView } from '@/lib/round-clock';
-import { tabSocket, useSocketReady } from '@/lib/socket';
-import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { useSocketReady } from '@/lib/socket';
+import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { RoundPanel } from './round-panel';
 
-beforeEach(() => {
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
-});
-
-afterEach(() => {
-  tabSocket().stop();
-  vi.unstubAllGlobals();
-});
+fakeTabSocketPerTest();
 
 const words = ['바다', '산', '별', '비'].map((word) => ({ word, paid: false, custom: false }));
 const view: RoundView = { ...initialRoundView, round: 7, words, remaining: 20, shown: { round: 7, words }, isOpen: true };
