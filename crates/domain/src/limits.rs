@@ -4,14 +4,12 @@ use std::time::Duration;
 
 /// Life of a phone verification code (spec: 180-second countdown).
 pub const CODE_TTL: Duration = Duration::from_secs(180);
-/// Wrong codes one network (see the server's `security::neighbourhood`) may try against
-/// one code: past them that network is refused for the code's life, while the code stays
-/// good for the phone's owner elsewhere.
+/// Tries of one code, right or wrong: a code is tried only from the browser it was sent
+/// for, so nobody else spends them, and a guesser has five in a million per SMS.
 pub const CODE_MAX_ATTEMPTS: i64 = 5;
-/// Wrong codes allowed against one code from all networks together before it is void:
-/// three networks' worth. A stranger needs three networks to spoil one code, and guesses
-/// one in 6 × 10⁴ codes at best.
-pub const CODE_MAX_ATTEMPTS_ALL: i64 = 3 * CODE_MAX_ATTEMPTS;
+/// How long a browser keeps its code flow (the cookie that binds codes to it): long enough
+/// to ask again and type the code, well past one code's life.
+pub const CODE_FLOW_TTL: Duration = Duration::from_secs(60 * 60);
 /// How long a verified phone may be used to register.
 pub const VERIFIED_PHONE_TTL: Duration = Duration::from_secs(15 * 60);
 /// Minimum gap between two codes to one phone asked for from one network: another
@@ -20,9 +18,13 @@ pub const SMS_COOLDOWN: Duration = Duration::from_secs(60);
 /// Codes one phone may receive per day when asked for from one network.
 pub const SMS_DAILY_PER_PHONE: u32 = 5;
 /// Codes one phone may receive per day from all networks together, against texting a
-/// stranger's phone from many. A device that logged in to the phone's account before is
-/// not held back by it (a password reset from the owner's own browser).
+/// stranger's phone from many. A device that logged in to the phone's account before, or
+/// any browser on a network the account's sessions began from in `KNOWN_NETWORK_WITHIN`,
+/// is not held back by it (a password reset from the owner's own browser, or a new one at
+/// home or at work).
 pub const SMS_DAILY_PER_PHONE_ALL: u32 = 10;
+/// How far back a network the account logged in from counts as its owner's.
+pub const KNOWN_NETWORK_WITHIN: Duration = Duration::from_secs(90 * 24 * 60 * 60);
 /// Codes one client address may request per day.
 pub const SMS_DAILY_PER_IP: u32 = 30;
 /// Failed logins per client address, whatever the username, in `LOGIN_WINDOW`.

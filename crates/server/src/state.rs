@@ -190,6 +190,7 @@ impl AppState {
             store: store.clone(),
             clock: Arc::clone(&clock),
             limits: limits.clone(),
+            secure_cookies: config.secure_cookies(),
         };
         let safety = Safety {
             store: store.clone(),

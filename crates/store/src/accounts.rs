@@ -235,6 +235,25 @@ impl Store {
         Ok(())
     }
 
+    /// The addresses `user_id`'s sessions began from since `since`, the latest first (at
+    /// most 50): the networks its owner is known to use.
+    pub async fn session_ips_since(
+        &self,
+        user_id: i64,
+        since: i64,
+    ) -> Result<Vec<String>, StoreError> {
+        let rows: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT ip, MAX(created_at) AS latest FROM sessions
+             WHERE user_id = $1 AND created_at >= $2
+             GROUP BY ip ORDER BY latest DESC LIMIT 50",
+        )
+        .bind(user_id)
+        .bind(since)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(|(ip, _)| ip).collect())
+    }
+
     /// The active account behind a live session.
     pub async fn session_user(
         &self,

@@ -9,6 +9,9 @@ pub struct PhoneCode {
     pub phone: String,
     pub purpose: String,
     pub code_hash: String,
+    /// The digest of the browser's code flow the code was sent for (see the server's
+    /// `accounts::codes`): only that browser may try it.
+    pub flow: Option<String>,
     pub created_at: i64,
     pub expires_at: i64,
     pub attempts: i64,
@@ -27,21 +30,24 @@ pub struct IdentityCheck {
 }
 
 impl Store {
-    /// Records a freshly sent code. Only the latest code of a phone and purpose counts.
+    /// Records a freshly sent code for one browser's `flow`. Only the latest code of a
+    /// phone, purpose and flow counts: another browser's code leaves this one's alone.
     pub async fn insert_phone_code(
         &self,
         phone: &str,
         purpose: &str,
+        flow: &str,
         code_hash: &str,
         now: i64,
         expires_at: i64,
     ) -> Result<(), StoreError> {
         sqlx::query(
-            "INSERT INTO phone_codes (phone, purpose, code_hash, created_at, expires_at)
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO phone_codes (phone, purpose, flow, code_hash, created_at, expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(phone)
         .bind(purpose)
+        .bind(flow)
         .bind(code_hash)
         .bind(now)
         .bind(expires_at)
@@ -50,18 +56,22 @@ impl Store {
         Ok(())
     }
 
+    /// The latest code of `phone` and `purpose` sent for the browser's `flow`.
     pub async fn latest_phone_code(
         &self,
         phone: &str,
         purpose: &str,
+        flow: &str,
     ) -> Result<Option<PhoneCode>, StoreError> {
         Ok(sqlx::query_as(
-            "SELECT id, phone, purpose, code_hash, created_at, expires_at, attempts, verified_at,
-                    consumed_at
-             FROM phone_codes WHERE phone = $1 AND purpose = $2 ORDER BY id DESC LIMIT 1",
+            "SELECT id, phone, purpose, code_hash, flow, created_at, expires_at, attempts,
+                    verified_at, consumed_at
+             FROM phone_codes WHERE phone = $1 AND purpose = $2 AND flow = $3
+             ORDER BY id DESC LIMIT 1",
         )
         .bind(phone)
         .bind(purpose)
+        .bind(flow)
         .fetch_optional(&self.pool)
         .await?)
     }

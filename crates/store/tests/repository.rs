@@ -74,11 +74,11 @@ fn user<'a>(username: &'a str, phone: &'a str, now: i64) -> NewUser<'a> {
 
 async fn verify_phone(store: &Store, phone: &str, now: i64) {
     store
-        .insert_phone_code(phone, "register", "h", now, now + 180_000)
+        .insert_phone_code(phone, "register", "f", "h", now, now + 180_000)
         .await
         .unwrap();
     let code = store
-        .latest_phone_code(phone, "register")
+        .latest_phone_code(phone, "register", "f")
         .await
         .unwrap()
         .unwrap();
@@ -226,6 +226,8 @@ async fn sessions_expire_and_revoke(store: Store) {
         store.session_user("a", 9_999).await.unwrap().unwrap().id,
         id
     );
+    assert_eq!(store.session_ips_since(id, 2000).await.unwrap(), ["ip"]);
+    assert!(store.session_ips_since(id, 2001).await.unwrap().is_empty());
     assert!(
         store.session_user("a", 10_000).await.unwrap().is_none(),
         "expired"
@@ -249,19 +251,45 @@ async fn sessions_expire_and_revoke(store: Store) {
 
 async fn code_attempts_are_counted(store: Store) {
     store
-        .insert_phone_code("01011112222", "reset", "h1", 1000, 181_000)
+        .insert_phone_code("01011112222", "reset", "f", "h1", 1000, 181_000)
         .await
         .unwrap();
     store
-        .insert_phone_code("01011112222", "reset", "h2", 2000, 182_000)
+        .insert_phone_code("01011112222", "reset", "f", "h2", 2000, 182_000)
         .await
         .unwrap();
     let code = store
-        .latest_phone_code("01011112222", "reset")
+        .latest_phone_code("01011112222", "reset", "f")
         .await
         .unwrap()
         .unwrap();
     assert_eq!(code.code_hash, "h2", "the latest code counts");
+    // Another browser's code for the same phone is its own, and leaves this one alone.
+    store
+        .insert_phone_code("01011112222", "reset", "g", "h3", 2500, 182_500)
+        .await
+        .unwrap();
+    let theirs = store
+        .latest_phone_code("01011112222", "reset", "g")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(theirs.code_hash, "h3");
+    assert_eq!(
+        store
+            .latest_phone_code("01011112222", "reset", "f")
+            .await
+            .unwrap()
+            .unwrap()
+            .code_hash,
+        "h2",
+        "a stranger's newer code does not void the owner's"
+    );
+    assert!(store
+        .latest_phone_code("01011112222", "reset", "nobody")
+        .await
+        .unwrap()
+        .is_none());
     assert_eq!(store.take_code_attempt(code.id, 2).await.unwrap(), Some(1));
     assert_eq!(store.take_code_attempt(code.id, 2).await.unwrap(), Some(2));
     assert_eq!(
@@ -271,7 +299,7 @@ async fn code_attempts_are_counted(store: Store) {
     );
     assert_eq!(
         store
-            .latest_phone_code("01011112222", "reset")
+            .latest_phone_code("01011112222", "reset", "f")
             .await
             .unwrap()
             .unwrap()
@@ -284,7 +312,7 @@ async fn code_attempts_are_counted(store: Store) {
         "spent once"
     );
     assert!(store
-        .latest_phone_code("01011112222", "register")
+        .latest_phone_code("01011112222", "register", "f")
         .await
         .unwrap()
         .is_none());
@@ -292,11 +320,11 @@ async fn code_attempts_are_counted(store: Store) {
 
 async fn concurrent_code_attempts_stop_at_the_limit(store: Store) {
     store
-        .insert_phone_code("01011112222", "register", "h", 1000, 181_000)
+        .insert_phone_code("01011112222", "register", "f", "h", 1000, 181_000)
         .await
         .unwrap();
     let code = store
-        .latest_phone_code("01011112222", "register")
+        .latest_phone_code("01011112222", "register", "f")
         .await
         .unwrap()
         .unwrap();

@@ -1,10 +1,13 @@
 //! Find password (username → code to the account's own phone → new password) and change
 //! password. A stranger who knows a username cannot reset without that phone.
 
+use poem::web::cookie::CookieJar;
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
-use telepathy_domain::limits::{PASSWORD_CHANGES_PER_USER, PASSWORD_CHANGE_WINDOW};
+use telepathy_domain::limits::{
+    KNOWN_NETWORK_WITHIN, PASSWORD_CHANGES_PER_USER, PASSWORD_CHANGE_WINDOW,
+};
 use telepathy_domain::{
     check_new_password, ErrorCode, Notice, Password, PasswordContext, Phone, Username,
 };
@@ -14,7 +17,7 @@ use telepathy_store::User;
 use super::signup::UsernameBody;
 use super::{Ack, Tag};
 use crate::error::{ApiError, ApiResult, OrInternal};
-use crate::security::passwords;
+use crate::security::{client_net, neighbourhood, passwords};
 use crate::state::AppState;
 
 pub struct PasswordApi(pub AppState);
@@ -74,6 +77,28 @@ impl PasswordApi {
             .await
             .or_internal("finding a user")
     }
+
+    /// Whether the request comes from `user`'s owner as far as a stranger cannot fake it:
+    /// from a browser that logged in to the account (its device cookie), or from a network
+    /// one of its sessions began from lately. A stranger who spends the phone's daily codes
+    /// from elsewhere then still leaves the owner theirs.
+    async fn is_the_owner(&self, req: &Request, user: &User) -> Result<bool, ApiError> {
+        let s = &self.0;
+        if s.devices.trusted_device(req, user.id).is_some() {
+            return Ok(true);
+        }
+        let since = s
+            .clock
+            .now_ms()
+            .saturating_sub(i64::try_from(KNOWN_NETWORK_WITHIN.as_millis()).unwrap_or(i64::MAX));
+        let net = client_net(req, s.config.trusted_proxies);
+        let known = s
+            .store
+            .session_ips_since(user.id, since)
+            .await
+            .or_internal("reading an account's networks")?;
+        Ok(known.iter().any(|ip| neighbourhood(ip) == net))
+    }
 }
 
 #[OpenApi(tag = "Tag::Password")]
@@ -96,16 +121,21 @@ impl PasswordApi {
         method = "post",
         operation_id = "sendResetCode"
     )]
-    async fn send_code(&self, req: &Request, body: Json<UsernameBody>) -> ApiResult<CodeSent> {
+    async fn send_code(
+        &self,
+        req: &Request,
+        cookies: &CookieJar,
+        body: Json<UsernameBody>,
+    ) -> ApiResult<CodeSent> {
         let user = self
             .lookup(req, &body.username)
             .await?
             .ok_or(ErrorCode::NotFound)?;
         let phone = Phone::parse(&user.phone).or_internal("a stored phone is invalid")?;
-        let owner_device = self.0.devices.trusted_device(req, user.id).is_some();
+        let owner = self.is_the_owner(req, &user).await?;
         self.0
             .codes
-            .send_code(req, &phone, CodePurpose::Reset, owner_device)
+            .send_code(req, cookies, &phone, CodePurpose::Reset, owner)
             .await?;
         Ok(Json(CodeSent {
             success: true,

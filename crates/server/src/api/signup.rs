@@ -141,7 +141,12 @@ impl SignupApi {
         method = "post",
         operation_id = "sendSignupCode"
     )]
-    async fn send(&self, req: &Request, body: Json<SignupPhoneBody>) -> ApiResult<Ack> {
+    async fn send(
+        &self,
+        req: &Request,
+        cookies: &CookieJar,
+        body: Json<SignupPhoneBody>,
+    ) -> ApiResult<Ack> {
         let s = &self.0;
         if !body.birthdate.trim().is_empty() {
             check_age(&Birthdate::parse(&body.birthdate)?, s.clock.now())?;
@@ -159,7 +164,7 @@ impl SignupApi {
         }
         // A phone not yet registered has no account, so no device of its owner.
         s.codes
-            .send_code(req, &phone, CodePurpose::Register, false)
+            .send_code(req, cookies, &phone, CodePurpose::Register, false)
             .await?;
         Ok(Json(Ack::of(Notice::CodeSent)))
     }

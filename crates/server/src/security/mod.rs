@@ -9,7 +9,7 @@ pub mod passwords;
 pub mod sealing;
 pub mod totp;
 
-use std::net::{IpAddr, Ipv6Addr};
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 
 use poem::http::header;
 use poem::Request;
@@ -86,10 +86,21 @@ pub fn client_of(forwarded: &[&str], peer: &str, trusted: usize) -> String {
     // What our proxies write is an address; anything else was written by the client.
     chain
         .get(at)
-        .copied()
-        .filter(|a| a.parse::<IpAddr>().is_ok())
-        .unwrap_or(peer)
-        .to_owned()
+        .and_then(|a| address_of(a))
+        .map_or_else(|| peer.to_owned(), |ip| ip.to_string())
+}
+
+/// The address of one X-Forwarded-For entry: an address alone, or with the port some
+/// proxies add (`203.0.113.14:5555`, `[2001:db8::14]:443`), which names the same client.
+fn address_of(entry: &str) -> Option<IpAddr> {
+    entry
+        .parse::<IpAddr>()
+        .ok()
+        .or_else(|| entry.parse::<SocketAddr>().ok().map(|a| a.ip()))
+        .or_else(|| {
+            let bracketed = entry.strip_prefix('[')?.strip_suffix(']')?;
+            bracketed.parse::<Ipv6Addr>().ok().map(IpAddr::V6)
+        })
 }
 
 /// Whether a request comes from this machine (a loopback peer that came through no proxy)
@@ -190,6 +201,11 @@ mod tests {
             (&[], 3, peer),
             (&["6.6.6.6", "", "203.0.113.5"], 1, "203.0.113.5"),
             (&["6.6.6.6", "203.0.113.5", " "], 1, "203.0.113.5"),
+            // A proxy that adds the client's port names the same client.
+            (&["203.0.113.14:5555"], 1, "203.0.113.14"),
+            (&["6.6.6.6", "[2001:db8::14]:443"], 1, "2001:db8::14"),
+            (&["[2001:db8::14]"], 1, "2001:db8::14"),
+            (&["203.0.113.14:notaport"], 1, peer),
         ];
         for (forwarded, trusted, client) in cases {
             assert_eq!(

@@ -63,6 +63,9 @@ pub struct TestApp {
     pub cookie: Option<String>,
     /// The device cookie the app last set (a login or sign-up), sent with every request.
     pub device: Option<String>,
+    /// The code flow cookie the app last set (an SMS code sent), sent with every request:
+    /// the browser's own codes. Take it to play another browser.
+    pub flow: Option<String>,
 }
 
 /// An answer: status and JSON body.
@@ -189,6 +192,7 @@ async fn spawn_on(
         clock,
         cookie: None,
         device: None,
+        flow: None,
     }
 }
 
@@ -235,7 +239,7 @@ async fn redis_engine() -> RedisEngine {
 impl TestApp {
     /// The Cookie header a browser would send: the session's and the device's.
     fn cookies(&self) -> Option<String> {
-        let both: Vec<&str> = [&self.cookie, &self.device]
+        let both: Vec<&str> = [&self.cookie, &self.device, &self.flow]
             .into_iter()
             .flatten()
             .map(String::as_str)
@@ -314,6 +318,8 @@ impl TestApp {
             // The device cookie is kept apart, as a browser keeps it past a logout.
             if sc.starts_with("tp_device=") {
                 self.device = Some(sc.split(';').next().unwrap_or_default().to_owned());
+            } else if sc.starts_with("tp_code=") {
+                self.flow = Some(sc.split(';').next().unwrap_or_default().to_owned());
             } else {
                 set_cookie = Some(sc.to_owned());
             }
@@ -330,6 +336,13 @@ impl TestApp {
             body,
             set_cookie,
         }
+    }
+
+    /// What the store keeps of this browser's code flow (the digest of its cookie).
+    pub fn flow_digest(&self) -> String {
+        let flow = self.flow.as_deref().expect("a code flow");
+        let id = flow.strip_prefix("tp_code=").unwrap_or(flow);
+        telepathy_server::accounts::sessions::digest(id)
     }
 
     /// The latest code the demo SMS outbox holds for `phone`.

@@ -21,6 +21,7 @@ crate::both!(
     the_outbox_answers_this_machine_or_the_token,
     outbox_reads_are_limited,
     the_demo_keeps_the_spec_hours_once_its_clock_is_moved,
+    a_forwarded_entry_with_a_port_is_that_client,
 );
 
 async fn foreign_origins_cannot_change_state(mut app: TestApp) {
@@ -445,6 +446,30 @@ async fn a_forged_forwarded_hop_does_not_escape_rate_limits() {
     assert_eq!(statuses[limit], 429, "one client, whatever it forged");
     let other = lookups_forwarded_for(&app, &["203.0.113.6".to_owned()]).await;
     assert_eq!(other, [200], "another client behind the same proxy");
+}
+
+/// A proxy that writes the client's port too (`203.0.113.14:5555`, `[2001:db8::14]:443`)
+/// still names that client: each is limited alone, not with everyone behind the proxy.
+async fn a_forwarded_entry_with_a_port_is_that_client(app: TestApp) {
+    let app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    let limit = telepathy_domain::limits::LOOKUPS_PER_IP as usize;
+    let one: Vec<String> = (0..=limit)
+        .map(|i| format!("203.0.113.14:{}", 5000 + i))
+        .collect();
+    let statuses = lookups_forwarded_for(&app, &one).await;
+    assert!(statuses[..limit].iter().all(|s| *s == 200), "{statuses:?}");
+    assert_eq!(statuses[limit], 429, "one client, whatever its port");
+    let others = [
+        "203.0.113.15:5555".to_owned(),
+        "[2001:db8::14]:443".to_owned(),
+        "[2001:db8:1::14]".to_owned(),
+    ];
+    let statuses = lookups_forwarded_for(&app, &others).await;
+    assert_eq!(
+        statuses,
+        [200, 200, 200],
+        "other clients behind the same proxy"
+    );
 }
 
 /// With two trusted proxies the client is the second address from the right.

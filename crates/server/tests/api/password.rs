@@ -7,6 +7,8 @@ const PHONE: &str = "01011112222";
 const OWNER: &str = "198.51.100.7";
 const STRANGER: &str = "203.0.113.66";
 const ANOTHER_STRANGER: &str = "2001:db8:66::1";
+/// A network alice never logged in from.
+const NEW_NETWORK: &str = "192.0.2.44";
 
 crate::both!(
     find_password_with_the_phone_code,
@@ -16,16 +18,22 @@ crate::both!(
     change_keeps_this_session_and_ends_the_others,
     a_stranger_cannot_use_up_the_owners_codes,
     a_strangers_wrong_codes_spend_only_their_own_tries,
+    a_strangers_new_code_leaves_the_owners_alone,
 );
 
 /// Knowing only a username, a stranger uses up their own network's share of the phone's
 /// codes, not the owner's; strangers on several networks use up the phone's share of all
-/// networks, but not for the browser the owner logged in on.
+/// networks, but not for the browser the owner logged in on, nor for a new browser on a
+/// network the owner logged in from.
 async fn a_stranger_cannot_use_up_the_owners_codes(app: TestApp) {
     let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
     app.sign_up("alice", "abcdefg1", PHONE).await;
-    let owners_device = app.device.take().expect("sign-up marks the device");
     app.cookie = None;
+    // Alice logged in from home once.
+    app.login_from(OWNER, "alice", "abcdefg1").await.assert_ok();
+    let owners_device = app.device.take().expect("a login marks the device");
+    app.cookie = None;
+    app.flow = None;
     let send = json!({ "username": "alice" });
     let mut sent = 1; // the sign-up's code
     for _ in 0..SMS_DAILY_PER_PHONE {
@@ -39,11 +47,6 @@ async fn a_stranger_cannot_use_up_the_owners_codes(app: TestApp) {
     app.post_from(STRANGER, "/api/password/send-code", send.clone())
         .await
         .assert_error(429, "SMS_DAILY_LIMIT");
-    // The stranger's cooldown and count are not the owner's.
-    app.post_from(OWNER, "/api/password/send-code", send.clone())
-        .await
-        .assert_ok();
-    sent += 1;
     while sent < SMS_DAILY_PER_PHONE_ALL {
         app.pass_sms_cooldown_from(ANOTHER_STRANGER, PHONE).await;
         app.post_from(ANOTHER_STRANGER, "/api/password/send-code", send.clone())
@@ -55,12 +58,12 @@ async fn a_stranger_cannot_use_up_the_owners_codes(app: TestApp) {
     app.post_from(ANOTHER_STRANGER, "/api/password/send-code", send.clone())
         .await
         .assert_error(429, "SMS_DAILY_LIMIT");
-    app.pass_sms_cooldown_from(OWNER, PHONE).await;
-    app.post_from(OWNER, "/api/password/send-code", send.clone())
+    // A new browser on a network alice never used waits for the next day.
+    app.post_from(NEW_NETWORK, "/api/password/send-code", send.clone())
         .await
         .assert_error(429, "SMS_DAILY_LIMIT");
-    // From the browser alice logged in on, the code still comes, and works.
-    app.device = Some(owners_device);
+    // A new browser at home still gets its code, and the code works.
+    app.flow = None;
     app.post_from(OWNER, "/api/password/send-code", send.clone())
         .await
         .assert_ok();
@@ -72,15 +75,64 @@ async fn a_stranger_cannot_use_up_the_owners_codes(app: TestApp) {
     )
     .await
     .assert_ok();
+    // From the browser alice logged in on, wherever it is, the code comes too.
+    app.flow = None;
+    app.device = Some(owners_device);
+    app.post_from(NEW_NETWORK, "/api/password/send-code", send.clone())
+        .await
+        .assert_ok();
+    let code = app.reset_code(PHONE);
+    app.post_from(
+        NEW_NETWORK,
+        "/api/password/reset",
+        json!({ "username": "alice", "password": "newpass2", "code": code }),
+    )
+    .await
+    .assert_ok();
 }
 
-/// Wrong codes from a stranger's network use up that network's tries, not the code: the
-/// owner's right code still resets the password.
+/// A stranger who asks for a code for the owner's username after the owner did (from
+/// another network, or the same one) leaves the owner's code good: each browser's code is
+/// its own.
+async fn a_strangers_new_code_leaves_the_owners_alone(app: TestApp) {
+    let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    app.sign_up("alice", "abcdefg1", PHONE).await;
+    app.cookie = None;
+    app.device = None;
+    app.flow = None;
+    let send = json!({ "username": "alice" });
+    app.post_from(OWNER, "/api/password/send-code", send.clone())
+        .await
+        .assert_ok();
+    let code = app.reset_code(PHONE);
+    let owners_browser = app.flow.take().expect("the owner's code flow");
+    for stranger in [STRANGER, ANOTHER_STRANGER, OWNER] {
+        app.flow = None;
+        app.pass_sms_cooldown_from(stranger, PHONE).await;
+        app.post_from(stranger, "/api/password/send-code", send.clone())
+            .await
+            .assert_ok();
+        assert_ne!(app.flow.as_ref(), Some(&owners_browser));
+    }
+    app.flow = Some(owners_browser);
+    app.post_from(
+        OWNER,
+        "/api/password/reset",
+        json!({ "username": "alice", "password": "newpass1", "code": code }),
+    )
+    .await
+    .assert_ok();
+    app.login_from(OWNER, "alice", "newpass1").await.assert_ok();
+}
+
+/// Wrong codes from strangers on any number of networks, with or without a code of their
+/// own, never reach the owner's code: the owner's right code still resets the password.
 async fn a_strangers_wrong_codes_spend_only_their_own_tries(app: TestApp) {
     let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
     app.sign_up("alice", "abcdefg1", PHONE).await;
     app.cookie = None;
     app.device = None;
+    app.flow = None;
     app.post_from(
         OWNER,
         "/api/password/send-code",
@@ -89,8 +141,25 @@ async fn a_strangers_wrong_codes_spend_only_their_own_tries(app: TestApp) {
     .await
     .assert_ok();
     let code = app.reset_code(PHONE);
+    let owners_browser = app.flow.take().expect("the owner's code flow");
     let wrong = if code == "000000" { "111111" } else { "000000" };
     let reset = |code: &str| json!({ "username": "alice", "password": "newpass1", "code": code });
+    // A browser that asked for no code has none to try.
+    for stranger in [STRANGER, ANOTHER_STRANGER, NEW_NETWORK] {
+        for _ in 0..CODE_MAX_ATTEMPTS {
+            app.post_from(stranger, "/api/password/reset", reset(wrong))
+                .await
+                .assert_error(400, "CODE_EXPIRED");
+        }
+    }
+    // One that asked spends its own code's tries, whatever it types.
+    app.post_from(
+        STRANGER,
+        "/api/password/send-code",
+        json!({ "username": "alice" }),
+    )
+    .await
+    .assert_ok();
     for _ in 0..CODE_MAX_ATTEMPTS - 1 {
         app.post_from(STRANGER, "/api/password/reset", reset(wrong))
             .await
@@ -99,10 +168,10 @@ async fn a_strangers_wrong_codes_spend_only_their_own_tries(app: TestApp) {
     app.post_from(STRANGER, "/api/password/reset", reset(wrong))
         .await
         .assert_error(400, "CODE_ATTEMPTS_EXCEEDED");
-    // Past its tries, the stranger's network is refused even the right code.
     app.post_from(STRANGER, "/api/password/reset", reset(&code))
         .await
         .assert_error(400, "CODE_ATTEMPTS_EXCEEDED");
+    app.flow = Some(owners_browser);
     app.post_from(OWNER, "/api/password/reset", reset(&code))
         .await
         .assert_ok();

@@ -352,10 +352,12 @@ async fn parallel_wrong_codes_are_limited(mut app: TestApp) {
     let code = app.outbox_code("01011112222").await;
     let wrong = if code == "000000" { "111111" } else { "000000" };
     let body = json!({ "phone": "01011112222", "code": wrong });
+    let flow = app.flow.clone().expect("the browser's code flow");
     let tries = (0..50).map(|_| {
         app.client
             .post("/api/verify-mvp/check")
             .header("origin", ORIGIN)
+            .header("cookie", &flow)
             .body_json(&body)
             .send()
     });
@@ -377,7 +379,7 @@ async fn parallel_wrong_codes_are_limited(mut app: TestApp) {
     let stored = app
         .state
         .store
-        .latest_phone_code("01011112222", "register")
+        .latest_phone_code("01011112222", "register", &app.flow_digest())
         .await
         .unwrap()
         .unwrap();
@@ -513,20 +515,31 @@ async fn an_ipv6_network_shares_one_daily_cap(app: TestApp) {
 }
 
 /// A stranger's wrong codes for a phone not yet registered use up the stranger's tries,
-/// not the code the owner is about to type.
+/// not the code the owner is about to type: a code is tried only from the browser it was
+/// sent for, and the code a stranger asks for is the stranger's own.
 async fn a_strangers_wrong_codes_spare_the_owners_sign_up(app: TestApp) {
     let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
     let (owner, stranger) = ("198.51.100.7", "203.0.113.66");
-    app.post_from(
-        owner,
-        "/api/verify-mvp/send",
-        json!({ "phone": "01011112222" }),
-    )
-    .await
-    .assert_ok();
+    let send = json!({ "phone": "01011112222" });
+    app.post_from(owner, "/api/verify-mvp/send", send.clone())
+        .await
+        .assert_ok();
     let code = app.outbox_code("01011112222").await;
+    let owners_browser = app
+        .flow
+        .take()
+        .expect("a code flow for the owner's browser");
     let wrong = if code == "000000" { "111111" } else { "000000" };
     let check = |code: &str| json!({ "phone": "01011112222", "code": code });
+    // A browser that asked for no code has none to try, not even the right one.
+    app.post_from(stranger, "/api/verify-mvp/check", check(&code))
+        .await
+        .assert_error(400, "CODE_EXPIRED");
+    // The stranger's own code, and its tries, are the stranger's.
+    app.post_from(stranger, "/api/verify-mvp/send", send.clone())
+        .await
+        .assert_ok();
+    assert!(app.flow.is_some());
     for _ in 0..CODE_MAX_ATTEMPTS {
         let a = app
             .post_from(stranger, "/api/verify-mvp/check", check(wrong))
@@ -539,6 +552,7 @@ async fn a_strangers_wrong_codes_spare_the_owners_sign_up(app: TestApp) {
     app.post_from(stranger, "/api/verify-mvp/check", check(&code))
         .await
         .assert_error(400, "CODE_ATTEMPTS_EXCEEDED");
+    app.flow = Some(owners_browser);
     app.post_from(owner, "/api/verify-mvp/check", check(&code))
         .await
         .assert_ok();

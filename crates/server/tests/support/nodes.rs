@@ -175,7 +175,8 @@ pub async fn post(
 
 /// Signs up through `base` (whose demo outbox holds the code) and sets a nickname.
 pub async fn sign_up(base: &str, username: &str, phone: &str) -> String {
-    post(
+    // The code belongs to this browser's code flow: its cookie goes with the check.
+    let (_, flow) = post(
         base,
         "/api/verify-mvp/send",
         json!({ "phone": phone }),
@@ -192,7 +193,7 @@ pub async fn sign_up(base: &str, username: &str, phone: &str) -> String {
         base,
         "/api/verify-mvp/check",
         json!({ "phone": phone, "code": outbox["code"] }),
-        None,
+        flow.as_deref(),
     )
     .await;
     let body = json!({ "username": username, "password": "abcdefg1", "phone": phone, "gender": "남성", "birthdate": "19990101", "service": true, "privacy": true, "youth": true });
