@@ -45,6 +45,11 @@
 //! Digits and Latin look-alikes count only in the listed spellings and the derived `8`
 //! (`18놈`, `개18`, `ㅅ8`, `c발`, `시bal`): a bare `18` is a number.
 //!
+//! The middle finger typed as its vowel (`ㅗ`, `ㅗㅗㅗ`) is no word of the list, as the
+//! skeleton drops a vowel that follows no consonant: a run of `ㅗ` that no letter or digit
+//! touches (laughter may follow, `ㅗㅗㅋㅋ`) is a hit by rule. Next to a letter it spells
+//! a syllable (`ㄱㅗ`) or an exclamation (`ㅗㅜㅑ`).
+//!
 //! # Romanised words
 //!
 //! Latin words (runs of ASCII letters and digits, through `-`, `.`, `_`) are also read as
@@ -69,23 +74,42 @@
 //!
 //! # Contact details
 //!
-//! `find_contacts` matches regular expressions on a folded copy of the text (fullwidth
-//! forms as ASCII, the vowel `ㅡ`, dashes and tildes as `-`, `。` and `·` as `.`, circled
-//! digits as digits), and maps what it finds back to the original. A phone number is ten or
-//! eleven digits, digit words (`공일공`, `영`, `빵`) or look-alikes (`o1o`) after `01` or
-//! `+82`, with up to three characters that are neither letters nor digits between them. An
-//! e-mail address may spell its `@` (`골뱅이`, `(at)`, `[at]`, ` at `) and its dots
-//! (`닷`, `쩜`, `(dot)`, ` dot `, `닷컴`); with a plain ` at ` it must name a mail provider,
-//! as "meet at home" is English. A domain may have spaces around its dots (`naver . com`)
-//! or spell them, then only before `com`, `net`, `org` or `kr`. One pass over the text
-//! tells which patterns can match (ten digits and a zero for a phone, a Latin letter and a
-//! dot for a link, a Latin letter for a handle), and only those run: most messages hold no
-//! contact detail at all.
+//! `find_contacts` matches regular expressions on a folded copy of the text, and maps what
+//! it finds back to the original. The fold is where every disguise of a character is
+//! undone, so the patterns and their rules hold for all of them:
+//!
+//! - fullwidth forms as ASCII, and the decimal digits of every script as ASCII digits
+//!   (Arabic-Indic `٠١٠`, mathematical `𝟎𝟏𝟎`, Devanagari, Thai, …);
+//! - the numbers of signs as their digits: circled (`①`, `⓪`, `❶`, `⑫`), parenthesised
+//!   (`⑴`), with a full stop (`⒈`), superscript and subscript (`¹`, `₁`), keycaps (`1️⃣`),
+//!   CJK numerals (`〇一二`; `一` between digits is a dash, `010一1234`);
+//! - the vowel `ㅡ`, dashes and tildes as `-`, `。` and `·` as `.`;
+//! - invisible characters (zero-width space, joiner and non-joiner, word joiner, byte order
+//!   mark, soft hyphen, Hangul fillers) as nothing, so `카\u{200C}톡` reads `카톡`;
+//! - loose jamo as the syllable they spell (`ㅋㅏ톡`, `ㅋㅏㅌㅗㄱ`), with `r` and `H`
+//!   between a consonant and more Hangul as the vowels they look like (`ㅋr톡`).
+//!
+//! A phone number is ten or eleven digits, digit words or look-alikes (`o1o`) after `01`
+//! or `+82`, with up to three characters that are neither letters nor digits between them.
+//! The digit words are the Sino-Korean ones (`공일공`, `영`, `빵`, `일이삼`) and the native
+//! numbers (`하나`, `둘`, `셋` … `아홉`), so `공일공 하나둘삼사 오육칠팔` is a number and
+//! `하나 둘 셋 하면` is not: the length rule is the same for every way of writing a digit.
+//! An e-mail address may spell its `@` (`골뱅이`, `(at)`, `[at]`, `(골뱅이)`, ` at `) and its
+//! dots (`닷`, `쩜`, `점`, `(dot)`, `(닷)`, `[.]`, ` dot `, `닷컴`); with a plain ` at ` it
+//! must name a mail provider, as "meet at home" is English. A provider named in Hangul
+//! (`골뱅이 네이버`) takes a spelled top-level domain after it (`네이버닷컴`). A domain may
+//! have spaces around its dots (`naver . com`) or spell them, then only before `com`,
+//! `net`, `org` or `kr`. A link's scheme may be spaced (`h t t p s : / /`) or defanged
+//! (`hxxps`, `[:]`). One pass over the text tells which patterns can match (ten digits and
+//! a zero for a phone, a Latin letter and a dot or two slashes for a link, a Latin letter
+//! for a handle), and only those run: most messages hold no contact detail at all.
 //!
 //! # Known limits
 //!
 //! The list holds whole words, not sounds: a new misspelling of a syllable needs a new line.
-//! English profanity is not caught, nor romanised words spaced apart (`si bal`). Words
+//! English profanity is not caught, nor romanised words spaced apart (`si bal`). The
+//! contact masking reads digits and names, not meaning: a number spelled in the words of
+//! another language (`zero one zero`) is not masked. Words
 //! split by a space inside a longer word are missed (`야시 발`, `병 신아`), and single
 //! syllables spaced apart can still form a listed word by chance (`김 씨 발`, `우리 개 새끼
 //! 낳았어`). A meaning that depends on context (`병신년` the year 丙申年 against the
@@ -220,9 +244,11 @@ pub fn check_nickname_words(nickname: &str) -> Result<(), ErrorCode> {
 /// with digit words, `공일공…`, and look-alikes, `o1o`), messenger IDs after the
 /// messenger's name (`카톡 아이디 abc123`, `텔레 @name`), e-mail addresses (also spelled
 /// out: `abc 골뱅이 naver 닷컴`, `abc(at)gmail(dot)com`), and links (`http(s)://…`,
-/// `www.…`, bare domains such as `abc.com`, `naver . com`, `t.me/x`,
-/// `open.kakao.com/o/…`). Fullwidth forms, dash look-alikes (`ㅡ`, `–`, `~`) and dot
-/// look-alikes (`。`, `·`) count as what they stand for. Sorted and disjoint.
+/// `hxxps://…`, `www.…`, bare domains such as `abc.com`, `naver . com`, `t.me/x`,
+/// `open.kakao.com/o/…`). Fullwidth forms, the digits of other scripts and of signs
+/// (`٠١٠`, `𝟎𝟏𝟎`, `⑴`, `¹`, `〇一〇`), native numbers (`하나 둘`), dash look-alikes (`ㅡ`,
+/// `–`, `~`), dot look-alikes (`。`, `·`) and loose jamo (`ㅋㅏ톡`) count as what they stand
+/// for; invisible characters count as nothing. Sorted and disjoint.
 pub fn find_contacts(text: &str) -> Vec<Range<usize>> {
     let Some(c) = CONTACTS.as_ref() else {
         return Vec::new();
@@ -1911,6 +1937,60 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(&text[found[0].clone()], "０１０ㅡ１２３４ㅡ５６７８");
         assert_eq!(mask_contacts(text), "번호 ************* 야");
+    }
+
+    #[test]
+    fn every_listed_zero_starts_ten_decimal_digits() {
+        for zero in DIGIT_ZEROS {
+            for d in 0..10 {
+                let c = char::from_u32(zero + d).unwrap();
+                assert!(c.is_numeric(), "{:X}", zero + d);
+                assert_eq!(fold_width(c), digit(d), "{:X}", zero + d);
+            }
+        }
+        assert_eq!(fold_width('\u{0669}'), '9');
+        assert_eq!(fold_width('\u{1D7FF}'), '9');
+        assert_eq!(fold_width('\u{066A}'), '\u{066A}');
+        assert_eq!(fold_width('가'), '가');
+    }
+
+    #[test]
+    fn signs_of_numbers_fold_to_their_digits() {
+        let folded = |t: &str| ContactText::of(t).0.text(t).to_owned();
+        assert_eq!(folded("⑫⒇⒈²₃❿〇二"), "12201231002");
+        assert_eq!(folded("〇一〇 010一1234"), "010 010-1234");
+        assert_eq!(folded("카\u{200c}톡 1\u{fe0f}\u{20e3}"), "카톡 1");
+        assert_eq!(
+            folded("ㅋㅏ톡 ㅋr톡 ㅋㅏㅌㅗㄱ ㄲH톡"),
+            "카톡 카톡 카톡 깨톡"
+        );
+        // ㅡ after a consonant is a dash unless Hangul follows; r and H only between jamo
+        // and Hangul.
+        assert_eq!(folded("ㅇㅡ1 ㅎr ok"), "ㅇ-1 ㅎr ok");
+    }
+
+    #[test]
+    fn folded_pieces_point_at_all_the_characters_they_stand_for() {
+        let text = "ㅋㅏ톡 abc1\u{200c}";
+        let (folded, _) = ContactText::of(text);
+        assert_eq!(folded.text(text), "카톡 abc1");
+        assert_eq!(&text[folded.original(0..3)], "ㅋㅏ");
+        assert_eq!(&text[folded.original(7..11)], "abc1");
+        let text = "0⑽-1\u{fe0f}\u{20e3}";
+        let (folded, _) = ContactText::of(text);
+        assert_eq!(folded.text(text), "010-1");
+        assert_eq!(&text[folded.original(1..2)], "⑽");
+        assert_eq!(&text[folded.original(4..5)], "1\u{fe0f}\u{20e3}");
+    }
+
+    #[test]
+    fn the_middle_finger_is_a_lone_run_of_its_vowel() {
+        assert_eq!(find("ㅗ"), vec![0..3]);
+        assert_eq!(mask("ㅗㅗ ㅗ"), "** *");
+        assert_eq!(mask("ㅗㅗㅋㅋ"), "**ㅋㅋ");
+        for text in ["ㄱㅗ", "ㅗㅜㅑ", "야ㅗ", "ㅗ1", "고오"] {
+            assert!(is_clean(text), "{text}");
+        }
     }
 
     #[test]
