@@ -45,6 +45,11 @@
 //! Digits and Latin look-alikes count only in the listed spellings and the derived `8`
 //! (`18놈`, `개18`, `ㅅ8`, `c발`, `시bal`): a bare `18` is a number.
 //!
+//! The middle finger typed as its vowel (`ㅗ`, `ㅗㅗㅗ`) is no word of the list, as the
+//! skeleton drops a vowel that follows no consonant: a run of `ㅗ` that no letter or digit
+//! touches (laughter may follow, `ㅗㅗㅋㅋ`) is a hit by rule. Next to a letter it spells
+//! a syllable (`ㄱㅗ`) or an exclamation (`ㅗㅜㅑ`).
+//!
 //! # Romanised words
 //!
 //! Latin words (runs of ASCII letters and digits, through `-`, `.`, `_`) are also read as
@@ -69,23 +74,42 @@
 //!
 //! # Contact details
 //!
-//! `find_contacts` matches regular expressions on a folded copy of the text (fullwidth
-//! forms as ASCII, the vowel `ㅡ`, dashes and tildes as `-`, `。` and `·` as `.`, circled
-//! digits as digits), and maps what it finds back to the original. A phone number is ten or
-//! eleven digits, digit words (`공일공`, `영`, `빵`) or look-alikes (`o1o`) after `01` or
-//! `+82`, with up to three characters that are neither letters nor digits between them. An
-//! e-mail address may spell its `@` (`골뱅이`, `(at)`, `[at]`, ` at `) and its dots
-//! (`닷`, `쩜`, `(dot)`, ` dot `, `닷컴`); with a plain ` at ` it must name a mail provider,
-//! as "meet at home" is English. A domain may have spaces around its dots (`naver . com`)
-//! or spell them, then only before `com`, `net`, `org` or `kr`. One pass over the text
-//! tells which patterns can match (ten digits and a zero for a phone, a Latin letter and a
-//! dot for a link, a Latin letter for a handle), and only those run: most messages hold no
-//! contact detail at all.
+//! `find_contacts` matches regular expressions on a folded copy of the text, and maps what
+//! it finds back to the original. The fold is where every disguise of a character is
+//! undone, so the patterns and their rules hold for all of them:
+//!
+//! - fullwidth forms as ASCII, and the decimal digits of every script as ASCII digits
+//!   (Arabic-Indic `٠١٠`, mathematical `𝟎𝟏𝟎`, Devanagari, Thai, …);
+//! - the numbers of signs as their digits: circled (`①`, `⓪`, `❶`, `⑫`), parenthesised
+//!   (`⑴`), with a full stop (`⒈`), superscript and subscript (`¹`, `₁`), keycaps (`1️⃣`),
+//!   CJK numerals (`〇一二`; `一` between digits is a dash, `010一1234`);
+//! - the vowel `ㅡ`, dashes and tildes as `-`, `。` and `·` as `.`;
+//! - invisible characters (zero-width space, joiner and non-joiner, word joiner, byte order
+//!   mark, soft hyphen, Hangul fillers) as nothing, so `카\u{200C}톡` reads `카톡`;
+//! - loose jamo as the syllable they spell (`ㅋㅏ톡`, `ㅋㅏㅌㅗㄱ`), with `r` and `H`
+//!   between a consonant and more Hangul as the vowels they look like (`ㅋr톡`).
+//!
+//! A phone number is ten or eleven digits, digit words or look-alikes (`o1o`) after `01`
+//! or `+82`, with up to three characters that are neither letters nor digits between them.
+//! The digit words are the Sino-Korean ones (`공일공`, `영`, `빵`, `일이삼`) and the native
+//! numbers (`하나`, `둘`, `셋` … `아홉`), so `공일공 하나둘삼사 오육칠팔` is a number and
+//! `하나 둘 셋 하면` is not: the length rule is the same for every way of writing a digit.
+//! An e-mail address may spell its `@` (`골뱅이`, `(at)`, `[at]`, `(골뱅이)`, ` at `) and its
+//! dots (`닷`, `쩜`, `점`, `(dot)`, `(닷)`, `[.]`, ` dot `, `닷컴`); with a plain ` at ` it
+//! must name a mail provider, as "meet at home" is English. A provider named in Hangul
+//! (`골뱅이 네이버`) takes a spelled top-level domain after it (`네이버닷컴`). A domain may
+//! have spaces around its dots (`naver . com`) or spell them, then only before `com`,
+//! `net`, `org` or `kr`. A link's scheme may be spaced (`h t t p s : / /`) or defanged
+//! (`hxxps`, `[:]`). One pass over the text tells which patterns can match (ten digits and
+//! a zero for a phone, a Latin letter and a dot or two slashes for a link, a Latin letter
+//! for a handle), and only those run: most messages hold no contact detail at all.
 //!
 //! # Known limits
 //!
 //! The list holds whole words, not sounds: a new misspelling of a syllable needs a new line.
-//! English profanity is not caught, nor romanised words spaced apart (`si bal`). Words
+//! English profanity is not caught, nor romanised words spaced apart (`si bal`). The
+//! contact masking reads digits and names, not meaning: a number spelled in the words of
+//! another language (`zero one zero`) is not masked. Words
 //! split by a space inside a longer word are missed (`야시 발`, `병 신아`), and single
 //! syllables spaced apart can still form a listed word by chance (`김 씨 발`, `우리 개 새끼
 //! 낳았어`). A meaning that depends on context (`병신년` the year 丙申年 against the
@@ -114,7 +138,36 @@ pub fn find(text: &str) -> Vec<Range<usize>> {
     }
     find_in_skeleton(text, &mut hits);
     find_romanised(text, &mut hits);
+    find_middle_fingers(text, &mut hits);
     merge(hits)
+}
+
+/// The middle finger typed as the vowel `ㅗ` (`ㅗ`, `ㅗㅗㅗ`): a run of it that no letter or
+/// digit touches, but for laughter after it (`ㅗㅗㅋㅋ`). The skeleton drops it, as a loose
+/// vowel after no consonant; next to a letter it spells a syllable (`ㄱㅗ`, `ㅗㅜㅑ`).
+fn find_middle_fingers(text: &str, hits: &mut Vec<Range<usize>>) {
+    let finger = |c: char| matches!(fold_width(c), 'ㅗ' | '\u{1169}');
+    let mut run: Option<usize> = None;
+    let mut before_run = None;
+    let mut last = None;
+    for (at, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        if finger(c) && at < text.len() {
+            if run.is_none() {
+                run = Some(at);
+                before_run = last;
+            }
+        } else if let Some(start) = run.take() {
+            let touches = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+            let laughter = matches!(fold_width(c), 'ㅋ' | 'ㅎ');
+            if !touches(before_run) && (!touches(Some(c)) || laughter) {
+                hits.push(start..at);
+            }
+        }
+        last = Some(c);
+    }
 }
 
 /// The hits of the word list in the skeleton of `text`.
@@ -191,16 +244,18 @@ pub fn check_nickname_words(nickname: &str) -> Result<(), ErrorCode> {
 /// with digit words, `공일공…`, and look-alikes, `o1o`), messenger IDs after the
 /// messenger's name (`카톡 아이디 abc123`, `텔레 @name`), e-mail addresses (also spelled
 /// out: `abc 골뱅이 naver 닷컴`, `abc(at)gmail(dot)com`), and links (`http(s)://…`,
-/// `www.…`, bare domains such as `abc.com`, `naver . com`, `t.me/x`,
-/// `open.kakao.com/o/…`). Fullwidth forms, dash look-alikes (`ㅡ`, `–`, `~`) and dot
-/// look-alikes (`。`, `·`) count as what they stand for. Sorted and disjoint.
+/// `hxxps://…`, `www.…`, bare domains such as `abc.com`, `naver . com`, `t.me/x`,
+/// `open.kakao.com/o/…`). Fullwidth forms, the digits of other scripts and of signs
+/// (`٠١٠`, `𝟎𝟏𝟎`, `⑴`, `¹`, `〇一〇`), native numbers (`하나 둘`), dash look-alikes (`ㅡ`,
+/// `–`, `~`), dot look-alikes (`。`, `·`) and loose jamo (`ㅋㅏ톡`) count as what they stand
+/// for; invisible characters count as nothing. Sorted and disjoint.
 pub fn find_contacts(text: &str) -> Vec<Range<usize>> {
     let Some(c) = CONTACTS.as_ref() else {
         return Vec::new();
     };
     let (folded, signs) = ContactText::of(text);
     let hits = contacts_in(c, folded.text(text), &signs);
-    merge(hits.into_iter().map(|r| folded.original(text, r)).collect())
+    merge(hits.into_iter().map(|r| folded.original(r)).collect())
 }
 
 /// The contact details in `text`, already folded.
@@ -212,7 +267,7 @@ fn contacts_in(c: &Contacts, text: &str, signs: &Signs) -> Vec<Range<usize>> {
     // The patterns with no literal to start from run only on messages that hold what they
     // need: most chat messages hold no contact detail at all.
     let phone_like = signs.digits >= 10 && signs.zero;
-    let linked = signs.latin && (signs.dot || text.contains("://"));
+    let linked = signs.latin && (signs.dot || signs.slashes >= 2);
     let dotted = signs.latin && (signs.dot || contains_ascii_word(text, "dot"));
     let at_like = signs.latin && (signs.at || contains_ascii_word(text, "at"));
     for m in phone_like
@@ -295,6 +350,8 @@ struct Signs {
     dot: bool,
     /// An `@` or a spelled one (`골뱅이`, `앳`).
     at: bool,
+    /// Slashes, as a link's `://` has two (also spaced, `: / /`).
+    slashes: usize,
 }
 
 impl Signs {
@@ -314,6 +371,8 @@ impl Signs {
                 self.digits += 1;
                 self.latin = true;
             }
+            // Sino-Korean digits, and one syllable of each native number (하나, 둘, 셋,
+            // 넷, 다섯, 여섯, 일곱, 여덟, 아홉).
             '1'..='9'
             | '|'
             | '일'
@@ -325,10 +384,19 @@ impl Signs {
             | '륙'
             | '칠'
             | '팔'
-            | '구' => self.digits += 1,
+            | '구'
+            | '하'
+            | '둘'
+            | '셋'
+            | '넷'
+            | '섯'
+            | '곱'
+            | '덟'
+            | '홉' => self.digits += 1,
             'a'..='z' | 'A'..='Z' => self.latin = true,
             '.' | '닷' | '쩜' | '점' => self.dot = true,
             '@' | '앳' | '골' => self.at = true,
+            '/' => self.slashes += 1,
             _ => {}
         }
     }
@@ -359,13 +427,14 @@ const MAIL_PROVIDERS: [&str; 13] = [
 ];
 
 /// A text for the contact patterns: the original when nothing in it needs folding (most
-/// messages), else a folded copy and, for each folded character, where it starts in the
-/// copy and in the original.
+/// messages), else a folded copy made of pieces, each with where it starts in the copy
+/// and the characters of the original it stands for (one, or a few: `ㅋㅏ` for `카`, a
+/// digit and the keycap marks after it).
 enum ContactText {
     Original,
     Folded {
         text: String,
-        starts: Vec<(usize, usize)>,
+        pieces: Vec<(usize, Range<usize>)>,
     },
 }
 
@@ -375,12 +444,8 @@ impl ContactText {
         let mut signs = Signs::default();
         let mut first_fold = None;
         for (at, c) in text.char_indices() {
-            let folded = if (c.is_ascii() && c != '~') || ('\u{AC00}'..='\u{D7A3}').contains(&c) {
-                c
-            } else {
-                fold_contact(c)
-            };
-            if folded != c {
+            let plain = (c.is_ascii() && c != '~') || ('\u{AC00}'..='\u{D7A3}').contains(&c);
+            if !plain && folds(c) {
                 first_fold = Some(at);
                 break;
             }
@@ -392,20 +457,54 @@ impl ContactText {
         // Fold from the first character that needs it, counting the rest.
         let mut folded = String::with_capacity(text.len());
         folded.push_str(&text[..first]);
-        let mut starts: Vec<(usize, usize)> = text[..first]
+        let mut pieces: Vec<(usize, Range<usize>)> = text[..first]
             .char_indices()
-            .map(|(at, _)| (at, at))
+            .map(|(at, c)| (at, at..at + c.len_utf8()))
             .collect();
-        for (at, c) in text[first..].char_indices() {
-            let f = fold_contact(c);
-            signs.count(f);
-            starts.push((folded.len(), first + at));
-            folded.push(f);
+        let starts: Vec<usize> = text[first..]
+            .char_indices()
+            .map(|(at, _)| first + at)
+            .collect();
+        let chars: Vec<char> = text[first..].chars().collect();
+        let end_of = |n: usize| starts.get(n).copied().unwrap_or(text.len());
+        let mut i = 0;
+        while i < chars.len() {
+            let (fold, len) = match compose(&chars, i) {
+                Some((syllable, len)) => (Fold::Char(syllable), len),
+                None if chars[i] == '一' => {
+                    // 一 is a digit among numerals (〇一〇), else a dash (010一1234).
+                    let numeral = |n: Option<usize>| {
+                        n.and_then(|n| chars.get(n))
+                            .is_some_and(|&c| is_cjk_numeral(c))
+                    };
+                    let one = numeral(i.checked_sub(1)) || numeral(Some(i + 1));
+                    (Fold::Char(if one { '1' } else { '-' }), 1)
+                }
+                None => (fold_contact(chars[i]), 1),
+            };
+            let source = starts[i]..end_of(i + len);
+            i += len;
+            let out = match fold {
+                Fold::Drop => continue,
+                Fold::Mark => {
+                    if let Some((_, last)) = pieces.last_mut() {
+                        last.end = source.end;
+                    }
+                    continue;
+                }
+                Fold::Char(f) => [None, Some(f)],
+                Fold::Number(n) => [(n >= 10).then(|| digit(n / 10)), Some(digit(n % 10))],
+            };
+            pieces.push((folded.len(), source));
+            for f in out.into_iter().flatten() {
+                signs.count(f);
+                folded.push(f);
+            }
         }
         (
             Self::Folded {
                 text: folded,
-                starts,
+                pieces,
             },
             signs,
         )
@@ -418,23 +517,65 @@ impl ContactText {
         }
     }
 
-    /// The range in the original text of a range in the folded one.
-    fn original(&self, original: &str, range: Range<usize>) -> Range<usize> {
-        let Self::Folded { starts, .. } = self else {
+    /// The range in the original text of a range in the folded one: from the piece its
+    /// start falls in to the piece its end falls in.
+    fn original(&self, range: Range<usize>) -> Range<usize> {
+        let Self::Folded { pieces, .. } = self else {
             return range;
         };
-        let at = |folded: usize| {
-            let n = starts.partition_point(|&(f, _)| f < folded);
-            starts.get(n).map_or(original.len(), |&(_, o)| o)
-        };
-        at(range.start)..at(range.end)
+        let first = pieces.partition_point(|(f, _)| *f <= range.start);
+        let last = pieces.partition_point(|(f, _)| *f < range.end);
+        match (
+            first.checked_sub(1).and_then(|n| pieces.get(n)),
+            last.checked_sub(1).and_then(|n| pieces.get(n)),
+        ) {
+            (Some((_, a)), Some((_, b))) => a.start..b.end,
+            _ => range,
+        }
     }
 }
 
-/// A character as the contact patterns read it: fullwidth forms as ASCII, dash
-/// look-alikes (the vowel `ㅡ`, en and em dashes, the minus sign, tildes) as `-`, dot
-/// look-alikes (`。`, `·`, `ㆍ`) as `.`, circled digits as digits.
-fn fold_contact(c: char) -> char {
+fn is_cjk_numeral(c: char) -> bool {
+    matches!(
+        c,
+        '〇' | '零' | '一' | '二' | '三' | '四' | '五' | '六' | '七' | '八' | '九'
+    )
+}
+
+/// The ASCII digit of `n` (0 to 9).
+fn digit(n: u32) -> char {
+    char::from_digit(n, 10).unwrap_or('0')
+}
+
+/// What a character of the original text becomes for the contact patterns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fold {
+    /// Nothing: an invisible character (`U+200C`, `U+00AD`, …).
+    Drop,
+    /// Part of the character before it: a variation selector, a keycap (`1️⃣`).
+    Mark,
+    Char(char),
+    /// A number, 0 to 20, in ASCII digits (`⑫` as `12`).
+    Number(u32),
+}
+
+/// Whether a character is not what the contact patterns read: it folds, or may start
+/// jamo that spell a syllable.
+fn folds(c: char) -> bool {
+    c == '一' || fold_contact(c) != Fold::Char(c) || INITIALS.contains(&fold_width(c))
+}
+
+/// A character as the contact patterns read it: fullwidth forms as ASCII, decimal digits
+/// of any script as ASCII digits (`fold_width`), dash look-alikes (the vowel `ㅡ`, en and
+/// em dashes, the minus sign, tildes) as `-`, dot look-alikes (`。`, `·`, `ㆍ`) as `.`,
+/// the numbers of signs (circled `①`, `❶`, parenthesised `⑴`, with a full stop `⒈`,
+/// superscript `¹` and subscript `₁`, CJK `〇二三`) as their digits, and invisible
+/// characters (zero-width space, joiner and non-joiner, word joiner, byte order mark,
+/// soft hyphen, Hangul fillers) as nothing. `一` is read by `ContactText::of`, as its
+/// neighbours tell a digit from a dash.
+fn fold_contact(c: char) -> Fold {
+    let n = c as u32;
+    let from = |first: u32, value: u32| Fold::Number(n - first + value);
     match c {
         'ㅡ'
         | '\u{2010}'..='\u{2015}'
@@ -446,13 +587,79 @@ fn fold_contact(c: char) -> char {
         | '~'
         | '\u{301C}'
         | '\u{223C}'
-        | '\u{FF5E}' => '-',
+        | '\u{FF5E}' => Fold::Char('-'),
         '\u{3002}' | '\u{FF61}' | '\u{FF0E}' | '\u{00B7}' | '\u{318D}' | '\u{2219}'
-        | '\u{2022}' | '\u{30FB}' => '.',
-        '\u{2460}'..='\u{2468}' => char::from_u32(c as u32 - 0x2460 + '1' as u32).unwrap_or(c),
-        '\u{24EA}' => '0',
-        c => fold_width(c),
+        | '\u{2022}' | '\u{30FB}' => Fold::Char('.'),
+        // ① to ⑳, ⑴ to ⒇, ⒈ to ⒛.
+        '\u{2460}'..='\u{2473}' => from(0x2460, 1),
+        '\u{2474}'..='\u{2487}' => from(0x2474, 1),
+        '\u{2488}'..='\u{249B}' => from(0x2488, 1),
+        // ⓪, ⓿, 🄀 (0.), the dingbat zeros, 〇 and 零.
+        '\u{24EA}' | '\u{24FF}' | '\u{1F100}' | '\u{1F10B}' | '\u{1F10C}' | '\u{3007}'
+        | '\u{96F6}' => Fold::Number(0),
+        // ⓫ to ⓴, ⓵ to ⓾, ❶ to ❿, ➀ to ➉, ➊ to ➓, 🄁 (0,) to 🄊 (9,).
+        '\u{24EB}'..='\u{24F4}' => from(0x24EB, 11),
+        '\u{24F5}'..='\u{24FE}' => from(0x24F5, 1),
+        '\u{2776}'..='\u{277F}' => from(0x2776, 1),
+        '\u{2780}'..='\u{2789}' => from(0x2780, 1),
+        '\u{278A}'..='\u{2793}' => from(0x278A, 1),
+        '\u{1F101}'..='\u{1F10A}' => from(0x1F101, 0),
+        // Superscripts and subscripts.
+        '\u{2070}' => Fold::Number(0),
+        '\u{00B9}' => Fold::Number(1),
+        '\u{00B2}' => Fold::Number(2),
+        '\u{00B3}' => Fold::Number(3),
+        '\u{2074}'..='\u{2079}' => from(0x2074, 4),
+        '\u{2080}'..='\u{2089}' => from(0x2080, 0),
+        // CJK numerals (一 in `ContactText::of`).
+        '二' => Fold::Number(2),
+        '三' => Fold::Number(3),
+        '四' => Fold::Number(4),
+        '五' => Fold::Number(5),
+        '六' => Fold::Number(6),
+        '七' => Fold::Number(7),
+        '八' => Fold::Number(8),
+        '九' => Fold::Number(9),
+        '\u{00AD}'
+        | '\u{034F}'
+        | '\u{115F}'
+        | '\u{1160}'
+        | '\u{180B}'..='\u{180F}'
+        | '\u{200B}'..='\u{200F}'
+        | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}'
+        | '\u{3164}'
+        | '\u{FEFF}'
+        | '\u{FFA0}' => Fold::Drop,
+        '\u{FE00}'..='\u{FE0F}' | '\u{20E3}' => Fold::Mark,
+        c => Fold::Char(fold_width(c)),
     }
+}
+
+/// The syllable that loose jamo starting at `chars[i]` spell, and how many they are: a
+/// consonant, the vowel after it, and a consonant after that which starts no syllable of
+/// its own (`ㅋㅏ톡`, `ㅋㅏㅌㅗㄱ` as `카톡`). Between a consonant and more Hangul, `r`
+/// and `H` read as the vowels they look like, `ㅏ` and `ㅐ` (`ㅋr톡`, `ㄲH톡`); `ㅡ`
+/// spells a syllable only before more Hangul, else it is a dash.
+fn compose(chars: &[char], i: usize) -> Option<(char, usize)> {
+    let at = |n: usize| chars.get(n).map(|&c| fold_width(c));
+    let initial = INITIALS.iter().position(|&x| Some(x) == at(i))?;
+    let hangul_after = |n: usize| at(n).is_some_and(is_hangul);
+    let vowel = match at(i + 1)? {
+        'r' if hangul_after(i + 2) => 'ㅏ',
+        'H' if hangul_after(i + 2) => 'ㅐ',
+        'ㅡ' if !hangul_after(i + 2) => return None,
+        v if is_compat_vowel(v) => v,
+        _ => return None,
+    };
+    let starts_syllable = at(i + 3).is_some_and(|c| is_compat_vowel(c) || c == 'r' || c == 'H');
+    let fin = at(i + 2)
+        .filter(|_| !starts_syllable)
+        .and_then(|c| FINALS.iter().position(|&x| x == c))
+        .filter(|&t| t > 0);
+    let n = (initial * 21 + (vowel as usize - 0x314F)) * 28 + fin.unwrap_or(0);
+    let syllable = char::from_u32(0xAC00 + n as u32)?;
+    Some((syllable, if fin.is_some() { 3 } else { 2 }))
 }
 
 /// `text` with each contact detail replaced by as many `*` as it has characters.
@@ -691,23 +898,27 @@ static CONTACTS: LazyLock<Option<Contacts>> = LazyLock::new(|| {
     const SEP: &str = r"[^\p{L}\p{N}]{0,3}";
     let zero = "(?:[0oOㅇ]|공|영|빵)";
     let one = "(?:[1lI|]|일)";
-    let d = "(?:[0-9oOlI|ㅇ]|공|영|빵|일|이|삼|사|오|육|륙|칠|팔|구)";
-    let phone = format!(
-        r"(?:(?:\+82|82){SEP}1|{zero}{SEP}{one}){SEP}(?:[016789oOlI|ㅇ]|공|영|빵|일|육|륙|칠|팔|구)(?:{SEP}{d}){{7,8}}"
-    );
+    // Sino-Korean and native numbers; `일곱` before `일`, as the first that matches is
+    // taken.
+    let d = "(?:[0-9oOlI|ㅇ]|공|영|빵|일곱|일|이|삼|사|오|육|륙|칠|팔|구|하나|둘|셋|넷|다섯|여섯|여덟|아홉)";
+    let third = "(?:[016789oOlI|ㅇ]|공|영|빵|일곱|일|육|륙|칠|팔|구|하나|여섯|여덟|아홉)";
+    let phone = format!(r"(?:(?:\+82|82){SEP}1|{zero}{SEP}{one}){SEP}{third}(?:{SEP}{d}){{7,8}}");
     let tld = "com|net|org|kr|io|me|ly|gg|xyz|app|link|site|info|biz|tv|cc|dev|shop|club|top";
+    // The scheme also spaced (`h t t p s : / /`) or defanged (`hxxp`, `[:]`).
+    let scheme = r"h\s?[tx]\s?[tx]\s?p\s?(?:s\s?)?(?::|\[:\]|\(:\))\s?/\s?/\s?";
     let url = format!(
-        r"(?i)(?:https?://[^\s]+|www\.[^\s]+|[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?)*\.(?:{tld})(?:/[A-Za-z0-9_\-./?=&%#~+]*)?)"
+        r"(?i)(?:{scheme}[^\s]+|www\.[^\s]+|[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?)*\.(?:{tld})(?:/[A-Za-z0-9_\-./?=&%#~+]*)?)"
     );
-    // A dot with spaces around it or spelled (`.`, `(dot)`, `닷`, `쩜`, `점`, ` dot `).
-    let dot = r"(?:\s*(?:\.|\(dot\)|\[dot\]|\{dot\}|닷|쩜|점)\s*|\s+dot\s+)";
+    // A dot with spaces around it, spelled, or either in brackets (`.`, `닷`, `쩜`, `점`,
+    // `(dot)`, `[.]`, `(닷)`, ` dot `).
+    let dot = r"(?:\s*(?:\.|닷|쩜|점|[(\[{<]\s*(?:dot|\.|닷|쩜|점)\s*[)\]}>])\s*|\s+dot\s+)";
     let spelled_url = format!(
         r"(?i)[a-z0-9][a-z0-9\-]*(?:{dot}[a-z0-9][a-z0-9\-]*)*{dot}(?:com|net|org|co{dot}kr|kr|컴|넷)(?:\s*/\s*[A-Za-z0-9_\-.?=&%#~+]+)*"
     );
-    let at = r"(?:\s*(?:@|골뱅이|\(at\)|\[at\]|\{at\}|<at>|앳)\s*|\s+at\s+)";
+    let at = r"(?:\s*(?:@|골뱅이|앳|[(\[{<]\s*(?:at|@|골뱅이|앳)\s*[)\]}>])\s*|\s+at\s+)";
     let providers = "네이버|지메일|다음|한메일|네이트|카카오|핫메일";
     let email = format!(
-        r"(?i)([A-Za-z0-9._%+\-]+)({at})(?:([A-Za-z0-9\-]+)(?:{dot}[A-Za-z0-9\-]+)*{dot}(?:[a-z]{{2,6}}|컴|넷)|({providers}))"
+        r"(?i)([A-Za-z0-9._%+\-]+)({at})(?:([A-Za-z0-9\-]+)(?:{dot}[A-Za-z0-9\-]+)*{dot}(?:[a-z]{{2,6}}|컴|넷)|({providers})(?:{dot}(?:com|net|kr|컴|넷))?)"
     );
     let names = "카카오톡|카카오\\s*톡|카카오|카\\s*[.\\-_]?\\s*톡|카똑|까톡|깨톡|ㅋㅌ|텔레그램|텔레그렘|텔레|텔그|라인|인스타그램|인스타|디스코드|디코|위챗|스냅챗|스냅|페이스북|페북|왓츠앱|틱톡|오픈채팅|오픈톡|kakao\\s*talk|kakao|katalk|telegram|instagram|insta|discord|wechat|snapchat|facebook|whatsapp|tiktok|아이디|아디";
     let messenger = format!(
@@ -912,7 +1123,9 @@ fn kind(c: char) -> Kind {
     }
 }
 
-/// Fullwidth ASCII to ASCII, halfwidth Hangul jamo to compatibility jamo.
+/// Fullwidth ASCII to ASCII, halfwidth Hangul jamo to compatibility jamo, and the
+/// decimal digits of every script (Arabic-Indic `٠١٢`, Devanagari `०१२`, mathematical
+/// `𝟎𝟏𝟐`, …) to ASCII digits, as fullwidth `０１２` are.
 fn fold_width(c: char) -> char {
     let u = c as u32;
     let folded = match u {
@@ -923,10 +1136,31 @@ fn fold_width(c: char) -> char {
         0xFFCA..=0xFFCF => u - 0xFFCA + 0x3155,
         0xFFD2..=0xFFD7 => u - 0xFFD2 + 0x315B,
         0xFFDA..=0xFFDC => u - 0xFFDA + 0x3161,
+        0x0660.. if !(0xAC00..=0xD7A3).contains(&u) => return decimal_digit(u).unwrap_or(c),
         _ => u,
     };
     char::from_u32(folded).unwrap_or(c)
 }
+
+/// The ASCII digit of a decimal digit of another script.
+fn decimal_digit(u: u32) -> Option<char> {
+    let n = DIGIT_ZEROS.partition_point(|&zero| zero <= u);
+    let zero = DIGIT_ZEROS[n.checked_sub(1)?];
+    (u - zero < 10).then(|| digit(u - zero))
+}
+
+/// The zeros of the decimal digits (general category `Nd`) past ASCII, to Unicode 16:
+/// each script has its ten digits in a row. Fullwidth digits fold with the fullwidth
+/// forms.
+const DIGIT_ZEROS: [u32; 74] = [
+    0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6, 0x0D66,
+    0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90,
+    0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0,
+    0x104A0, 0x10D30, 0x10D40, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0, 0x11450, 0x114D0,
+    0x11650, 0x116C0, 0x116D0, 0x116DA, 0x11730, 0x118E0, 0x11950, 0x11BF0, 0x11C50, 0x11D50,
+    0x11DA0, 0x11F50, 0x16130, 0x16A60, 0x16AC0, 0x16B50, 0x16D70, 0x1CCF0, 0x1D7CE, 0x1D7D8,
+    0x1D7E2, 0x1D7EC, 0x1D7F6, 0x1E140, 0x1E2F0, 0x1E4F0, 0x1E5F1, 0x1E950, 0x1FBF0,
+];
 
 fn is_hangul(c: char) -> bool {
     matches!(
@@ -1703,6 +1937,60 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(&text[found[0].clone()], "０１０ㅡ１２３４ㅡ５６７８");
         assert_eq!(mask_contacts(text), "번호 ************* 야");
+    }
+
+    #[test]
+    fn every_listed_zero_starts_ten_decimal_digits() {
+        for zero in DIGIT_ZEROS {
+            for d in 0..10 {
+                let c = char::from_u32(zero + d).unwrap();
+                assert!(c.is_numeric(), "{:X}", zero + d);
+                assert_eq!(fold_width(c), digit(d), "{:X}", zero + d);
+            }
+        }
+        assert_eq!(fold_width('\u{0669}'), '9');
+        assert_eq!(fold_width('\u{1D7FF}'), '9');
+        assert_eq!(fold_width('\u{066A}'), '\u{066A}');
+        assert_eq!(fold_width('가'), '가');
+    }
+
+    #[test]
+    fn signs_of_numbers_fold_to_their_digits() {
+        let folded = |t: &str| ContactText::of(t).0.text(t).to_owned();
+        assert_eq!(folded("⑫⒇⒈²₃❿〇二"), "12201231002");
+        assert_eq!(folded("〇一〇 010一1234"), "010 010-1234");
+        assert_eq!(folded("카\u{200c}톡 1\u{fe0f}\u{20e3}"), "카톡 1");
+        assert_eq!(
+            folded("ㅋㅏ톡 ㅋr톡 ㅋㅏㅌㅗㄱ ㄲH톡"),
+            "카톡 카톡 카톡 깨톡"
+        );
+        // ㅡ after a consonant is a dash unless Hangul follows; r and H only between jamo
+        // and Hangul.
+        assert_eq!(folded("ㅇㅡ1 ㅎr ok"), "ㅇ-1 ㅎr ok");
+    }
+
+    #[test]
+    fn folded_pieces_point_at_all_the_characters_they_stand_for() {
+        let text = "ㅋㅏ톡 abc1\u{200c}";
+        let (folded, _) = ContactText::of(text);
+        assert_eq!(folded.text(text), "카톡 abc1");
+        assert_eq!(&text[folded.original(0..3)], "ㅋㅏ");
+        assert_eq!(&text[folded.original(7..11)], "abc1");
+        let text = "0⑽-1\u{fe0f}\u{20e3}";
+        let (folded, _) = ContactText::of(text);
+        assert_eq!(folded.text(text), "010-1");
+        assert_eq!(&text[folded.original(1..2)], "⑽");
+        assert_eq!(&text[folded.original(4..5)], "1\u{fe0f}\u{20e3}");
+    }
+
+    #[test]
+    fn the_middle_finger_is_a_lone_run_of_its_vowel() {
+        assert_eq!(find("ㅗ"), vec![0..3]);
+        assert_eq!(mask("ㅗㅗ ㅗ"), "** *");
+        assert_eq!(mask("ㅗㅗㅋㅋ"), "**ㅋㅋ");
+        for text in ["ㄱㅗ", "ㅗㅜㅑ", "야ㅗ", "ㅗ1", "고오"] {
+            assert!(is_clean(text), "{text}");
+        }
     }
 
     #[test]
