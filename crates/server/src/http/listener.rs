@@ -11,6 +11,11 @@
 //! [`Timeouts::idle`], between requests and on a WebSocket alike (the node pings a socket
 //! every 25 s, and browsers answer). While a handler runs there is no clock here: it reads
 //! the body under its own deadline (`security::limit_body`).
+//!
+//! The node speaks HTTP/1.1 (and WebSockets over it): a connection that opens with the
+//! preface of HTTP/2 without TLS (h2c) is closed at once, however slowly the preface came.
+//! HTTP/2's frames would carry requests past the head clock above, and the load balancer
+//! in front of the nodes speaks HTTP/1.1 to them anyway (TLS and HTTP/2 end there).
 
 use std::future::Future;
 use std::io::Result as IoResult;
@@ -67,7 +72,7 @@ enum Phase {
     Head(usize),
     /// The head is in and the request is being answered: the handler's own deadlines hold.
     Busy,
-    /// A WebSocket (or HTTP/2): frames both ways, any time.
+    /// A WebSocket: frames both ways, any time.
     Stream,
 }
 
@@ -86,6 +91,8 @@ const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0";
 /// A connection's clock: its phase and when its allowance runs out.
 struct Clock {
     phase: Phase,
+    /// The connection's first bytes, until there are enough to tell an h2c preface.
+    opening: Option<Vec<u8>>,
     timeouts: Timeouts,
     cut: Cut,
     /// When a read still pending is given up (Idle, Head, Stream).
@@ -100,6 +107,7 @@ impl Clock {
         let deadline = Instant::now() + timeouts.idle;
         Self {
             phase: Phase::Idle,
+            opening: Some(Vec::with_capacity(H2_PREFACE.len())),
             timeouts,
             cut,
             deadline,
@@ -107,16 +115,21 @@ impl Clock {
         }
     }
 
-    /// Notes bytes read.
-    fn read(&mut self, bytes: &[u8]) {
+    /// Notes bytes read; false when they open HTTP/2 without TLS, which is refused.
+    fn read(&mut self, bytes: &[u8]) -> bool {
         if bytes.is_empty() {
-            return;
+            return true;
+        }
+        if let Some(opening) = &mut self.opening {
+            let wanted = H2_PREFACE.len() - opening.len();
+            opening.extend_from_slice(&bytes[..wanted.min(bytes.len())]);
+            if !H2_PREFACE.starts_with(opening) {
+                self.opening = None;
+            } else if opening.len() == H2_PREFACE.len() {
+                return false;
+            }
         }
         match self.phase {
-            Phase::Idle if bytes.starts_with(H2_PREFACE) => {
-                self.phase = Phase::Stream;
-                self.deadline = Instant::now() + self.timeouts.idle;
-            }
             Phase::Idle => {
                 // The one move to an earlier deadline: the timer follows at once.
                 self.deadline = Instant::now() + self.timeouts.head;
@@ -128,6 +141,7 @@ impl Clock {
             Phase::Busy => {}
             Phase::Stream => self.deadline = Instant::now() + self.timeouts.idle,
         }
+        true
     }
 
     /// Looks for the end of the head in `bytes`, which follow what was seen.
@@ -292,10 +306,11 @@ impl<T: AsyncRead + Unpin> AsyncRead for GuardedIo<T> {
         let this = &mut *self;
         let before = buf.filled().len();
         match Pin::new(&mut this.inner).poll_read(cx, buf) {
-            Poll::Ready(Ok(())) => {
-                this.clock.read(&buf.filled()[before..]);
-                Poll::Ready(Ok(()))
-            }
+            Poll::Ready(Ok(())) if this.clock.read(&buf.filled()[before..]) => Poll::Ready(Ok(())),
+            Poll::Ready(Ok(())) => Poll::Ready(Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "HTTP/2 without TLS is not served",
+            ))),
             Poll::Pending if this.clock.expired(cx) => Poll::Ready(Err(std::io::Error::new(
                 std::io::ErrorKind::TimedOut,
                 "the client sent too slowly or went silent",
@@ -444,6 +459,62 @@ mod tests {
         });
         given_up(&mut server).await;
         assert_eq!(start.elapsed(), TIMEOUTS.head);
+    }
+
+    /// HTTP/2 without TLS would carry requests past the head clock: its preface closes
+    /// the connection, whether it comes at once or a byte at a time.
+    #[tokio::test(start_paused = true)]
+    async fn http_2_without_tls_is_refused() {
+        let preface = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+        let (mut server, mut client) = connection();
+        client.write_all(preface).await.unwrap();
+        let mut buf = [0u8; 256];
+        let e = server.read(&mut buf).await.unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidData);
+
+        let (mut server, mut client) = connection();
+        let start = Instant::now();
+        tokio::spawn(async move {
+            for b in preface {
+                if client.write_all(&[*b]).await.is_err() {
+                    return;
+                }
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            // A HEADERS frame trickled one byte every 10 s, never finished.
+            loop {
+                tokio::time::sleep(Duration::from_secs(10)).await;
+                if client.write_all(&[0]).await.is_err() {
+                    return;
+                }
+            }
+        });
+        let read = async {
+            loop {
+                match server.read(&mut buf).await {
+                    Ok(0) => panic!("the client closed"),
+                    Ok(_) => continue,
+                    Err(e) => break e,
+                }
+            }
+        };
+        let refused = tokio::time::timeout(Duration::from_secs(120), read)
+            .await
+            .expect("the connection is still open");
+        assert_eq!(refused.kind(), std::io::ErrorKind::InvalidData);
+        assert!(start.elapsed() < TIMEOUTS.head, "{:?}", start.elapsed());
+    }
+
+    /// A request that only begins like the preface is an ordinary one.
+    #[tokio::test(start_paused = true)]
+    async fn a_request_like_the_preface_is_served() {
+        let (mut server, mut client) = connection();
+        client
+            .write_all(b"PRIX / HTTP/1.1\r\nHost: a\r\n\r\n")
+            .await
+            .unwrap();
+        let mut buf = [0u8; 256];
+        assert!(server.read(&mut buf).await.unwrap() > 0);
     }
 
     #[tokio::test(start_paused = true)]
