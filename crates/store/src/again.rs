@@ -205,8 +205,16 @@ impl Store {
     }
 
     /// Writes an invitation of a pair, unless the pair has one unanswered that has not
-    /// lapsed, or the sender sent as many as they may.
+    /// lapsed, or the sender sent as many as they may. One transaction that first writes
+    /// the sender's row: a second invitation of the same sender, on any node, waits for
+    /// this one to commit before it counts (a row lock in PostgreSQL, the write lock in
+    /// SQLite), so invitations sent at once cannot all read "fewer than five".
     pub async fn add_again_invite(&self, i: &NewInvite<'_>) -> Result<InviteOutcome, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE users SET status = status WHERE id = $1")
+            .bind(i.from_user)
+            .execute(&mut *tx)
+            .await?;
         // A lapsed invitation is answered by its lapse, which frees the pair's one place.
         sqlx::query(
             "UPDATE again_invites SET answered_at = until
@@ -214,14 +222,14 @@ impl Store {
         )
         .bind(i.pair_id)
         .bind(i.now)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?;
         let sent: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM again_invites WHERE from_user = $1 AND created_at >= $2",
         )
         .bind(i.from_user)
         .bind(i.counted_since)
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *tx)
         .await?;
         if sent >= i.at_most {
             return Ok(InviteOutcome::TooMany);
@@ -236,10 +244,13 @@ impl Store {
         .bind(i.to_user)
         .bind(i.now)
         .bind(i.until)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await;
         match added {
-            Ok(_) => Ok(InviteOutcome::Sent),
+            Ok(_) => {
+                tx.commit().await?;
+                Ok(InviteOutcome::Sent)
+            }
             Err(e) if is_unique_violation(&e) => Ok(InviteOutcome::Pending),
             Err(e) => Err(e.into()),
         }

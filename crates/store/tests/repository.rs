@@ -57,6 +57,7 @@ both!(
     spending_megaphones_never_goes_below_zero,
     a_pair_is_made_when_both_wish_and_ends_by_either_a_block_or_a_sanction,
     a_pair_has_one_open_invitation_answered_once,
+    invitations_at_once_keep_the_nightly_limit,
 );
 
 fn user<'a>(username: &'a str, phone: &'a str, now: i64) -> NewUser<'a> {
@@ -1777,4 +1778,54 @@ async fn a_pair_has_one_open_invitation_answered_once(store: Store) {
         sent,
         "a new night counts afresh"
     );
+}
+
+/// Invitations to several pairs sent at once, on any nodes, never pass the sender's
+/// nightly limit together: each counts and writes in turn.
+async fn invitations_at_once_keep_the_nightly_limit(store: Store) {
+    let (a, b) = two_users(&store).await;
+    let mut pairs = Vec::new();
+    for i in 0..7i64 {
+        let partner = if i == 0 {
+            b
+        } else {
+            let phone = format!("0105555{i:04}");
+            verify_phone(&store, &phone, 1000).await;
+            let name = format!("partner{i}");
+            store
+                .register_user(&user(&name, &phone, 2000), 0)
+                .await
+                .unwrap()
+                .unwrap()
+        };
+        let r = ended_room(&store, a, partner, &format!("again-n{i}"), 10_000 + i).await;
+        store.wish_again(&r, a, 20_000, DAYS_30).await.unwrap();
+        let pair = store
+            .wish_again(&r, partner, 21_000, DAYS_30)
+            .await
+            .unwrap()
+            .unwrap();
+        pairs.push((pair, partner));
+    }
+    let ids: Vec<String> = (0..pairs.len()).map(|i| format!("night-{i}")).collect();
+    let invites: Vec<NewInvite<'_>> = pairs
+        .iter()
+        .zip(&ids)
+        .map(|(&(pair_id, to_user), id)| NewInvite {
+            id,
+            pair_id,
+            from_user: a,
+            to_user,
+            now: 100_000,
+            until: 160_000,
+            counted_since: 0,
+            at_most: 5,
+        })
+        .collect();
+    let sent =
+        futures_util::future::join_all(invites.iter().map(|i| store.add_again_invite(i))).await;
+    let outcomes: Vec<InviteOutcome> = sent.into_iter().map(Result::unwrap).collect();
+    let count = |o: InviteOutcome| outcomes.iter().filter(|x| **x == o).count();
+    assert_eq!(count(InviteOutcome::Sent), 5, "{outcomes:?}");
+    assert_eq!(count(InviteOutcome::TooMany), 2, "{outcomes:?}");
 }
