@@ -69,6 +69,11 @@ const CARD_PAYMENT_OUTCOMES: &[&str] = &["granted", "repeated", "refused", "unpa
 /// The outcomes [`Metrics::count_opening_push`] counts (`opening_pushes`).
 const OPENING_PUSH_OUTCOMES: &[&str] = &["sent", "gone", "failed", "deferred"];
 
+/// The lanes [`Metrics::count_login_hash`] counts (`login_hashes`): a user's login
+/// checked in the known or the other lane of the hashing line, or refused because the
+/// other lane was full.
+const LOGIN_HASH_LANES: &[&str] = &["known", "other", "busy"];
+
 /// A family of counters by `op`, each of `ops` at zero.
 fn counters_at_zero(ops: &[&'static str]) -> Family<Op, Counter> {
     let family = Family::<Op, Counter>::default();
@@ -192,6 +197,8 @@ pub struct Metrics {
     pub http_requests: Family<Route, Counter>,
     /// Events refused by a rate limit, by limit.
     pub rate_limited: Family<Limit, Counter>,
+    /// Users' logins whose password was checked, by lane, and those refused as busy.
+    login_hashes: Family<Op, Counter>,
     pub http_latency: Family<RouteOnly, Histogram, fn() -> Histogram>,
 }
 
@@ -273,6 +280,7 @@ impl Metrics {
             store_rejected: counters_at_zero(STORE_REJECTED_OPS),
             http_requests: Family::default(),
             rate_limited: Family::default(),
+            login_hashes: counters_at_zero(LOGIN_HASH_LANES),
             http_latency: Family::new_with_constructor(latency),
             registry: Registry::default(),
         };
@@ -409,6 +417,11 @@ impl Metrics {
             metrics.rate_limited.clone(),
         );
         r.register(
+            "login_hashes",
+            "Users' logins whose password was hashed, by lane of the hashing line (known: a browser that logged in before), and those refused because the other lane was full (busy)",
+            metrics.login_hashes.clone(),
+        );
+        r.register(
             "http_latency_seconds",
             "HTTP request latency, by route",
             metrics.http_latency.clone(),
@@ -458,6 +471,11 @@ impl Metrics {
     /// Counts one opening-bell push, by its outcome.
     pub fn count_opening_push(&self, outcome: &'static str) {
         self.opening_pushes.get_or_create(&Op { op: outcome }).inc();
+    }
+
+    /// Counts one user's login at the hashing line, by `lane` (see `LOGIN_HASH_LANES`).
+    pub fn count_login_hash(&self, lane: &'static str) {
+        self.login_hashes.get_or_create(&Op { op: lane }).inc();
     }
 
     /// Counts one HTTP request.
@@ -526,6 +544,7 @@ mod tests {
             ("store_rejected", STORE_REJECTED_OPS),
             ("card_payments", CARD_PAYMENT_OUTCOMES),
             ("opening_pushes", OPENING_PUSH_OUTCOMES),
+            ("login_hashes", LOGIN_HASH_LANES),
         ];
         for (family, ops) in families {
             for op in ops {
@@ -540,12 +559,13 @@ mod tests {
     /// a string literal, or a `const` of the same file.
     #[test]
     fn every_counted_label_is_listed() {
-        let families: [(&str, &[&str]); 5] = [
+        let families: [(&str, &[&str]); 6] = [
             ("metrics.engine(", ENGINE_OPS),
             ("metrics.store(", STORE_OPS),
             ("metrics.count_rejected(", STORE_REJECTED_OPS),
             ("metrics.count_card_payment(", CARD_PAYMENT_OUTCOMES),
             ("metrics.count_opening_push(", OPENING_PUSH_OUTCOMES),
+            ("metrics.count_login_hash(", LOGIN_HASH_LANES),
         ];
         let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let mut files = vec![src];

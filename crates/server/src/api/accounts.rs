@@ -7,7 +7,7 @@ use telepathy_domain::{Credentials, ErrorCode, Notice};
 use super::{Ack, Tag};
 use crate::error::{ApiError, ApiResult, OrInternal};
 use crate::security::client_net;
-use crate::security::passwords;
+use crate::security::passwords::{self, Lane};
 use crate::state::AppState;
 
 pub struct AccountsApi(pub AppState);
@@ -54,20 +54,53 @@ impl AccountsApi {
             .limits
             .count_login_try(&ip, username.as_ref(), device.as_ref())
             .await?;
-        let ok = passwords::verify(
-            password.expose().to_owned(),
-            user.as_ref().map(|u| u.password_hash.clone()),
-        )
-        .await;
-        let Some(user) = user.filter(|_| ok) else {
+        // An unknown username costs no hash. Whether a username is taken is no secret
+        // (find password's first step says so, under the look-up limit), so such a login
+        // is counted as a look-up instead of taking as long as a wrong password.
+        let Some(user) = user else {
+            s.limits.limit_lookups(req).await?;
             return Err(ErrorCode::LoginFailed.into());
         };
+        // An account past its logins is refused before its password costs a hash.
+        s.limits.count_login(user.id).await?;
+        let lane = if device.is_some() {
+            Lane::Known
+        } else {
+            Lane::Other
+        };
+        let checked = passwords::verify(
+            password.expose().to_owned(),
+            Some(user.password_hash.clone()),
+            lane,
+        )
+        .await;
+        let right = match checked {
+            Ok(right) => {
+                match lane {
+                    Lane::Known => s.metrics.count_login_hash("known"),
+                    Lane::Other => s.metrics.count_login_hash("other"),
+                }
+                right
+            }
+            Err(busy) => {
+                s.metrics.count_login_hash("busy");
+                s.limits.uncount_login(user.id).await;
+                s.limits.tries_not_checked(&tries).await;
+                return Err(busy.into());
+            }
+        };
+        if !right {
+            s.limits.uncount_login(user.id).await;
+            return Err(ErrorCode::LoginFailed.into());
+        }
         // A suspended or banned account is told why and until when, only once its
         // password is right.
-        s.safety.refuse_restricted(user.id).await?;
+        if let Err(e) = s.safety.refuse_restricted(user.id).await {
+            s.limits.uncount_login(user.id).await;
+            return Err(e);
+        }
         // This username's back-off from this address starts over.
         s.limits.tries_succeeded(&tries).await?;
-        s.limits.count_login(user.id).await?;
         s.sessions.start_session(req, cookies, user.id).await?;
         // A sanction given while this login was on its way ended every session but this
         // new one: look again, and end it too.

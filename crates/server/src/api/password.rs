@@ -17,7 +17,8 @@ use telepathy_store::User;
 use super::signup::UsernameBody;
 use super::{Ack, Tag};
 use crate::error::{ApiError, ApiResult, OrInternal};
-use crate::security::{client_net, neighbourhood, passwords};
+use crate::security::passwords::{self, Lane};
+use crate::security::{client_net, neighbourhood};
 use crate::state::AppState;
 
 pub struct PasswordApi(pub AppState);
@@ -179,9 +180,7 @@ impl PasswordApi {
         {
             return Err(ErrorCode::CodeExpired.into());
         }
-        let hash = passwords::hash(password.expose().to_owned())
-            .await
-            .or_internal("hashing")?;
+        let hash = passwords::hash(password.expose().to_owned(), Lane::Other).await?;
         s.store
             .set_password_hash(user.id, &hash)
             .await
@@ -224,17 +223,17 @@ impl PasswordApi {
             .await?;
         let old = Password::parse_existing(&b.current_password)
             .map_err(|_| ErrorCode::CurrentPasswordWrong)?;
+        // A logged-in user's own change: the known lane.
         if !passwords::verify(
             old.expose().to_owned(),
             Some(current.user.password_hash.clone()),
+            Lane::Known,
         )
-        .await
+        .await?
         {
             return Err(ErrorCode::CurrentPasswordWrong.into());
         }
-        let hash = passwords::hash(new.expose().to_owned())
-            .await
-            .or_internal("hashing")?;
+        let hash = passwords::hash(new.expose().to_owned(), Lane::Known).await?;
         s.store
             .set_password_hash(current.user.id, &hash)
             .await

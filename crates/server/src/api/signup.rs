@@ -12,7 +12,7 @@ use telepathy_store::{Consent, NewUser, StoreError};
 use super::choice::{Choice, GenderChoices};
 use super::{Ack, Tag};
 use crate::error::{internal, ApiResult, OrInternal};
-use crate::security::passwords;
+use crate::security::passwords::{self, Lane};
 use crate::state::AppState;
 
 pub struct SignupApi(pub AppState);
@@ -226,9 +226,7 @@ impl SignupApi {
         {
             return Err(ErrorCode::PhoneInUse.into());
         }
-        let hash = passwords::hash(password.expose().to_owned())
-            .await
-            .or_internal("hashing")?;
+        let hash = passwords::hash(password.expose().to_owned(), Lane::Other).await?;
         let now_ms = now.timestamp_millis();
         let since = now_ms - i64::try_from(VERIFIED_PHONE_TTL.as_millis()).unwrap_or(0);
         let consents: Vec<Consent> = agreement

@@ -10,7 +10,7 @@ use telepathy_domain::safety::seoul_minute;
 use telepathy_domain::{Password, Username};
 use telepathy_store::{AuditEntry, Store, StoreError};
 
-use crate::security::passwords;
+use crate::security::passwords::{self, Lane};
 
 use super::setup::{configure, open_store};
 
@@ -118,7 +118,7 @@ pub async fn execute(
     match command {
         Command::Add { username: name } => {
             let password = password.ok_or_else(|| anyhow!("비밀번호가 없어요."))?;
-            let hash = passwords::hash(password.expose().to_owned()).await?;
+            let hash = passwords::hash(password.expose().to_owned(), Lane::Known).await?;
             let detail = format!("운영자 {name} 추가");
             match store
                 .add_operator(name, &hash, now, &audit("operator.add", &detail))

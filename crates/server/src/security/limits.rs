@@ -130,6 +130,23 @@ impl Limits {
         .await
     }
 
+    /// Takes back the count of a login `count_login` counted that did not happen.
+    pub async fn uncount_login(&self, user_id: i64) {
+        self.refund(&[&format!("login-ok:{user_id}")]).await;
+    }
+
+    /// Takes back what a try counted when its secret was never checked (the hashing line
+    /// was full): the try did not happen.
+    pub async fn tries_not_checked(&self, tries: &Tries) {
+        let keys: Vec<&str> = tries
+            .refund
+            .iter()
+            .chain(&tries.clear)
+            .map(String::as_str)
+            .collect();
+        self.refund(&keys).await;
+    }
+
     /// Counts a try of `subject`'s one-time code against `backoff`: at most so many wrong
     /// codes in each window (`backoff_steps`), whatever the address.
     pub async fn count_code_try(

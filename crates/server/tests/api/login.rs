@@ -22,7 +22,69 @@ crate::both!(
     an_address_has_an_overall_limit,
     withdrawal_ends_every_session,
     requests_need_a_session,
+    only_a_known_username_costs_a_hash,
+    a_refused_login_costs_no_hash,
 );
+
+const HASHED_KNOWN: &str = "telepathy_login_hashes_total{op=\"known\"}";
+const HASHED_OTHER: &str = "telepathy_login_hashes_total{op=\"other\"}";
+
+/// A login for a username nobody has is refused without a hash (it is counted as a
+/// look-up); a wrong password costs one, in the lane of the browser it comes from.
+async fn only_a_known_username_costs_a_hash(mut app: TestApp) {
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    app.cookie = None;
+    let (known, other) = (app.metric(HASHED_KNOWN), app.metric(HASHED_OTHER));
+    for i in 0..3 {
+        app.login(&format!("nobody{i}"), "abcdefg1")
+            .await
+            .assert_error(401, "LOGIN_FAILED");
+    }
+    assert_eq!(
+        app.metric(HASHED_OTHER),
+        other,
+        "no hash for an unknown username"
+    );
+    // From the browser alice signed up on, her login takes the known lane.
+    app.login("alice", "abcdefg2")
+        .await
+        .assert_error(401, "LOGIN_FAILED");
+    assert_eq!(app.metric(HASHED_KNOWN), known + 1.0);
+    app.device = None;
+    app.login("alice", "abcdefg2")
+        .await
+        .assert_error(401, "LOGIN_FAILED");
+    assert_eq!(app.metric(HASHED_OTHER), other + 1.0);
+}
+
+/// An account past its logins of the window is refused before its password is hashed,
+/// and a wrong password leaves the count of its logins as it was.
+async fn a_refused_login_costs_no_hash(app: TestApp) {
+    let mut app = app.with_vars(&[("TELEPATHY_TRUST_PROXY", "true")]).await;
+    app.sign_up("alice", "abcdefg1", "01011112222").await;
+    for i in 0..LOGINS_PER_ACCOUNT {
+        if i == 1 {
+            // Wrong passwords between are not logins.
+            for _ in 0..3 {
+                app.login_from(OWNER, "alice", "wrong-pass1")
+                    .await
+                    .assert_error(401, "LOGIN_FAILED");
+            }
+        }
+        app.login_from(OWNER, "alice", "abcdefg1").await.assert_ok();
+    }
+    let hashed = app.metric(HASHED_KNOWN) + app.metric(HASHED_OTHER);
+    for ip in [OWNER, ATTACKER] {
+        app.login_from(ip, "alice", "abcdefg1")
+            .await
+            .assert_error(429, "RATE_LIMITED");
+    }
+    assert_eq!(
+        app.metric(HASHED_KNOWN) + app.metric(HASHED_OTHER),
+        hashed,
+        "a refused login costs no hash"
+    );
+}
 
 async fn login_failures_say_little(mut app: TestApp) {
     app.sign_up("alice", "abcdefg1", "01011112222").await;

@@ -13,7 +13,7 @@ use super::time;
 use crate::api::{Ack, Tag};
 use crate::error::{internal, ApiResult, OrInternal};
 use crate::security::client_net;
-use crate::security::passwords;
+use crate::security::passwords::{self, Lane};
 use crate::security::totp;
 use crate::state::AppState;
 
@@ -109,8 +109,9 @@ impl AdminAuthApi {
         let right = passwords::verify(
             password.expose().to_owned(),
             operator.as_ref().map(|o| o.password_hash.clone()),
+            Lane::Other,
         )
-        .await;
+        .await?;
         let now = s.clock.now_ms();
         let refused = match &operator {
             None => Some("없는 아이디"),
