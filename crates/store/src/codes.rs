@@ -76,6 +76,22 @@ impl Store {
         .await?)
     }
 
+    /// Whether `phone` has a sign-up code verified since `since` and not yet spent: what
+    /// registering needs (checked again, and spent, in the same step as the account).
+    pub async fn phone_verified_since(&self, phone: &str, since: i64) -> Result<bool, StoreError> {
+        let found: Option<i64> = sqlx::query_scalar(
+            "SELECT id FROM phone_codes
+             WHERE phone = $1 AND purpose = 'register' AND verified_at >= $2
+               AND consumed_at IS NULL
+             LIMIT 1",
+        )
+        .bind(phone)
+        .bind(since)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(found.is_some())
+    }
+
     /// Takes one of the `max` tries of a code and answers how many are taken now, this one
     /// included; `None` when none was left. Counting and checking are one conditional
     /// UPDATE, so tries that arrive at once, on any nodes, never take more than `max`.

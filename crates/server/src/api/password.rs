@@ -180,7 +180,8 @@ impl PasswordApi {
         {
             return Err(ErrorCode::CodeExpired.into());
         }
-        let hash = passwords::hash(password.expose().to_owned(), Lane::Other).await?;
+        // The code from the account's phone is spent: the owner's, the known lane.
+        let hash = passwords::hash(password.expose().to_owned(), Lane::Known).await?;
         s.store
             .set_password_hash(user.id, &hash)
             .await

@@ -226,9 +226,18 @@ impl SignupApi {
         {
             return Err(ErrorCode::PhoneInUse.into());
         }
-        let hash = passwords::hash(password.expose().to_owned(), Lane::Other).await?;
         let now_ms = now.timestamp_millis();
         let since = now_ms - i64::try_from(VERIFIED_PHONE_TTL.as_millis()).unwrap_or(0);
+        // Only a phone its owner just proved costs a hash, so the hash takes the known lane.
+        if !s
+            .store
+            .phone_verified_since(phone.as_ref(), since)
+            .await
+            .or_internal("checking a verified phone")?
+        {
+            return Err(ErrorCode::PhoneNotVerified.into());
+        }
+        let hash = passwords::hash(password.expose().to_owned(), Lane::Known).await?;
         let consents: Vec<Consent> = agreement
             .terms()
             .map(|t| Consent {

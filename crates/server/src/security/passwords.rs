@@ -8,9 +8,10 @@
 //!
 //! The line has two lanes. [`Lane::Known`] is for a hash its account's owner asks for as
 //! far as a stranger cannot fake it (a login from a browser that logged in to the account
-//! before, a logged-in user's change, the command line): the workers always take it
-//! first, and it waits for nobody else. [`Lane::Other`] is for everything else (logins
-//! from new browsers, sign-ups, resets, operators' logins) and holds at most
+//! before, a logged-in user's change, a sign-up or reset once its phone code is proven,
+//! the command line): the workers always take it first, and it waits for nobody else.
+//! [`Lane::Other`] is for everything else (logins from new browsers, operators' logins,
+//! whose names are not proven by anything before the password) and holds at most
 //! [`OTHER_WAITING_PER_WORKER`] waiting hashes per worker; past that a hash is refused at
 //! once as [`Busy`] (the client is told to try again shortly) instead of making every
 //! later one wait. So a storm of logins from many addresses costs its own lane, and the
