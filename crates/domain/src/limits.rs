@@ -195,6 +195,17 @@ pub const SOCKET_FRAME_WINDOW: Duration = Duration::from_secs(10);
 /// oldest, wherever it is, so a forgotten tab gives way to the one in use and a script
 /// cannot pile sockets up on one account.
 pub const SOCKETS_PER_USER: usize = 5;
+/// Sockets one account may open in `SOCKET_OPEN_WINDOW`, over every node: a phone on a
+/// train that reconnects every second or two for a minute stays well within it, and a
+/// script that opens and closes sockets in a loop is refused the upgrade (each one costs a
+/// session read, an attach and a `hello`).
+pub const SOCKET_OPENS_PER_USER: u32 = 60;
+/// Window of the socket opening limit.
+pub const SOCKET_OPEN_WINDOW: Duration = Duration::from_secs(60);
+
+/// The round's echo is shown only when at least this many picks were made in the round:
+/// with fewer, a user who knows their own pick could tell what the few others picked.
+pub const ROUND_ECHO_MIN_PICKS: u64 = 5;
 
 /// 다시 텔레파시: how long after a chat ended its members may say they wish to meet again.
 pub const AGAIN_WISH_WITHIN: Duration = Duration::from_secs(60 * 60);

@@ -11,6 +11,7 @@ use poem::web::Data;
 use poem::{handler, IntoResponse, Request, Response};
 use telepathy_domain::limits::{
     SOCKETS_PER_USER, SOCKET_FRAMES_PER_WINDOW, SOCKET_FRAME_MAX_BYTES, SOCKET_FRAME_WINDOW,
+    SOCKET_OPENS_PER_USER, SOCKET_OPEN_WINDOW,
 };
 use telepathy_domain::ErrorCode;
 use telepathy_engine::{EngineError, Room};
@@ -41,7 +42,8 @@ const FRAME_LIMIT: FrameLimit = FrameLimit {
     window: SOCKET_FRAME_WINDOW,
 };
 
-/// `GET /ws`: the session cookie and an allowed Origin are required.
+/// `GET /ws`: the session cookie and an allowed Origin are required, and the account may
+/// open at most `SOCKET_OPENS_PER_USER` sockets a window (429 `RATE_LIMITED` past them).
 #[handler]
 pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Response {
     let state = (*state).clone();
@@ -58,6 +60,19 @@ pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Res
         Ok(None) => return ApiError::from(ErrorCode::Unauthorized).into_response(),
         Err(e) => return e.into_response(),
     };
+    let opens = format!("ws-open:{}", current.user.id);
+    if let Err(code) = state
+        .limits
+        .limit_code(
+            &opens,
+            SOCKET_OPENS_PER_USER,
+            SOCKET_OPEN_WINDOW,
+            ErrorCode::RateLimited,
+        )
+        .await
+    {
+        return ApiError::from(code).into_response();
+    }
     let config = WebSocketConfig::default()
         .read_buffer_size(READ_BUFFER)
         .write_buffer_size(WRITE_BUFFER)
