@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use futures_util::stream::{self, StreamExt};
-use telepathy_domain::limits::WORDSET_REFRESH;
+use telepathy_domain::limits::{ROUND_ECHO_MIN_PICKS, WORDSET_REFRESH};
 use telepathy_domain::time::millis;
 use telepathy_engine::{
     ArchiveMark, ArchiveShare, Backlog, EngineError, Heartbeat, Inbox, Kind, Received, Room,
@@ -266,7 +266,8 @@ async fn rounds(rt: Realtime) {
 }
 
 /// Pushes to this node's sockets how many people picked each word of `round`, once the
-/// joins sent in its last moment have landed; nothing when nobody picked.
+/// joins sent in its last moment have landed; nothing when fewer than
+/// `ROUND_ECHO_MIN_PICKS` picks were made, so that nobody learns what the few others chose.
 async fn echo(rt: Realtime, round: i64) {
     tokio::time::sleep(ECHO_AFTER).await;
     let words: Vec<String> = rt.words_of(round).into_iter().map(|w| w.word).collect();
@@ -278,7 +279,7 @@ async fn echo(rt: Realtime, round: i64) {
             return;
         }
     };
-    if counts.iter().all(|n| *n == 0) {
+    if counts.iter().sum::<u64>() < ROUND_ECHO_MIN_PICKS {
         return;
     }
     let words = words

@@ -8,6 +8,8 @@ use crate::helpers::{spawn_with, TestApp, ORIGIN};
 use crate::ws_client::{Client, SOON};
 
 crate::both!(
+    socket_opens_are_limited_per_account,
+    a_round_of_few_picks_is_not_echoed,
     two_users_match_chat_and_leave,
     joins_are_checked,
     a_reconnecting_member_gets_what_it_missed,
@@ -1497,6 +1499,7 @@ async fn a_closed_round_echoes_its_picks_and_tonight_names_the_top_word(mut app:
     let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
     let (mut c, _) = user(&mut app, "carol", "01055556666").await;
     let (mut d, _) = user(&mut app, "dalia", "01077778888").await;
+    let (mut e, _) = user(&mut app, "ellie", "01099990000").await;
     app.cookie = Some(cookie_a);
     let tonight = app.get("/api/match/tonight").await;
     assert_eq!(tonight.assert_ok(), &json!({ "people": 0 }), "nobody yet");
@@ -1517,10 +1520,16 @@ async fn a_closed_round_echoes_its_picks_and_tonight_names_the_top_word(mut app:
     )
     .await;
     d.expect("matchWaiting").await;
+    e.send(
+        "join_match",
+        json!({ "word": words[2], "round": round.round }),
+    )
+    .await;
+    e.expect("matchWaiting").await;
     // The round closes: everyone hears the counts, in the round's order, names never.
     app.clock.advance(std::time::Duration::from_secs(30));
-    let counts = [3, 1, 0, 0];
-    for client in [&mut a, &mut b, &mut c, &mut d] {
+    let counts = [3, 1, 1, 0];
+    for client in [&mut a, &mut b, &mut c, &mut d, &mut e] {
         let echo = client.expect("roundEcho").await;
         assert_eq!(echo["round"], json!(round.round));
         let shown: Vec<(String, u64)> = echo["words"]
@@ -1556,4 +1565,50 @@ async fn a_closed_round_echoes_its_picks_and_tonight_names_the_top_word(mut app:
     app.clock.advance(std::time::Duration::from_secs(30));
     let quiet = std::time::Duration::from_millis(1_500);
     assert!(c.try_expect_any(&["roundEcho"], quiet).await.is_err());
+}
+
+/// An account that opens and closes sockets in a loop is refused the upgrade past
+/// `SOCKET_OPENS_PER_USER` a window; another account is not held back.
+async fn socket_opens_are_limited_per_account(mut app: TestApp) {
+    use telepathy_domain::limits::SOCKET_OPENS_PER_USER;
+    let (first, cookie) = user(&mut app, "alice", "01011112222").await;
+    first.close().await;
+    for _ in 1..SOCKET_OPENS_PER_USER {
+        let mut c = Client::connect(&app.addr, Some(&cookie), ORIGIN)
+            .await
+            .unwrap();
+        c.expect("hello").await;
+        c.close().await;
+    }
+    assert_eq!(
+        Client::connect(&app.addr, Some(&cookie), ORIGIN)
+            .await
+            .err(),
+        Some(429)
+    );
+    let (mut other, _) = user(&mut app, "bobby", "01033334444").await;
+    other.send("getOnlineCount", json!({})).await;
+}
+
+/// With fewer than `ROUND_ECHO_MIN_PICKS` picks in a round, its echo would tell each of the
+/// few what the others chose: it is not sent.
+async fn a_round_of_few_picks_is_not_echoed(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (mut c, _) = user(&mut app, "carol", "01055556666").await;
+    let round = app.state.realtime.round_state();
+    for (client, word) in [(&mut a, 0), (&mut b, 1), (&mut c, 2)] {
+        client
+            .send(
+                "join_match",
+                json!({ "word": round.words[word].word, "round": round.round }),
+            )
+            .await;
+        client.expect("matchWaiting").await;
+    }
+    app.clock.advance(std::time::Duration::from_secs(30));
+    let quiet = std::time::Duration::from_millis(1_500);
+    for client in [&mut a, &mut b, &mut c] {
+        assert!(client.try_expect_any(&["roundEcho"], quiet).await.is_err());
+    }
 }
