@@ -8,7 +8,7 @@
 # Builds `telepathy` and `loadtest` (debug) into $CARGO_TARGET_DIR (default target/) first,
 # unless --no-build; TELEPATHY_BIN and LOADTEST_BIN name other binaries. Seeds 100 users with `telepathy seed`, then runs, each on users of its
 # own: connections (20 users), match-storm (40), chat-relay (20 users, 5 messages at 2/s,
-# with typing) and round-poll (2 s). Stops the server it started, by PID, on exit.
+# with typing), round-poll (2 s) and login-storm (100 logins, 4 probe users). Stops the server it started, by PID, on exit.
 # Takes about 15 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -75,6 +75,7 @@ server_env=(env -i "PATH=$PATH" "HOME=${HOME:-/root}"
   "TELEPATHY_PUBLIC_ORIGIN=$url"
   "TELEPATHY_STATIC_DIR=$work/static"
   "TELEPATHY_DEMO=true"
+  "TELEPATHY_TRUSTED_PROXIES=1"
   "RUST_LOG=warn")
 
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
@@ -109,6 +110,11 @@ scenario connections "${common[@]}" --users 20 --skip 0 --hold 5s
 scenario match-storm "${common[@]}" --users 40 --skip 20 --min-remaining 3s
 scenario chat-relay "${common[@]}" --users 20 --skip 60 --messages 5 --rate 2 --typing --min-remaining 3s
 scenario round-poll --duration 2s --concurrency 4
+echo
+echo "ci.sh: loadtest login-storm"
+if ! "$loadtest" login-storm --base "$url" --storm 100 --concurrency 16 --probes 4; then
+  failed+=("login-storm")
+fi
 
 if ! kill -0 "$server_pid" 2>/dev/null; then
   echo "ci.sh: the server died during the run; its log:" >&2

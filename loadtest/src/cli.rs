@@ -19,6 +19,9 @@ scenarios:
   chat-relay    match (paced joins), then each pair chats --messages at --rate; check
                 every message reaches the partner once; then half the users leave
   round-poll    GET /api/match/current-round and /api/server-time in a closed loop
+  login-storm   sign up --probes users, then --storm logins from as many client addresses,
+                --concurrency at once, while the probe users log in from their own browser
+                and from new ones; reports how long the probes' logins took
 
 accounts options:
   --base URL            server to drive; loopback only (default http://127.0.0.1:8080)
@@ -62,6 +65,15 @@ WebSocket scenario options (connections, match-storm, chat-relay):
   --long                chat-relay: messages of ~900 characters (the limit is 1000)
   --drain D             chat-relay: longest wait for deliveries after the last send (default 10s)
 
+login-storm options (the server must run with TELEPATHY_TRUSTED_PROXIES=1 and demo mode):
+  --base URL            server to drive; loopback only (default http://127.0.0.1:8080)
+  --storm N             logins of the storm, each from its own address, 1..=20000 (default 1500)
+  --concurrency C       storm logins in flight, 1..=1000 (default 128)
+  --probes N            users who log in during the storm, 2..=200 (default 20)
+  --victims K           storm with wrong passwords for K users signed up for it, 1..=200,
+                        instead of usernames nobody has (default 0: unknown usernames)
+  --probe-every D       pause between two probe logins (default 100ms)
+
 round-poll options:
   --urls URL,URL...     as above
   --duration D          length of the loop (default 10s, at most 10m)
@@ -95,6 +107,20 @@ pub enum Command {
     Accounts(Options),
     Ws(WsOptions),
     RoundPoll(PollOptions),
+    LoginStorm(StormOptions),
+}
+
+/// Options of `login-storm`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StormOptions {
+    pub base: Url,
+    pub storm: usize,
+    pub concurrency: usize,
+    pub probes: usize,
+    pub victims: usize,
+    pub probe_every: Duration,
+    pub threads: usize,
+    pub json: bool,
 }
 
 /// Options of the `accounts` scenario.
@@ -194,6 +220,7 @@ pub fn parse(args: &[String]) -> anyhow::Result<Command> {
         "match-storm" => parse_ws(WsScenario::MatchStorm, rest).map(Command::Ws),
         "chat-relay" => parse_ws(WsScenario::ChatRelay, rest).map(Command::Ws),
         "round-poll" => parse_poll(rest).map(Command::RoundPoll),
+        "login-storm" => parse_storm(rest).map(Command::LoginStorm),
         other => bail!("unknown scenario `{other}`"),
     }
 }
@@ -411,6 +438,47 @@ fn parse_poll(args: &[String]) -> anyhow::Result<PollOptions> {
     }
     if !(1..=1000).contains(&o.concurrency) {
         bail!("--concurrency must be between 1 and 1000");
+    }
+    check_threads(o.threads)?;
+    Ok(o)
+}
+
+fn parse_storm(args: &[String]) -> anyhow::Result<StormOptions> {
+    let mut o = StormOptions {
+        base: loopback_base("http://127.0.0.1:8080")?,
+        storm: 1500,
+        concurrency: 128,
+        probes: 20,
+        victims: 0,
+        probe_every: Duration::from_millis(100),
+        threads: 1,
+        json: false,
+    };
+    each_flag(args, &["--json"], |flag, value| {
+        match flag {
+            "--base" => o.base = loopback_base(value)?,
+            "--storm" => o.storm = number(flag, value)?,
+            "--concurrency" => o.concurrency = number(flag, value)?,
+            "--probes" => o.probes = number(flag, value)?,
+            "--victims" => o.victims = number(flag, value)?,
+            "--probe-every" => o.probe_every = duration(value)?,
+            "--threads" => o.threads = number(flag, value)?,
+            "--json" => o.json = true,
+            other => bail!("unknown option `{other}`"),
+        }
+        Ok(())
+    })?;
+    if !(1..=20_000).contains(&o.storm) {
+        bail!("--storm must be between 1 and 20000");
+    }
+    if !(1..=1000).contains(&o.concurrency) {
+        bail!("--concurrency must be between 1 and 1000");
+    }
+    if !(2..=200).contains(&o.probes) {
+        bail!("--probes must be between 2 and 200");
+    }
+    if o.victims > 200 {
+        bail!("--victims must be at most 200");
     }
     check_threads(o.threads)?;
     Ok(o)

@@ -1,10 +1,12 @@
 //! `loadtest`: drives a Telepathy server on this machine: HTTP accounts (`accounts`), the
 //! WebSocket protocol (`connections`, `match-storm`, `chat-relay`) and the round polling
-//! fallback (`round-poll`), reporting latency, throughput and correctness. See
+//! fallback (`round-poll`), a storm of logins from many addresses beside the logins of
+//! users (`login-storm`), reporting latency, throughput and correctness. See
 //! loadtest/README.md.
 
 mod cli;
 mod latency;
+mod login_storm;
 mod poll;
 mod procstats;
 mod scenario;
@@ -76,6 +78,12 @@ fn run(command: Command) -> anyhow::Result<bool> {
             let report = rt.block_on(ws::run(options))?;
             // Tasks of sockets that did not close in time end with the runtime.
             rt.shutdown_timeout(std::time::Duration::from_secs(1));
+            print(json, &report, || report.table())?;
+            Ok(report.ok)
+        }
+        Command::LoginStorm(options) => {
+            let json = options.json;
+            let report = runtime(options.threads)?.block_on(login_storm::run(options))?;
             print(json, &report, || report.table())?;
             Ok(report.ok)
         }

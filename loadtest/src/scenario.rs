@@ -20,19 +20,37 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// The whole sign-up phase; password hashing of many users at once is slow on purpose.
 const SIGNUP_TIMEOUT: Duration = Duration::from_secs(120);
 
-struct Run {
-    base: Url,
-    origin: HeaderValue,
-    id: String,
-    seed: u64,
-    opts: Options,
+pub(crate) struct Run {
+    pub(crate) base: Url,
+    pub(crate) origin: HeaderValue,
+    pub(crate) id: String,
+    pub(crate) seed: u64,
+    pub(crate) opts: Options,
+}
+
+impl Run {
+    /// A run of `opts`, its id and seed fresh.
+    pub(crate) fn new(opts: Options) -> anyhow::Result<Self> {
+        let seed = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0)
+            ^ u64::from(std::process::id()).rotate_left(32);
+        Ok(Self {
+            origin: HeaderValue::from_str(&opts.base.origin().ascii_serialization())?,
+            base: opts.base.clone(),
+            id: base36(seed % 36u64.pow(6), 6),
+            seed,
+            opts,
+        })
+    }
 }
 
 /// One virtual user: its own client, so its own cookie store and connections.
-struct User {
-    client: Client,
-    username: String,
-    password: String,
+pub(crate) struct User {
+    pub(crate) client: Client,
+    pub(crate) username: String,
+    pub(crate) password: String,
     login_budget: Arc<AtomicU32>,
 }
 
@@ -63,18 +81,7 @@ struct ErrorBody {
 }
 
 pub async fn run(opts: Options) -> anyhow::Result<Report> {
-    let seed = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0)
-        ^ u64::from(std::process::id()).rotate_left(32);
-    let run = Arc::new(Run {
-        origin: HeaderValue::from_str(&opts.base.origin().ascii_serialization())?,
-        base: opts.base.clone(),
-        id: base36(seed % 36u64.pow(6), 6),
-        seed,
-        opts,
-    });
+    let run = Arc::new(Run::new(opts)?);
     preflight(&run).await?;
 
     // A login budget per client address: one shared, or one per user behind --forwarded-for.
@@ -147,7 +154,7 @@ pub async fn run(opts: Options) -> anyhow::Result<Report> {
     })
 }
 
-fn client(forwarded_for: Option<Ipv4Addr>) -> anyhow::Result<Client> {
+pub(crate) fn client(forwarded_for: Option<Ipv4Addr>) -> anyhow::Result<Client> {
     let mut headers = HeaderMap::new();
     if let Some(ip) = forwarded_for {
         headers.insert("x-forwarded-for", HeaderValue::from_str(&ip.to_string())?);
@@ -164,7 +171,7 @@ fn client(forwarded_for: Option<Ipv4Addr>) -> anyhow::Result<Client> {
 }
 
 /// Refuses to start unless the server answers and runs the demo providers.
-async fn preflight(run: &Run) -> anyhow::Result<()> {
+pub(crate) async fn preflight(run: &Run) -> anyhow::Result<()> {
     let client = client(None)?;
     let ready = client
         .get(run.base.join("/readyz")?)
@@ -245,7 +252,7 @@ fn wrong_body(stats: &mut Stats, endpoint: Endpoint, what: &str) {
     stats.fail_last(endpoint, what.to_owned());
 }
 
-async fn sign_up(
+pub(crate) async fn sign_up(
     run: Arc<Run>,
     n: usize,
     login_budget: Arc<AtomicU32>,
