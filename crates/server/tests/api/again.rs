@@ -9,6 +9,7 @@ use crate::realtime::{pair, user};
 use crate::ws_client::Client;
 
 crate::both!(
+    invitations_at_once_keep_the_nightly_limit,
     both_wishes_make_a_pair_whose_invitation_seats_both_again,
     one_wish_alone_shows_nothing_and_a_block_ends_a_pair,
 );
@@ -198,4 +199,81 @@ async fn one_wish_alone_shows_nothing_and_a_block_ends_a_pair(mut app: TestApp) 
         .await
         .assert_error(404, "AGAIN_NO_PAIR");
     assert!(b.try_expect_any(&["againInvite"], QUIET).await.is_err());
+}
+
+/// Seven invitations at once to seven pairs send five, the nightly limit, on any setup:
+/// each counts and writes in turn.
+async fn invitations_at_once_keep_the_nightly_limit(mut app: TestApp) {
+    use telepathy_domain::limits::AGAIN_INVITES_A_NIGHT;
+    use telepathy_store::{MatchSide, RoomRecord};
+
+    let (_a, cookie_a) = user(&mut app, "alice", "01011112222").await;
+    let alice = crate::helpers::user_id(&app, "alice").await;
+    let store = app.state.store.clone();
+    let now = app.state.clock.now_ms();
+    for i in 0..7u32 {
+        let name = format!("pal{i}");
+        app.cookie = None;
+        app.sign_up(&name, "abcdefg1", &format!("0105555{i:04}"))
+            .await;
+        let pal = crate::helpers::user_id(&app, &name).await;
+        let record = RoomRecord {
+            id: format!("{:032x}", 0xa9a1_u128 + u128::from(i)),
+            word: "바다".into(),
+            round: 1,
+            user_a: alice,
+            user_b: pal,
+            created_at: now - 60_000,
+            ended_at: None,
+        };
+        let sides = [
+            MatchSide {
+                user_id: alice,
+                nickname: "닉alice",
+            },
+            MatchSide {
+                user_id: pal,
+                nickname: "닉pal",
+            },
+        ];
+        store.record_matches(&[(&record, sides)]).await.unwrap();
+        store
+            .mark_room_ended(&record.id, now - 30_000)
+            .await
+            .unwrap();
+        let ended = store.room_record(&record.id).await.unwrap().unwrap();
+        let until = now + 30 * 86_400_000;
+        store.wish_again(&ended, alice, now, until).await.unwrap();
+        store
+            .wish_again(&ended, pal, now, until)
+            .await
+            .unwrap()
+            .unwrap();
+    }
+    let pair_ids: Vec<Value> = pairs(&mut app, &cookie_a)
+        .await
+        .iter()
+        .map(|p| p["id"].clone())
+        .collect();
+    assert_eq!(pair_ids.len(), 7);
+    let sends = pair_ids.iter().map(|id| {
+        app.client
+            .post("/api/again/invite")
+            .header("origin", crate::helpers::ORIGIN)
+            .header("cookie", &cookie_a)
+            .body_json(&json!({ "pairId": id }))
+            .send()
+    });
+    let mut answers = Vec::new();
+    for resp in futures_util::future::join_all(sends).await {
+        let text = resp.0.into_body().into_string().await.unwrap();
+        let body: Value = serde_json::from_str(&text).unwrap();
+        answers.push(body["code"].as_str().unwrap_or("SENT").to_owned());
+    }
+    let sent = answers.iter().filter(|a| *a == "SENT").count();
+    assert_eq!(sent as i64, AGAIN_INVITES_A_NIGHT, "{answers:?}");
+    assert!(
+        answers.iter().all(|a| a == "SENT" || a == "AGAIN_TOO_MANY"),
+        "{answers:?}"
+    );
 }
