@@ -73,6 +73,8 @@ login-storm options (the server must run with TELEPATHY_TRUSTED_PROXIES=1 and de
   --victims K           storm with wrong passwords for K users signed up for it, 1..=200,
                         instead of usernames nobody has (default 0: unknown usernames)
   --probe-every D       pause between two probe logins (default 100ms)
+  --min-probes N        logins of each kind at least, storm or not (default 2); each probe
+                        user logs in at most 8 times
 
 round-poll options:
   --urls URL,URL...     as above
@@ -119,6 +121,7 @@ pub struct StormOptions {
     pub probes: usize,
     pub victims: usize,
     pub probe_every: Duration,
+    pub min_probes: usize,
     pub threads: usize,
     pub json: bool,
 }
@@ -451,6 +454,7 @@ fn parse_storm(args: &[String]) -> anyhow::Result<StormOptions> {
         probes: 20,
         victims: 0,
         probe_every: Duration::from_millis(100),
+        min_probes: 2,
         threads: 1,
         json: false,
     };
@@ -462,6 +466,7 @@ fn parse_storm(args: &[String]) -> anyhow::Result<StormOptions> {
             "--probes" => o.probes = number(flag, value)?,
             "--victims" => o.victims = number(flag, value)?,
             "--probe-every" => o.probe_every = duration(value)?,
+            "--min-probes" => o.min_probes = number(flag, value)?,
             "--threads" => o.threads = number(flag, value)?,
             "--json" => o.json = true,
             other => bail!("unknown option `{other}`"),

@@ -185,16 +185,16 @@ pub async fn run(opts: StormOptions) -> anyhow::Result<Report> {
     }
 
     // The probes: in turn one user's own browser and another's new one, until the storm
-    // ends (and at least twice each).
+    // ends (and at least `--min-probes` of each).
     let prober = {
         let (run, storming) = (Arc::clone(&run), Arc::clone(&storming));
-        let every = opts.probe_every;
+        let (every, min_probes) = (opts.probe_every, opts.min_probes);
         tokio::spawn(async move {
             let (mut own, mut new) = (Probes::default(), Probes::default());
             let (mut own_ms, mut new_ms) = (Vec::new(), Vec::new());
             let mut k = 0usize;
             let half = probes.len() / 2;
-            while (storming.load(Ordering::Relaxed) || k < 4)
+            while (storming.load(Ordering::Relaxed) || k < 2 * min_probes)
                 && k / 2 < half * LOGINS_PER_PROBE_USER
             {
                 let turn = k / 2;

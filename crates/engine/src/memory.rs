@@ -17,7 +17,9 @@ const INBOX_CAPACITY: usize = 1 << 16;
 /// Rounds before an expired one whose picks are still kept (see `Engine::picks`).
 const PICKS_KEPT_ROUNDS: i64 = 4;
 
-/// Past this many counters, expired ones are swept on the next hit or take.
+/// Past this many counters, expired ones are swept on the next hit or take; after a sweep
+/// the next waits until the live ones have doubled, so that many live counters (a storm
+/// from many addresses) cost a sweep now and then, not one on every hit.
 const SWEEP_AT: usize = 10_000;
 
 /// The engine of the single embedded node: everything in this process's memory, behind one
@@ -29,6 +31,8 @@ pub struct MemoryEngine {
 #[derive(Default)]
 struct State {
     counters: HashMap<String, (u32, Instant)>,
+    /// How many counters make the next sweep (`SWEEP_AT` at the least).
+    sweep_at: usize,
     /// Queue per (round, word), oldest first.
     queues: HashMap<(i64, String), VecDeque<Member>>,
     /// Where each waiting user waits.
@@ -94,8 +98,9 @@ impl State {
     /// The counter under `key` and when its window ends, a new window of `window` if it
     /// had none or its window is over.
     fn counter(&mut self, key: &str, window: Duration, now: Instant) -> &mut (u32, Instant) {
-        if self.counters.len() >= SWEEP_AT {
+        if self.counters.len() >= self.sweep_at.max(SWEEP_AT) {
             self.counters.retain(|_, (_, ends)| *ends > now);
+            self.sweep_at = self.counters.len().saturating_mul(2);
         }
         let entry = self
             .counters
@@ -755,5 +760,32 @@ impl Engine for MemoryEngine {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::{State, SWEEP_AT};
+
+    /// Many live counters (a storm from many addresses) are swept once, then not again
+    /// until they have doubled; the expired ones still go at the next sweep.
+    #[test]
+    fn live_counters_are_not_swept_on_every_hit() {
+        let mut state = State::default();
+        let now = Instant::now();
+        let window = Duration::from_secs(600);
+        for i in 0..SWEEP_AT {
+            state.counter(&format!("a{i}"), window, now);
+        }
+        state.counter("one more", window, now);
+        assert_eq!(state.sweep_at, 2 * SWEEP_AT, "swept once, nothing expired");
+        let later = now + window + Duration::from_secs(1);
+        for i in 0..SWEEP_AT {
+            state.counter(&format!("b{i}"), window, later);
+        }
+        assert_eq!(state.counters.len(), SWEEP_AT, "the expired ones went");
+        assert_eq!(state.counter("b0", window, later).0, 0);
     }
 }
