@@ -9,6 +9,7 @@ crate::both!(
     bad_comments_are_refused_and_posting_is_limited,
     comments_are_cleaned_before_they_are_stored,
     contact_details_and_links_are_masked_on_the_public_board,
+    disguised_contact_details_are_masked_on_the_board,
 );
 
 async fn comments_come_newest_first_with_the_author_from_the_session(mut app: TestApp) {
@@ -174,4 +175,34 @@ async fn contact_details_and_links_are_masked_on_the_public_board(mut app: TestA
         stored.iter().all(|c| !c.content.contains("1234")),
         "{stored:?}"
     );
+}
+
+/// Contact details disguised as other scripts' digits, digit signs, numbers spelled out,
+/// split messenger names and spelled addresses are masked on the board too.
+async fn disguised_contact_details_are_masked_on_the_board(mut app: TestApp) {
+    let disguised = [
+        ("𝟎𝟏𝟎-𝟏𝟐𝟑𝟒-𝟓𝟔𝟕𝟖 연락줘", "𝟏𝟐𝟑𝟒"),
+        ("٠١٠-١٢٣٤-٥٦٧٨ 연락줘", "١٢٣٤"),
+        ("⑴⑵⑶⑷ 말고 ⓪①⓪-①②③④-⑤⑥⑦⑧", "①②③④"),
+        ("⁰¹⁰ ¹²³⁴ ⁵⁶⁷⁸", "¹²³⁴"),
+        ("공일공 하나둘삼사 오육칠팔", "하나둘삼사"),
+        ("〇一〇-一二三四-五六七八", "一二三四"),
+        ("ㅋㅏ톡 아이디 abc123", "abc123"),
+        ("카\u{200c}톡 아이디 abc123", "abc123"),
+        ("abc 골뱅이 naver 닷컴 으로 보내", "naver"),
+        ("hxxp://example.com/path 들어와", "example.com"),
+    ];
+    for (content, hidden) in disguised {
+        let posted = app
+            .post("/api/comments", json!({ "content": content }))
+            .await;
+        let shown = posted.assert_ok()["comment"]["content"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            shown.contains('*') && !shown.contains(hidden),
+            "{content:?} was shown as {shown:?}"
+        );
+    }
 }
