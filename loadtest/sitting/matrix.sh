@@ -15,6 +15,8 @@
 set -uo pipefail
 plan=$(realpath "$1")
 out=$(realpath -m "${OUT:-out}")
+# run-telepathy.sh reads OUT as a file of its own.
+unset OUT
 mkdir -p "$out"
 cd "${BENCH:-$(dirname "$0")/../../../shared/bench}"
 [[ -d node_modules/ws ]] || npm ci --no-audit --no-fund >&2
