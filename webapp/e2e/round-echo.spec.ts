@@ -7,8 +7,10 @@ import { startServer, type StartedServer } from './server-env';
 /**
  * The round's echo and tonight's word. A server of its own, so that its only room tonight is
  * this test's (tonight's word counts every room of the evening, and the suite's server has
- * many): two members pick the same word, a third another; a second after the round closes,
- * /main tells everyone there how many picked each word, and My page names the pair's word.
+ * many): two members pick the same word, a third another, and two more the other two words
+ * (the echo waits for five picks, so that the few cannot tell what the others chose); a second
+ * after the round closes, /main tells everyone there how many picked each word, and My page
+ * names the pair's word.
  */
 const port = Number(process.env.E2E_ROUND_ECHO_PORT ?? Number(process.env.E2E_PORT ?? 18080) + 11);
 const shots = '/tmp/shots-echo';
@@ -43,7 +45,13 @@ test('a round’s picks echo on /main once it closes, and My page names tonight�
   test.setTimeout(150_000);
   if (!server) throw new Error('the server did not start');
   const options = { baseURL: server.origin, viewport, locale, timezoneId };
-  const [contextA, contextB, contextC] = await Promise.all([browser.newContext(options), browser.newContext(options), browser.newContext(options)]);
+  const [contextA, contextB, contextC, contextD, contextE] = await Promise.all([
+    browser.newContext(options),
+    browser.newContext(options),
+    browser.newContext(options),
+    browser.newContext(options),
+    browser.newContext(options),
+  ]);
   const suffix = Math.floor(Math.random() * 1_000_000);
   const member = (prefix: string, nickname: string) => ({
     username: uniqueUsername(prefix),
@@ -55,16 +63,31 @@ test('a round’s picks echo on /main once it closes, and My page names tonight�
     signUpByApi(contextA, member('ea', '하늘')),
     signUpByApi(contextB, member('eb', '바다')),
     signUpByApi(contextC, member('ec', '구름')),
+    signUpByApi(contextD, member('ed', '별빛')),
+    signUpByApi(contextE, member('ee', '노을')),
   ]);
-  const [a, b, c] = await Promise.all([contextA.newPage(), contextB.newPage(), contextC.newPage()]);
-  await Promise.all([a.goto('/main'), b.goto('/main'), c.goto('/main')]);
+  const [a, b, c, d, e] = await Promise.all([
+    contextA.newPage(),
+    contextB.newPage(),
+    contextC.newPage(),
+    contextD.newPage(),
+    contextE.newPage(),
+  ]);
+  await Promise.all([a, b, c, d, e].map((page) => page.goto('/main')));
 
   // One round on all three screens, with time to leave a chat before it closes.
   await expect
     .poll(
       async () => {
-        const [ra, rb, rc, left] = await Promise.all([roundOnScreen(a), roundOnScreen(b), roundOnScreen(c), secondsLeft(c)]);
-        return ra !== null && ra === rb && rb === rc && left >= 15;
+        const [ra, rb, rc, rd, re, left] = await Promise.all([
+          roundOnScreen(a),
+          roundOnScreen(b),
+          roundOnScreen(c),
+          roundOnScreen(d),
+          roundOnScreen(e),
+          secondsLeft(c),
+        ]);
+        return ra !== null && ra === rb && rb === rc && rc === rd && rd === re && left >= 15;
       },
       { timeout: 40_000, intervals: [250] },
     )
@@ -72,10 +95,16 @@ test('a round’s picks echo on /main once it closes, and My page names tonight�
   const round = await roundOnScreen(c);
   const words = await c.locator('[data-round] .word-button__text').allTextContents();
   expect(words).toHaveLength(4);
-  const [pairWord, otherWord] = words;
-  if (!pairWord || !otherWord) throw new Error('a round without words');
+  const [pairWord, otherWord, thirdWord, fourthWord] = words;
+  if (!pairWord || !otherWord || !thirdWord || !fourthWord) throw new Error('a round without words');
 
-  await Promise.all([wordButton(a, pairWord).click(), wordButton(b, pairWord).click(), wordButton(c, otherWord).click()]);
+  await Promise.all([
+    wordButton(a, pairWord).click(),
+    wordButton(b, pairWord).click(),
+    wordButton(c, otherWord).click(),
+    wordButton(d, thirdWord).click(),
+    wordButton(e, fourthWord).click(),
+  ]);
   await expect(a).toHaveURL(/\/chatpage$/, { timeout: 10_000 });
   await expect(b).toHaveURL(/\/chatpage$/, { timeout: 5_000 });
   await expect(c.getByText(`‘${otherWord}’`)).toBeVisible();
@@ -85,10 +114,12 @@ test('a round’s picks echo on /main once it closes, and My page names tonight�
   await a.getByRole('alertdialog', { name: '대화방을 나갈까요?' }).getByRole('button', { name: '나가기' }).click();
   await expect(a).toHaveURL(/\/main$/);
 
-  // The round closes: each word with how many picked it, in the round's order, zeros too.
+  // The round closes: each word with how many picked it, in the round's order.
   const counts = new Map([
     [pairWord, 2],
     [otherWord, 1],
+    [thirdWord, 1],
+    [fourthWord, 1],
   ]);
   const expected = `방금 라운드: ${words.map((word) => `${word} ${counts.get(word) ?? 0}`).join(' · ')}`;
   const echo = c.locator('.round-echo');
@@ -120,5 +151,5 @@ test('a round’s picks echo on /main once it closes, and My page names tonight�
   await screenshot(c, 'round-echo-mypage');
   await expectAccessible(c, 'my page, with tonight’s word');
 
-  await Promise.all([contextA.close(), contextB.close(), contextC.close()]);
+  await Promise.all([contextA, contextB, contextC, contextD, contextE].map((x) => x.close()));
 });
