@@ -5,6 +5,7 @@
 //! Two implementations: [`RedisEngine`] for a cluster (only this crate talks to Redis) and
 //! [`MemoryEngine`] for the single embedded node. One conformance suite runs against both.
 
+pub mod bus;
 mod memory;
 mod redis;
 
@@ -14,79 +15,13 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
+pub use bus::{Inbound, Kind};
 pub use memory::MemoryEngine;
 pub use redis::RedisEngine;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_event_says_what_it_asks() {
-        let event = |text: &str| Inbound {
-            to: vec![1],
-            frame: text.to_owned(),
-        };
-        let frame = event("{\"event\":\"x\"}");
-        assert_eq!(frame.kind(), Kind::Frame("{\"event\":\"x\"}"));
-        assert_eq!(event(bus::RECHECK).kind(), Kind::Recheck);
-        assert_eq!(
-            event(&format!("{}n1.ab.3/42", bus::REPLACED)).kind(),
-            Kind::Replaced(SocketAt {
-                instance: "n1.ab.3".into(),
-                socket: 42
-            })
-        );
-        assert_eq!(
-            event(&format!("{}n1/x", bus::REPLACED)).kind(),
-            Kind::Unreadable
-        );
-        let chat = event(&format!("{}1-0\n{{}}", bus::CHAT));
-        assert_eq!(
-            chat.kind(),
-            Kind::Chat {
-                id: "1-0",
-                body: "{}"
-            }
-        );
-        assert_eq!(event(bus::CHAT).kind(), Kind::Unreadable);
-    }
-
-    #[test]
-    fn decodes_bus_events() {
-        let event = decode_event("1,22\n{\"a\":\"x\ny\"}").unwrap_or_else(|| panic!("decodes"));
-        assert_eq!(event.to, [1, 22]);
-        assert_eq!(event.frame, "{\"a\":\"x\ny\"}");
-        assert_eq!(decode_event("\nall").map(|e| e.to), Some(vec![]));
-        assert_eq!(decode_event("x\nf"), None);
-        assert_eq!(decode_event("no newline"), None);
-    }
-
-    #[test]
-    fn decodes_a_batch_of_events_in_order() {
-        let mut out = std::collections::VecDeque::new();
-        assert!(decode_events(
-            "\u{1e}1,2\n#1-0\n{}\u{1e}3\n#1-1\n{}",
-            &mut out
-        ));
-        assert!(decode_events("4\n{\"n\":3}", &mut out));
-        let got: Vec<(Vec<i64>, &str)> = out
-            .iter()
-            .map(|e| (e.to.clone(), e.frame.as_str()))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                (vec![1, 2], "#1-0\n{}"),
-                (vec![3], "#1-1\n{}"),
-                (vec![4], "{\"n\":3}")
-            ]
-        );
-        // A batch that cannot be read whole is not read in part.
-        assert!(!decode_events("\u{1e}1\n{}\u{1e}x\n{}", &mut out));
-        assert!(!decode_events("\u{1e}1\n{}\u{1e}2", &mut out));
-        assert_eq!(out.len(), 3);
-    }
 
     #[test]
     fn stream_ids_are_two_decimal_numbers() {
@@ -286,69 +221,6 @@ pub struct ArchiveMark<'a> {
     /// before this time pass it by, instead of reading it again for nothing while its
     /// stream is kept for members who resume late.
     pub rest_until: Option<i64>,
-}
-
-/// An event for some users' sockets, as it arrives from the bus. An inbox may also bring
-/// events for users the node does not hold (over Redis every node hears every event of
-/// its partitions): the node delivers each to the sockets it holds of `to`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Inbound {
-    /// The users it is for; empty means every socket of the node.
-    pub to: Vec<i64>,
-    pub frame: String,
-}
-
-/// What the bus carries in place of a frame, beside frames (JSON objects, which never start
-/// with these): the one home of the bus's own markers, read back by [`Inbound::kind`].
-pub mod bus {
-    /// The receivers' sockets on that node re-check their sessions now (a session of theirs
-    /// was revoked somewhere).
-    pub const RECHECK: &str = "recheck";
-    /// Starts `<instance>/<socket>`: close that socket of the receiver, which a newer one
-    /// replaced.
-    pub const REPLACED: &str = "replaced:";
-    /// Starts a chat message as it travels, `#<stream id>\n<body>`: the node that holds a
-    /// member builds the message's frame once for its sockets.
-    pub const CHAT: &str = "#";
-}
-
-/// What an inbound event asks of the node, read from its text.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Kind<'a> {
-    /// A frame for the receivers' sockets.
-    Frame(&'a str),
-    /// A chat message: its stream id and the body its frame is built from.
-    Chat { id: &'a str, body: &'a str },
-    /// The receivers' sockets re-check their sessions.
-    Recheck,
-    /// Close this socket of the receiver.
-    Replaced(SocketAt),
-    /// A marker whose rest cannot be read.
-    Unreadable,
-}
-
-impl Inbound {
-    /// What the event asks of the node.
-    pub fn kind(&self) -> Kind<'_> {
-        let text = self.frame.as_str();
-        if text == bus::RECHECK {
-            Kind::Recheck
-        } else if let Some(at) = text.strip_prefix(bus::REPLACED) {
-            at.rsplit_once('/')
-                .and_then(|(instance, socket)| {
-                    Some(Kind::Replaced(SocketAt {
-                        instance: instance.to_owned(),
-                        socket: socket.parse().ok()?,
-                    }))
-                })
-                .unwrap_or(Kind::Unreadable)
-        } else if let Some(chat) = text.strip_prefix(bus::CHAT) {
-            chat.split_once('\n')
-                .map_or(Kind::Unreadable, |(id, body)| Kind::Chat { id, body })
-        } else {
-            Kind::Frame(text)
-        }
-    }
 }
 
 /// What a node's inbox yields.
@@ -731,47 +603,6 @@ pub const PRESENCE_TTL: Duration = Duration::from_secs(10);
 
 /// Messages kept per room stream (older ones are archived by then).
 pub const STREAM_MAX: usize = 2000;
-
-/// What one message on the bus carries, appended to `out`: one event (the receiving users,
-/// comma-separated, none for everyone; a newline; the frame), or several, each after an
-/// ASCII record separator (which no frame holds: they are JSON, or a stream id and JSON).
-/// False, and nothing appended, when it cannot be read.
-fn decode_events(text: &str, out: &mut std::collections::VecDeque<Inbound>) -> bool {
-    let Some(events) = text.strip_prefix(EVENT_SEPARATOR) else {
-        return decode_event(text)
-            .map(|event| out.push_back(event))
-            .is_some();
-    };
-    let start = out.len();
-    for event in events.split(EVENT_SEPARATOR) {
-        match decode_event(event) {
-            Some(event) => out.push_back(event),
-            None => {
-                out.truncate(start);
-                return false;
-            }
-        }
-    }
-    true
-}
-
-/// Starts each event of a message on the bus that carries several.
-const EVENT_SEPARATOR: char = '\u{1e}';
-
-fn decode_event(text: &str) -> Option<Inbound> {
-    let (to, frame) = text.split_once('\n')?;
-    Some(Inbound {
-        to: decode_to(to)?,
-        frame: frame.to_owned(),
-    })
-}
-
-fn decode_to(to: &str) -> Option<Vec<i64>> {
-    if to.is_empty() {
-        return Some(Vec::new());
-    }
-    to.split(',').map(str::parse).collect::<Result<_, _>>().ok()
-}
 
 fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)

@@ -950,7 +950,11 @@ impl Engine for RedisEngine {
         let (job, answered) = self.send_job(
             room,
             [
-                format!("{},{}\n{}", a.user_id, b.user_id, frame.head),
+                format!(
+                    "{}{}",
+                    crate::bus::head(&[a.user_id, b.user_id]),
+                    frame.head
+                ),
                 data.to_owned(),
                 frame.tail.to_owned(),
                 client_id.map_or_else(String::new, |c| format!("{sender}:{c}")),
@@ -971,7 +975,7 @@ impl Engine for RedisEngine {
         let (job, answered) = self.send_job(
             room,
             [
-                format!("{}\n", partner.user_id),
+                crate::bus::head(&[partner.user_id]),
                 String::new(),
                 frame.to_owned(),
                 partner.user_id.to_string(),
@@ -1145,7 +1149,10 @@ impl Engine for RedisEngine {
     async fn broadcast(&self, frame: &str) -> Result<(), EngineError> {
         let _: i64 = self
             .client
-            .spublish(self.layout.everyone.clone(), format!("\n{frame}"))
+            .spublish(
+                self.layout.everyone.clone(),
+                format!("{}{frame}", crate::bus::head(&[])),
+            )
             .await?;
         Ok(())
     }

@@ -380,6 +380,27 @@ pub struct ChatMessage {
     pub client_id: Option<String>,
 }
 
+impl ChatMessage {
+    /// The message `id` as the members see it, from its body on the bus.
+    pub fn of(id: &str, body: telepathy_engine::bus::ChatBody<'_>) -> Self {
+        let (sender, receiver) = (body.from.1.into_owned(), body.to.1.into_owned());
+        Self {
+            id: id.to_owned(),
+            room_id: body.room_id.into_owned(),
+            sender_id: body.from.0,
+            sender_username: sender.clone(),
+            sender_nickname: sender,
+            receiver_id: body.to.0,
+            receiver_username: receiver.clone(),
+            receiver_nickname: receiver,
+            word: body.word.into_owned(),
+            message: body.text.into_owned(),
+            timestamp: body.at,
+            client_id: body.client_id.map(std::borrow::Cow::into_owned),
+        }
+    }
+}
+
 /// Why a chat ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Enum, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -14,7 +14,8 @@ use futures_util::future::join_all;
 use tokio::sync::broadcast;
 
 use super::PARTITIONS;
-use crate::{decode_events, wall_ms, EngineError, Inbound, Received};
+use crate::bus::decode_events;
+use crate::{wall_ms, EngineError, Inbound, Received};
 
 /// Events published while a node's listener is busy wait here; past this many the node
 /// sees a gap and resyncs its sockets.

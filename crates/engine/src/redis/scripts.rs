@@ -385,7 +385,7 @@ return redis.call('HGETALL', rk)
 /// The messages may be of several partitions of this server (`allow-cross-slot-keys`: a
 /// cluster still refuses any key another master holds, which `pcall` turns into ''), and
 /// their events go out together, each after an ASCII record separator (see
-/// `decode_events`): one `SPUBLISH` per instance that holds a socket of their rooms (the
+/// `bus::decode_events`, which the conformance suite reads them with): one `SPUBLISH` per instance that holds a socket of their rooms (the
 /// room's record of its members' sockets, `room:<id>:w`), on that instance's inbox in the
 /// first message's partition. What one server publishes reaches each node in order on
 /// one connection, so a room's events keep their order whichever channel carries them. A

@@ -1,12 +1,14 @@
 //! Real time: matching, chat relay, presence, round pushes and the archive of
 //! conversations, on this node's sockets (`hub`) and the shared engine. The rules live
 //! here, on [`Realtime`], with the handles they need (engine, store, metrics, the shared
-//! clock); the WebSocket that speaks them to clients is `api::socket`, above.
+//! clock); a socket's life, from attach to detach, is `session`'s, and its upgrade
+//! `api::socket`'s, above.
 
 mod again;
 pub mod hub;
 pub mod on_air;
 mod round;
+pub mod session;
 mod tasks;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,6 +22,7 @@ use telepathy_domain::moderation;
 use telepathy_domain::round::ServiceWindow;
 use telepathy_domain::text::ChatText;
 use telepathy_domain::ErrorCode;
+use telepathy_engine::bus::ChatBody;
 use telepathy_engine::{
     bus, is_stream_id, parse_stream_id, Engine, Farewell, JoinFrames, JoinOutcome, Member,
     MessageFrame, Room, SocketAt,
@@ -156,68 +159,11 @@ impl Realtime {
 /// are UUIDs.
 const CLIENT_ID_MAX: usize = 64;
 
-/// What a node needs to build a chat message's frame, without the frame's repeated names
-/// and fields: a third of its bytes, which Redis copies to every node.
-#[derive(Debug, Serialize, Deserialize)]
-struct ChatEvent<'a> {
-    #[serde(rename = "r", borrow)]
-    room_id: std::borrow::Cow<'a, str>,
-    #[serde(rename = "w", borrow)]
-    word: std::borrow::Cow<'a, str>,
-    #[serde(rename = "f")]
-    from: (i64, std::borrow::Cow<'a, str>),
-    #[serde(rename = "t")]
-    to: (i64, std::borrow::Cow<'a, str>),
-    #[serde(rename = "m", borrow)]
-    text: std::borrow::Cow<'a, str>,
-    #[serde(rename = "a")]
-    at: i64,
-    #[serde(rename = "c", default, skip_serializing_if = "Option::is_none", borrow)]
-    client_id: Option<std::borrow::Cow<'a, str>>,
-}
-
-impl<'a> ChatEvent<'a> {
-    /// A stored message of `room`, as the members see it; `None` when its sender is not a
-    /// member.
-    fn of(room: &'a Room, stored: &'a StoredMessage) -> Option<Self> {
-        let sender = room.members.iter().find(|m| m.user_id == stored.from)?;
-        let receiver = room.partner_of(stored.from)?;
-        Some(Self {
-            room_id: room.id.as_str().into(),
-            word: room.word.as_str().into(),
-            from: (sender.user_id, sender.nickname.as_str().into()),
-            to: (receiver.user_id, receiver.nickname.as_str().into()),
-            text: stored.text.as_str().into(),
-            at: stored.at,
-            client_id: stored.client_id.as_deref().map(Into::into),
-        })
-    }
-
-    /// The `chatMessage` of the message whose stream id is `id`.
-    fn into_message(self, id: &str) -> ChatMessage {
-        let (sender, receiver) = (self.from.1.into_owned(), self.to.1.into_owned());
-        ChatMessage {
-            id: id.to_owned(),
-            room_id: self.room_id.into_owned(),
-            sender_id: self.from.0,
-            sender_username: sender.clone(),
-            sender_nickname: sender,
-            receiver_id: self.to.0,
-            receiver_username: receiver.clone(),
-            receiver_nickname: receiver,
-            word: self.word.into_owned(),
-            message: self.text.into_owned(),
-            timestamp: self.at,
-            client_id: self.client_id.map(std::borrow::Cow::into_owned),
-        }
-    }
-}
-
 /// The `chatMessage` frame of the chat message `id` from the bus, built from its `body`
-/// (a [`ChatEvent`]); `None` when the body is not one.
+/// (a [`ChatBody`]); `None` when the body is not one.
 pub(crate) fn chat_frame(id: &str, body: &str) -> Option<String> {
-    let e: ChatEvent<'_> = serde_json::from_str(body).ok()?;
-    Some(frame("chatMessage", &e.into_message(id)))
+    let body = ChatBody::read(body)?;
+    Some(frame("chatMessage", &ChatMessage::of(id, body)))
 }
 
 /// A chat message sent.
@@ -740,14 +686,18 @@ fn side_of(member: &Member) -> MatchSide<'_> {
 }
 
 fn chat_message(room: &Room, id: &str, stored: &StoredMessage) -> Option<ChatMessage> {
-    Some(ChatEvent::of(room, stored)?.into_message(id))
+    Some(ChatMessage::of(id, chat_body(room, stored)?))
 }
 
-/// What follows the stream id in a chat message's bus event (see [`bus::CHAT`]): a
-/// newline and its body. `None` when its sender is not a member.
+fn chat_body<'a>(room: &'a Room, stored: &'a StoredMessage) -> Option<ChatBody<'a>> {
+    let client_id = stored.client_id.as_deref();
+    ChatBody::of(room, stored.from, &stored.text, stored.at, client_id)
+}
+
+/// What follows the stream id in a chat message's bus event (see [`bus::CHAT`]); `None`
+/// when its sender is not a member.
 fn chat_event(room: &Room, stored: &StoredMessage) -> Option<String> {
-    let event = ChatEvent::of(room, stored)?;
-    Some(format!("\n{}", serde_json::to_string(&event).ok()?))
+    Some(chat_body(room, stored)?.tail())
 }
 
 /// Reads a stored message back, for the archive.
