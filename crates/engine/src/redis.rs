@@ -3,8 +3,10 @@
 //! **Layout.** The key space is cut into [`PARTITIONS`] partitions, each a hash tag
 //! (`<prefix>{tag}`, the partition's anchor) whose slot lies in the middle of its
 //! 1/[`PARTITIONS`] of the 16,384 slots, so a cluster whose masters own even slot ranges
-//! owns even shares of the partitions. Every script runs in one partition (`#!lua`: a
-//! cluster refuses any key outside the slot of its declared anchor). A user's records
+//! owns even shares of the partitions. Every script but the send script runs in one
+//! partition (`#!lua`: a cluster refuses any key outside the slot of its declared anchor);
+//! the send script carries a batch of several partitions of one server
+//! (`allow-cross-slot-keys`), and the clock's `TIME` touches no key. A user's records
 //! (`u:`, `loc:`, and their entries in `online`, `away` and `nu:<instance>`) live in the
 //! partition of the user id, beside the set of instances `live` there (an instance
 //! registers in every partition at its first beat); a room's hash, stream and client ids in the partition of the

@@ -1,4 +1,5 @@
-//! The Telepathy node: HTTP API, configuration, static files. Only this crate knows HTTP.
+//! The Telepathy node: HTTP API, configuration, static files. Only this crate serves the
+//! app's HTTP (the providers call out, and serve only their test stand-ins).
 
 pub mod accounts;
 pub mod api;

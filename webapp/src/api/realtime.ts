@@ -2,7 +2,7 @@ import type { Schemas } from './client';
 
 /**
  * The frames of the WebSocket at /ws, by event name, with the payload types the server documents
- * (ARCHITECTURE.md, "The real-time protocol").
+ * (docs/realtime.md, "The protocol").
  */
 
 /** What the server sends. */

@@ -527,7 +527,7 @@ export interface paths {
         };
         /**
          * Carries the WebSocket frame types of `/ws` into this document (it answers no data).
-         *     Frames are `{"event": NAME, "data": {...}}`; see ARCHITECTURE.md for the events.
+         *     Frames are `{"event": NAME, "data": {...}}`; see docs/realtime.md for the events.
          */
         get: operations["getRealtimeProtocol"];
         put?: never;

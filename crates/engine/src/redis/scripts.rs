@@ -1,8 +1,10 @@
-//! The Lua of the Redis engine. Every script is a `#!lua` script: on a Redis Cluster,
-//! Redis refuses any key or shard channel it touches outside the slot of its one declared
-//! key, `KEYS[1]`. That key is the anchor of a partition (`<prefix>{tag}`, see
-//! `Layout`), or a counter's own key; every other key a script touches is the anchor
-//! followed by a name, so it hashes to the same slot.
+//! The Lua of the Redis engine (the clock's one-line `TIME` aside, in `redis.rs`). Every
+//! script here is a `#!lua` script: on a Redis Cluster, Redis refuses any key or shard
+//! channel it touches outside the slot of its one declared key, `KEYS[1]`, but for the send
+//! script's, which `allow-cross-slot-keys` lets reach every partition of its server. That
+//! key is the anchor of a partition (`<prefix>{tag}`, see `Layout`), or a counter's own
+//! key; every other key a script touches is the anchor followed by a name, so it hashes to
+//! the same slot.
 
 use fred::types::scripts::Script;
 

@@ -299,7 +299,7 @@ impl GameApi {
     }
 
     /// Carries the WebSocket frame types of `/ws` into this document (it answers no data).
-    /// Frames are `{"event": NAME, "data": {...}}`; see ARCHITECTURE.md for the events.
+    /// Frames are `{"event": NAME, "data": {...}}`; see docs/realtime.md for the events.
     #[oai(
         path = "/realtime/protocol",
         method = "get",

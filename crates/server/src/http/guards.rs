@@ -15,7 +15,7 @@ use crate::security::origin_allowed;
 use crate::state::AppState;
 
 /// Where the web app's pages may load scripts from: PortOne's V2 browser SDK (identity
-/// verification) and the V1 iamport SDK (card payments). ARCHITECTURE.md lists why.
+/// verification) and the V1 iamport SDK (card payments). docs/security.md lists why.
 const SCRIPT_HOSTS: &str = "https://cdn.portone.io https://cdn.iamport.kr";
 
 /// What the pages may call besides their own origin: PortOne's APIs, which the V2 SDK and
