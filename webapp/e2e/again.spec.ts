@@ -214,3 +214,43 @@ test('one wishes it alone: neither can send 다시 텔레파시, and the other l
 
   await Promise.all([contextA.close(), contextB.close()]);
 });
+
+test('an invitation sent while the other was away opens from its push, while its minute lasts', async ({ browser, baseURL, viewport, locale, timezoneId }) => {
+  test.setTimeout(120_000);
+  const { contextA, contextB, a, b, word } = await twoInChat(browser, { baseURL, viewport, locale, timezoneId }, 'ap');
+  const mood = await leave(a);
+  await mood.getByRole('button', { name: '다시 만나고 싶어요' }).click();
+  await expect(mood.getByRole('status')).toHaveText(wished);
+  await mood.getByRole('button', { name: '다음에 할게요' }).click();
+  const ended = b.getByRole('alertdialog', { name: '대화가 종료되었어요' });
+  await ended.getByRole('button', { name: '다시 만나고 싶어요' }).click();
+  await expect(ended.getByRole('status')).toHaveText(paired(word));
+  // Bob leaves the site: the invitation reaches him only through its push.
+  await b.close();
+
+  await a.goto('/mywords');
+  const card = a.getByRole('listitem').filter({ hasText: '다시 만날 수 있어요' });
+  const sent = a.waitForResponse((response) => response.url().endsWith('/api/again/invite'));
+  await card.getByRole('button', { name: '다시 텔레파시' }).click();
+  const { inviteId } = (await (await sent).json()) as { inviteId: string };
+
+  // A click on the push opens the address it carries (public/push-sw.js).
+  const opened = await contextB.newPage();
+  await opened.goto(`/main?invite=${inviteId}`);
+  const invite = opened.getByRole('alertdialog', { name: `‘${word}’에서 만났던 사람이 다시 텔레파시를 보냈어요` });
+  await expect(invite).toBeVisible();
+  await expect(opened).toHaveURL(/\/main$/);
+  await screenshot(opened, 'again-invite-from-push');
+  await expectAccessible(opened, 'an invitation opened from its push');
+  await invite.getByRole('button', { name: '수락하기' }).click();
+  await expect(opened.getByRole('textbox', { name: '메시지' })).toBeEnabled();
+  await expect(a.getByRole('textbox', { name: '메시지' })).toBeEnabled();
+
+  // Once answered, the same address shows nothing but that it is over.
+  const again = await contextB.newPage();
+  await again.goto(`/main?invite=${inviteId}`);
+  await expect(again.getByText('이미 끝난 초대예요.')).toBeVisible();
+  await expect(again.getByRole('alertdialog', { name: /다시 텔레파시를 보냈어요$/ })).toHaveCount(0);
+
+  await Promise.all([contextA.close(), contextB.close()]);
+});

@@ -1,5 +1,5 @@
-//! The opening bell: when the evening's push is due, and what it says and how long it may
-//! wait for a phone that is away.
+//! The pushes: the opening bell (when the evening's push is due, what it says and how long
+//! it may wait for a phone that is away), and a 다시 텔레파시 invitation's.
 
 use std::time::Duration;
 
@@ -62,6 +62,20 @@ pub fn evening_due(window: ServiceWindow, now: DateTime<Utc>) -> Option<NaiveDat
     let opening = opening_at(window, date)?;
     let late = chrono::Duration::from_std(OPENING_LATE_LIMIT).ok()?;
     (opening <= now && now < opening + late).then_some(date)
+}
+
+/// A newer invitation's push replaces one a device still shows.
+pub const AGAIN_INVITE_TOPIC: &str = "again";
+
+/// Where a click on an invitation's push leads: the app, which asks for the invitation
+/// and shows it while it waits for an answer.
+pub fn again_invite_url(invite_id: &str) -> String {
+    format!("/main?invite={invite_id}")
+}
+
+/// An invitation's text, on a lock screen: the word the two shared, and nobody's name.
+pub fn again_invite_body(word: &str) -> String {
+    format!("‘{word}’의 그 사람이 다시 이야기하고 싶어 해요")
 }
 
 #[cfg(test)]

@@ -37,6 +37,8 @@ notices! {
         ChatEnded,
         PartnerBlocked,
         AgainPairEnded,
+        /// The title of a 다시 텔레파시 invitation's push.
+        AgainInviteTitle,
         FeedbackSaved,
         ReportFiled,
         WarningSeen,
@@ -94,6 +96,7 @@ impl Notice {
             Self::ChatEnded => "대화가 종료되었어요.",
             Self::PartnerBlocked => "차단했어요. 이 상대와는 다시 연결되지 않아요.",
             Self::AgainPairEnded => "다시 텔레파시를 거두었어요. 서로에게 다시 보낼 수 없어요.",
+            Self::AgainInviteTitle => "다시 텔레파시",
             Self::FeedbackSaved => "소중한 기분을 남겨주셔서 고마워요.",
             Self::ReportFiled => "신고가 접수되었어요. 운영팀이 24시간 이내에 확인할게요.",
             Self::WarningSeen => "경고를 확인했어요.",

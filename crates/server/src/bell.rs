@@ -1,6 +1,7 @@
-//! The opening bell: at the opening (20:00 Seoul), one node sends a Web Push to every
-//! device whose user asked for it.
+//! The node's Web Pushes, to the devices whose users turned the bell on: the opening bell,
+//! and a 다시 텔레파시 invitation's push (see [`push_invite`]).
 //!
+//! At the opening (20:00 Seoul), one node sends the bell to every such device.
 //! Every node watches the clock; when the evening's bell is due, each tries to take the
 //! evening's lease in SQL (`push_openings`), and the one that gets it sends, in batches:
 //! it claims a batch of devices for the evening (`last_evening`) before pushing to them,
@@ -18,8 +19,8 @@ use std::time::{Duration, Instant};
 use chrono::NaiveDate;
 use futures_util::stream::{self, StreamExt as _};
 use telepathy_domain::bell::{
-    evening_due, opening_at, opening_body, OPENING_BATCH, OPENING_CONCURRENCY, OPENING_LEASE,
-    OPENING_TOPIC, OPENING_TTL, OPENING_URL,
+    again_invite_body, again_invite_url, evening_due, opening_at, opening_body, AGAIN_INVITE_TOPIC,
+    OPENING_BATCH, OPENING_CONCURRENCY, OPENING_LEASE, OPENING_TOPIC, OPENING_TTL, OPENING_URL,
 };
 use telepathy_domain::round::RoundAt;
 use telepathy_domain::time::millis;
@@ -28,6 +29,7 @@ use telepathy_providers::{ProviderError, PushDevice, PushMessage, PushOutcome, U
 use telepathy_store::{BatchCounts, PushTarget, StoreError};
 
 use crate::state::AppState;
+use crate::wire::AgainInvite;
 
 /// How often a node looks at the clock.
 const WATCH_EVERY: Duration = Duration::from_secs(1);
@@ -79,17 +81,75 @@ pub(crate) async fn watch(state: AppState) {
     }
 }
 
+/// What the service worker shows, and where a click leads; `tag` replaces a notification
+/// of the same tag still shown.
+fn payload(title: &str, body: &str, url: &str, tag: &str) -> Vec<u8> {
+    serde_json::json!({ "title": title, "body": body, "url": url, "tag": tag })
+        .to_string()
+        .into_bytes()
+}
+
+/// Pushes `invite` to every device of `user_id`'s that has the bell on, for as long as
+/// the invitation waits: a click opens the app to it. Nothing in it names either person.
+/// A device the push service no longer knows is forgotten; a failure is only logged (the
+/// invitation still reaches a screen that is open).
+pub async fn push_invite(state: &AppState, user_id: i64, invite: &AgainInvite) {
+    let targets = match state.store.push_targets_of(user_id).await {
+        Ok(targets) => targets,
+        Err(e) => return tracing::warn!(error = %e, "reading the devices for an invitation"),
+    };
+    let wait = invite.expires_at - state.shared_clock.now_ms();
+    let Ok(ttl) = u64::try_from(wait).map(Duration::from_millis) else {
+        return;
+    };
+    let body = payload(
+        Notice::AgainInviteTitle.message(),
+        &again_invite_body(&invite.word),
+        &again_invite_url(&invite.invite_id),
+        AGAIN_INVITE_TOPIC,
+    );
+    for target in targets {
+        let message = PushMessage {
+            payload: &body,
+            ttl,
+            topic: AGAIN_INVITE_TOPIC,
+            urgency: Urgency::High,
+        };
+        match state.push.push(device_of(&target), message).await {
+            Ok(PushOutcome::Accepted) => {}
+            Ok(PushOutcome::Gone) => {
+                let removed = state
+                    .store
+                    .remove_push_subscription(target.user_id, &target.endpoint)
+                    .await;
+                if let Err(e) = removed {
+                    tracing::warn!(error = %e, "forgetting a device the push service lost");
+                }
+            }
+            Err(e) => {
+                tracing::debug!(error = %e, device = target.id, "an invitation's push failed")
+            }
+        }
+    }
+}
+
+fn device_of(target: &PushTarget) -> PushDevice<'_> {
+    PushDevice {
+        endpoint: &target.endpoint,
+        p256dh: &target.p256dh,
+        auth: &target.auth,
+    }
+}
+
 /// The bell's payload: what the service worker shows (the evening's first words among
 /// it), and where a click leads.
 pub fn opening_payload(first_words: &[String]) -> Vec<u8> {
-    serde_json::json!({
-        "title": Notice::OpeningTitle.message(),
-        "body": opening_body(first_words),
-        "url": OPENING_URL,
-        "tag": OPENING_TOPIC,
-    })
-    .to_string()
-    .into_bytes()
+    payload(
+        Notice::OpeningTitle.message(),
+        &opening_body(first_words),
+        OPENING_URL,
+        OPENING_TOPIC,
+    )
 }
 
 /// The words of `evening`'s first round, the round that starts at the opening.
@@ -210,11 +270,7 @@ async fn push_batch(
         .map(|target| {
             let (push, payload) = (state.push.clone(), Arc::clone(payload));
             async move {
-                let device = PushDevice {
-                    endpoint: &target.endpoint,
-                    p256dh: &target.p256dh,
-                    auth: &target.auth,
-                };
+                let device = device_of(&target);
                 let message = PushMessage {
                     payload: &payload,
                     ttl: OPENING_TTL,

@@ -69,6 +69,15 @@ pub struct AnsweredInvite {
     pub from_user: i64,
 }
 
+/// An invitation waiting for its receiver's answer.
+#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
+pub struct OpenInvite {
+    pub id: String,
+    /// The pair's word.
+    pub word: String,
+    pub until: i64,
+}
+
 const PAIR_COLUMNS: &str = "p.id, p.room_id, p.word, p.created_at, p.until";
 
 impl Store {
@@ -270,6 +279,25 @@ impl Store {
              RETURNING pair_id, from_user",
         )
         .bind(now)
+        .bind(id)
+        .bind(to_user)
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// Invitation `id` to `to_user`, while it waits for their answer at `now`.
+    pub async fn open_again_invite(
+        &self,
+        id: &str,
+        to_user: i64,
+        now: i64,
+    ) -> Result<Option<OpenInvite>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT i.id, p.word, i.until FROM again_invites i
+             JOIN again_pairs p ON p.id = i.pair_id
+             WHERE i.id = $1 AND i.to_user = $2 AND i.answered_at IS NULL AND i.until > $3",
+        )
         .bind(id)
         .bind(to_user)
         .bind(now)

@@ -27,7 +27,7 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::AnyPool;
 
 pub use accounts::{NewSession, NewUser, User};
-pub use again::{AgainPair, AnsweredInvite, InviteOutcome, NewInvite};
+pub use again::{AgainPair, AnsweredInvite, InviteOutcome, NewInvite, OpenInvite};
 pub use codes::{IdentityCheck, PhoneCode};
 pub use comments::{Comment, NewComment, ReviewedComment};
 pub use consents::{Consent, ConsentRow};

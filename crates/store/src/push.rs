@@ -261,6 +261,22 @@ impl Store {
         )
     }
 
+    /// The devices of `user_id` that have the bell on, while the user consents to
+    /// notifications.
+    pub async fn push_targets_of(&self, user_id: i64) -> Result<Vec<PushTarget>, StoreError> {
+        Ok(sqlx::query_as(&format!(
+            "SELECT {TARGET_COLUMNS} FROM push_subscriptions
+             WHERE user_id = $1
+               AND EXISTS (SELECT 1 FROM users u
+                           WHERE u.id = $2 AND u.alarm_consent_at IS NOT NULL)
+             ORDER BY id"
+        ))
+        .bind(user_id)
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
     /// Claims the next `limit` devices not yet sent `evening`'s opening, for the lease's
     /// holder only: empty when the lease was lost. Only consenting, active accounts that no
     /// suspension or ban holds at `now` (a suspended user's devices wait for its end).

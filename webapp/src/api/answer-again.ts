@@ -10,3 +10,11 @@ export type AgainAnswer = Schemas['AnswerBody'];
 export function answerAgain(answer: AgainAnswer) {
   return settle(api.POST('/again/answer', { body: answer }));
 }
+
+/**
+ * An invitation to the session's user while it waits for an answer: what a screen opened
+ * from the invitation's push shows.
+ */
+export function openInvite(inviteId: string) {
+  return settle(api.GET('/again/invites/{id}', { params: { path: { id: inviteId } } }));
+}

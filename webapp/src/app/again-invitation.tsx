@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import { answerAgain } from '@/api/answer-again';
+import { answerAgain, openInvite } from '@/api/answer-again';
 import type { Schemas } from '@/api/client';
 import { Button } from '@/components/button';
 import { Icon } from '@/components/icons';
@@ -13,6 +14,9 @@ import { useSocketEvent } from '@/lib/socket';
 
 type AgainInvite = Schemas['AgainInvite'];
 
+/** What an invitation's push opens the app with (see the server's `again_invite_url`). */
+const INVITE_PARAM = 'invite';
+
 /** The countdown is redrawn this often, so its seconds turn over on time. */
 const TICK_MS = 250;
 
@@ -23,10 +27,31 @@ const TICK_MS = 250;
  */
 export function AgainInvitation() {
   const [invites, setInvites] = useState<AgainInvite[]>([]);
+  const [params, setParams] = useSearchParams();
+  const opened = params.get(INVITE_PARAM);
 
-  useSocketEvent('againInvite', (invite) => {
+  function add(invite: AgainInvite) {
     setInvites((current) => (current.some((each) => each.inviteId === invite.inviteId) ? current : [...current, invite]));
-  });
+  }
+
+  useSocketEvent('againInvite', add);
+
+  // Opened from the invitation's push (`?invite=`): asked for while it waits. The address
+  // forgets it, so a reload does not ask again.
+  useEffect(() => {
+    if (opened === null) return;
+    setParams(
+      (current) => {
+        current.delete(INVITE_PARAM);
+        return current;
+      },
+      { replace: true },
+    );
+    void openInvite(opened).then((outcome) => {
+      if (outcome.ok) add(outcome.data.invite);
+      else if (!outcome.network) toast(outcome.message ?? ko.again.acceptFailed);
+    });
+  }, [opened, setParams]);
 
   useSocketEvent('matched', () => {
     setInvites([]);

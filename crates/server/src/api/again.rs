@@ -10,6 +10,7 @@ use telepathy_domain::Notice;
 use super::{Ack, Tag};
 use crate::error::ApiResult;
 use crate::state::AppState;
+use crate::wire::AgainInvite;
 
 pub struct AgainApi(pub AppState);
 
@@ -80,6 +81,13 @@ pub struct AnswerBody {
 pub struct Answered {
     pub success: bool,
     pub room_id: Option<String>,
+}
+
+/// An invitation waiting for the caller's answer.
+#[derive(Debug, Object)]
+pub struct OpenInvitation {
+    pub success: bool,
+    pub invite: AgainInvite,
 }
 
 fn rfc3339(ms: i64) -> String {
@@ -157,10 +165,32 @@ impl AgainApi {
     async fn invite(&self, req: &Request, body: Json<InviteBody>) -> ApiResult<InviteSent> {
         let user = self.0.sessions.require_user(req).await?.user;
         let sent = self.0.realtime.invite_again(&user, body.pair_id).await?;
+        if let Some((to, invite)) = sent.told {
+            // Not waited for: the sender's answer does not hang on push services.
+            let state = self.0.clone();
+            tokio::spawn(async move { crate::bell::push_invite(&state, to, &invite).await });
+        }
         Ok(Json(InviteSent {
             success: true,
             invite_id: sent.id,
             expires_at: sent.expires_at,
+        }))
+    }
+
+    /// An invitation to the session's user (`againInvite`) while it waits for an answer:
+    /// what a screen opened from the invitation's push shows.
+    #[oai(
+        path = "/again/invites/:id",
+        method = "get",
+        operation_id = "getAgainInvite",
+        tag = "Tag::Again"
+    )]
+    async fn open_invite(&self, req: &Request, id: Path<String>) -> ApiResult<OpenInvitation> {
+        let user = self.0.sessions.require_user(req).await?.user;
+        let invite = self.0.realtime.open_invite(user.id, &id.0).await?;
+        Ok(Json(OpenInvitation {
+            success: true,
+            invite,
         }))
     }
 

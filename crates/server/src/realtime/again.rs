@@ -16,10 +16,12 @@ use telepathy_store::{AgainPair, InviteOutcome, NewInvite, User};
 use super::{internal, is_room_id, random_room_id, Realtime, RoomRecordNews};
 use crate::wire::{frame, AgainInvite, Matched};
 
-/// An invitation sent: its id and when it lapses (Unix ms).
+/// An invitation sent: its id and when it lapses (Unix ms), and what its receiver was
+/// told, if anything (not while they sit in a chat).
 pub struct Invited {
     pub id: String,
     pub expires_at: i64,
+    pub told: Option<(i64, AgainInvite)>,
 }
 
 impl Realtime {
@@ -135,18 +137,21 @@ impl Realtime {
             InviteOutcome::TooMany => return Err(ErrorCode::AgainTooMany),
         }
         // One in a chat is not interrupted: the invitation lapses unseen.
+        let mut told = None;
         if !self.sits_in_a_room(pair.partner_id).await? {
-            let told = AgainInvite {
+            let invite = AgainInvite {
                 invite_id: invite.id.to_owned(),
                 word: pair.word,
                 expires_at: invite.until,
             };
-            self.deliver(&[pair.partner_id], &frame("againInvite", &told))
+            self.deliver(&[pair.partner_id], &frame("againInvite", &invite))
                 .await;
+            told = Some((pair.partner_id, invite));
         }
         Ok(Invited {
             id: invite.id.to_owned(),
             expires_at: invite.until,
+            told,
         })
     }
 
@@ -231,6 +236,29 @@ impl Realtime {
         let id = room.id.clone();
         self.record_later(RoomRecordNews::Made(room));
         Ok(Some(id))
+    }
+
+    /// Invitation `invite_id` to `user_id`, while it waits for their answer: what a screen
+    /// opened from its push shows.
+    pub async fn open_invite(
+        &self,
+        user_id: i64,
+        invite_id: &str,
+    ) -> Result<AgainInvite, ErrorCode> {
+        if !is_room_id(invite_id) {
+            return Err(ErrorCode::AgainInviteOver);
+        }
+        let open = self
+            .store
+            .open_again_invite(invite_id, user_id, self.clock.now_ms())
+            .await
+            .map_err(|e| internal("reading an invitation", e))?
+            .ok_or(ErrorCode::AgainInviteOver)?;
+        Ok(AgainInvite {
+            invite_id: open.id,
+            word: open.word,
+            expires_at: open.until,
+        })
     }
 
     async fn sits_in_a_room(&self, user_id: i64) -> Result<bool, ErrorCode> {

@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
+use telepathy_providers::push_stand_in::{PushServiceStandIn, ReceivedPush};
+
 use crate::helpers::TestApp;
 use crate::realtime::{pair, user};
 use crate::ws_client::Client;
@@ -12,6 +14,7 @@ crate::both!(
     invitations_at_once_keep_the_nightly_limit,
     both_wishes_make_a_pair_whose_invitation_seats_both_again,
     one_wish_alone_shows_nothing_and_a_block_ends_a_pair,
+    an_invitation_reaches_the_devices_and_opens_from_its_push,
 );
 
 const QUIET: Duration = Duration::from_millis(300);
@@ -276,4 +279,87 @@ async fn invitations_at_once_keep_the_nightly_limit(mut app: TestApp) {
         answers.iter().all(|a| a == "SENT" || a == "AGAIN_TOO_MANY"),
         "{answers:?}"
     );
+}
+
+/// Waits until the push service has received `n` pushes (an invitation's goes out after the
+/// sender's answer).
+async fn pushes(service: &PushServiceStandIn, n: usize) -> Vec<ReceivedPush> {
+    for _ in 0..100 {
+        let received = service.received();
+        if received.len() >= n {
+            return received;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    service.received()
+}
+
+async fn an_invitation_reaches_the_devices_and_opens_from_its_push(app: TestApp) {
+    let (mut app, service) = crate::push::with_push_service(app).await;
+    let (mut a, cookie_a) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, cookie_b) = user(&mut app, "bobby", "01033334444").await;
+    let (_c, cookie_c) = user(&mut app, "carol", "01055556666").await;
+    let device = service.subscribe();
+    app.cookie = Some(cookie_a.clone());
+    crate::push::bell_on(&mut app, &device).await;
+    let (ma, _) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+    let word = ma["word"].as_str().unwrap().to_owned();
+    end_chat(&mut b, &mut a, &room).await;
+    wish(&mut app, &cookie_a, &room).await.assert_ok();
+    wish(&mut app, &cookie_b, &room).await.assert_ok();
+    let pair_id = pairs(&mut app, &cookie_b).await[0]["id"].clone();
+
+    let sent = invite(&mut app, &cookie_b, &pair_id).await;
+    let invite_id = sent.assert_ok()["inviteId"].as_str().unwrap().to_owned();
+    let received = pushes(&service, 1).await;
+    assert_eq!(received.len(), 1, "one device, one push");
+    let push = &received[0];
+    assert_eq!(push.device, device.id);
+    let payload: Value = serde_json::from_slice(&push.payload).unwrap();
+    assert_eq!(payload["title"], json!("다시 텔레파시"));
+    assert_eq!(
+        payload["body"],
+        json!(format!("‘{word}’의 그 사람이 다시 이야기하고 싶어 해요"))
+    );
+    assert_eq!(payload["url"], json!(format!("/main?invite={invite_id}")));
+    assert_eq!(payload["tag"], json!("again"));
+    for name in ["alice", "bobby"] {
+        assert!(!payload.to_string().contains(name), "{payload}");
+    }
+    // No longer than the invitation waits; a phone switched on later is not told.
+    assert!(push.ttl > 0 && push.ttl <= 60, "{}", push.ttl);
+    assert_eq!(push.topic.as_deref(), Some("again"));
+    assert_eq!(push.urgency.as_deref(), Some("high"));
+
+    // The screen the push opens asks for the invitation: its receiver alone, while it waits.
+    let path = format!("/api/again/invites/{invite_id}");
+    app.cookie = Some(cookie_a.clone());
+    let open = app.get(&path).await;
+    assert_eq!(
+        open.assert_ok()["invite"],
+        json!({ "inviteId": invite_id, "word": word, "expiresAt": sent.body["expiresAt"] })
+    );
+    for cookie in [&cookie_b, &cookie_c] {
+        app.cookie = Some(cookie.clone());
+        app.get(&path).await.assert_error(409, "AGAIN_INVITE_OVER");
+    }
+    app.cookie = Some(cookie_a.clone());
+    app.get("/api/again/invites/x%00y")
+        .await
+        .assert_error(409, "AGAIN_INVITE_OVER");
+    answer(&mut app, &cookie_a, &json!(invite_id), false)
+        .await
+        .assert_ok();
+    app.cookie = Some(cookie_a.clone());
+    app.get(&path).await.assert_error(409, "AGAIN_INVITE_OVER");
+
+    // Without the consent, nothing is pushed.
+    app.post("/api/push/consent", json!({ "agree": false }))
+        .await
+        .assert_ok();
+    let sent = invite(&mut app, &cookie_b, &pair_id).await;
+    sent.assert_ok();
+    tokio::time::sleep(QUIET).await;
+    assert_eq!(service.received().len(), 1);
 }

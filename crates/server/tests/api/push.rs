@@ -24,7 +24,7 @@ crate::both!(
 );
 
 /// An app that may push to a fresh stand-in.
-async fn with_push_service(app: TestApp) -> (TestApp, PushServiceStandIn) {
+pub(crate) async fn with_push_service(app: TestApp) -> (TestApp, PushServiceStandIn) {
     let service = PushServiceStandIn::start().await;
     let app = app
         .with_vars(&[("TELEPATHY_PUSH_SERVICES", &service.origin)])
@@ -45,7 +45,7 @@ async fn signed_up(app: &mut TestApp, name: &str, phone: &str) {
     app.sign_up(name, "abcdefg1", phone).await;
 }
 
-async fn bell_on(app: &mut TestApp, device: &StandInDevice) {
+pub(crate) async fn bell_on(app: &mut TestApp, device: &StandInDevice) {
     app.post("/api/push/consent", json!({ "agree": true }))
         .await
         .assert_ok();
