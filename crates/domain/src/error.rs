@@ -1,350 +1,240 @@
-/// The closed set of errors a client can be told about, each with the Korean text the
-/// user sees. Texts quoted by the product specification are used word for word.
-///
-/// The HTTP status of each code is decided in one place, in the server crate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-#[cfg_attr(feature = "openapi", derive(poem_openapi::Enum))]
-#[cfg_attr(feature = "openapi", oai(rename_all = "SCREAMING_SNAKE_CASE"))]
-pub enum ErrorCode {
-    /// The username field is empty.
-    UsernameRequired,
-    /// The username breaks the username rule.
-    UsernameInvalid,
-    /// A required registration field is empty.
-    FieldsRequired,
-    /// The sign-up password is too weak.
-    PasswordWeak,
-    /// The password is longer than we hash.
-    PasswordTooLong,
-    /// A reset password is too short or differs from its confirmation.
-    ResetPasswordMismatch,
-    /// A changed password is too short or differs from its confirmation.
-    NewPasswordMismatch,
-    /// The phone field is empty.
-    PhoneRequired,
-    /// The phone number is not a Korean mobile number.
-    PhoneInvalid,
-    /// The verification code field is empty.
-    CodeRequired,
-    /// The birthdate is not a real 8-digit date.
-    BirthdateInvalid,
-    /// The gender is neither 남성 nor 여성.
-    GenderInvalid,
-    /// The nickname is empty.
-    NicknameRequired,
-    /// The nickname breaks the nickname rule.
-    NicknameInvalid,
-    /// The username belongs to an active account.
-    UsernameTaken,
-    /// Wrong username or password (never says which).
-    LoginFailed,
-    /// The person is younger than 14.
-    UnderAge,
-    /// Registration without a phone verified moments before.
-    PhoneNotVerified,
-    /// The phone number already belongs to an active account.
-    PhoneInUse,
-    /// The verification code is wrong.
-    CodeInvalid,
-    /// The verification code has expired or was never sent.
-    CodeExpired,
-    /// Too many wrong codes: a new code must be requested.
-    CodeAttemptsExceeded,
-    /// A code was sent to this phone too recently.
-    SmsCooldown,
-    /// The daily number of codes for this phone or address is used up.
-    SmsDailyLimit,
-    /// The SMS provider refused or failed.
-    SmsSendFailed,
-    /// Too many requests of one kind in a short time.
-    RateLimited,
-    /// The call needs a logged-in user.
-    Unauthorized,
-    /// The request came from a page of another site.
-    ForbiddenOrigin,
-    /// The text holds an abusive word (profanity, a sexual insult, a slur).
-    ContentNotAllowed,
-    /// The nickname was set less than a month ago.
-    NicknameLocked,
-    /// Another active account has this nickname (case and spaces aside).
-    NicknameTaken,
-    /// The user has the same four words waiting for review or approved.
-    WordsetRepeated,
-    /// A registration without the three required terms (service, privacy, youth).
-    TermsRequired,
-    /// The current password given for a change is wrong.
-    CurrentPasswordWrong,
-    /// The identity verification id is missing or unknown.
-    IdentityIdInvalid,
-    /// The identity check did not end verified.
-    IdentityNotVerified,
-    /// The identity provider could not be asked.
-    IdentityFailed,
-    /// The person the provider verified is not the account holder (another birthdate or
-    /// phone).
-    IdentityMismatch,
-    /// The service is outside its hours.
-    ServiceClosed,
-    /// The join names a round that is not the current one.
-    RoundOver,
-    /// The join names a word the round does not show.
-    WordNotInRound,
-    /// The user already sits in a room.
-    AlreadyInRoom,
-    /// The user is not a member of that room, or it has ended.
-    NotInRoom,
-    /// A chat message is blank.
-    MessageEmpty,
-    /// A chat message is too long.
-    MessageTooLong,
-    /// Matching needs a nickname first.
-    NicknameNeeded,
-    /// No emotion, or one not offered, was chosen.
-    EmotionRequired,
-    /// Feedback names no room the user was in.
-    FeedbackNoRoom,
-    /// A wish to meet again names no room of the user's that ended lately.
-    AgainNoRoom,
-    /// The pair does not hold (taken back, lapsed, or ended by a block, report or
-    /// sanction).
-    AgainNoPair,
-    /// The pair has an invitation not yet answered.
-    AgainPending,
-    /// The user sent as many invitations as a night allows.
-    AgainTooMany,
-    /// The invitation was answered, lapsed, or was never the user's.
-    AgainInviteOver,
-    /// One of the two sits in a chat now.
-    AgainBusy,
-    /// A report gives neither a reason nor any text.
-    ReportEmpty,
-    /// A report's text is too long.
-    ReportTooLong,
-    /// A report names a reason the modal does not offer.
-    ReportReasonInvalid,
-    /// A report about someone who was not the reporter's partner in that room.
-    ReportNotPartner,
-    /// The account is suspended or banned (the answer says why and until when).
-    AccountRestricted,
-    /// A comment is blank.
-    CommentEmpty,
-    /// A comment is too long.
-    CommentTooLong,
-    /// The call needs an operator who has passed the second factor.
-    OperatorOnly,
-    /// The operator has not passed the second factor yet.
-    SecondFactorRequired,
-    /// The one-time code of the second factor is wrong or used.
-    TotpInvalid,
-    /// The operator already enrolled an authenticator app (a new one needs
-    /// `telepathy operator reset-totp`).
-    TotpEnrolled,
-    /// A code was sent before the operator's enrolment started.
-    TotpNotStarted,
-    /// An operator password breaks the operator password rule (`telepathy operator add`).
-    OperatorPasswordWeak,
-    /// The report was already resolved, by this operator or another.
-    ReportClosed,
-    /// A megaphone message is blank.
-    MegaphoneEmpty,
-    /// A megaphone message is longer than 20 characters.
-    MegaphoneTooLong,
-    /// A megaphone message holds contact details or a link (a phone number, an address, a
-    /// messenger ID), which everyone online would read. Told apart from abuse, so that the
-    /// sender learns what to take out.
-    MegaphoneContact,
-    /// Sending a megaphone with none left.
-    NoMegaphones,
-    /// The megaphones already waiting for air time fill the next minute.
-    MegaphoneBusy,
-    /// A megaphone sent again within the pace (`limits::MEGAPHONE_WINDOW`); the socket's
-    /// refusal says how long to wait (`megaphone::too_soon`).
-    MegaphoneTooSoon,
-    /// The item is none of the megaphone packs.
-    PackInvalid,
-    /// The payment is unknown, not ours, not this user's, not for this item or amount, or
-    /// paid another order already.
-    PaymentInvalid,
-    /// The card payment exists but is not paid (cancelled, failed, still waiting).
-    CardNotPaid,
-    /// The card payment gateway could not be asked.
-    PaymentUnavailable,
-    /// The action on a report or user is none of dismiss, warn, suspend, ban.
-    SanctionKindInvalid,
-    /// A suspension without its days, or with days out of 1–365.
-    SanctionDaysInvalid,
-    /// A sanction or lift without the reason the user (or the audit log) is told.
-    SanctionReasonRequired,
-    /// The reason is longer than 200 characters.
-    SanctionReasonTooLong,
-    /// The sanction was already lifted or has run out.
-    SanctionLifted,
-    /// The real name is empty.
-    RealNameRequired,
-    /// The real name breaks the real-name rule.
-    RealNameInvalid,
-    /// A transfer needs the payer's real name first (the depositor code is made from it).
-    RealNameNeeded,
-    /// The call names another user's id or payment: only one's own may be read or changed.
-    NotOwner,
-    /// A custom word set is bought for its one price.
-    PaymentAmountInvalid,
-    /// No paid payment is waiting for a word set (none was confirmed yet).
-    PaymentNotPaid,
-    /// The payment already bought a word set.
-    PaymentUsed,
-    /// The operator confirms a payment that is paid already.
-    PaymentAlreadyPaid,
-    /// Fewer or more than four words, or an empty one.
-    WordsetWordsRequired,
-    /// A word is not 1–6 Hangul syllables.
-    WordsetWordInvalid,
-    /// The same word twice.
-    WordsetWordsDuplicate,
-    /// The refund bank breaks the bank rule.
-    RefundBankInvalid,
-    /// The refund account number is not 4–20 digits.
-    RefundAccountInvalid,
-    /// The word set was reviewed already, by this operator or another.
-    WordsetReviewed,
-    /// The refund was recorded already, or the set needs none.
-    RefundSettled,
-    /// A deposit notification without a valid signature.
-    SignatureInvalid,
-    /// Turning the opening bell on without the notification consent.
-    PushConsentRequired,
-    /// The push subscription is not one a browser makes for a push service we send to.
-    PushSubscriptionInvalid,
-    /// The request body or parameters could not be read.
-    InvalidRequest,
-    /// The request body is larger than the API reads.
-    PayloadTooLarge,
-    /// The request's path and query are longer than a node reads.
-    UriTooLong,
-    /// The request's body did not arrive in time.
-    RequestTimeout,
-    /// Nothing is here.
-    NotFound,
-    /// A shared part (the database or Redis) does not answer in time; it heals by itself.
-    Unavailable,
-    /// Something failed on our side; details are in the log.
-    Internal,
+with_all! {
+    /// The closed set of errors a client can be told about, each with the Korean text the
+    /// user sees. Texts quoted by the product specification are used word for word.
+    ///
+    /// The HTTP status of each code is decided in one place, in the server crate.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+    #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+    #[cfg_attr(feature = "openapi", derive(poem_openapi::Enum))]
+    #[cfg_attr(feature = "openapi", oai(rename_all = "SCREAMING_SNAKE_CASE"))]
+    pub enum ErrorCode {
+        /// The username field is empty.
+        UsernameRequired,
+        /// The username breaks the username rule.
+        UsernameInvalid,
+        /// A required registration field is empty.
+        FieldsRequired,
+        /// The sign-up password is too weak.
+        PasswordWeak,
+        /// The password is longer than we hash.
+        PasswordTooLong,
+        /// A reset password is too short or differs from its confirmation.
+        ResetPasswordMismatch,
+        /// A changed password is too short or differs from its confirmation.
+        NewPasswordMismatch,
+        /// The phone field is empty.
+        PhoneRequired,
+        /// The phone number is not a Korean mobile number.
+        PhoneInvalid,
+        /// The verification code field is empty.
+        CodeRequired,
+        /// The birthdate is not a real 8-digit date.
+        BirthdateInvalid,
+        /// The gender is neither 남성 nor 여성.
+        GenderInvalid,
+        /// The nickname is empty.
+        NicknameRequired,
+        /// The nickname breaks the nickname rule.
+        NicknameInvalid,
+        /// The username belongs to an active account.
+        UsernameTaken,
+        /// Wrong username or password (never says which).
+        LoginFailed,
+        /// The person is younger than 14.
+        UnderAge,
+        /// Registration without a phone verified moments before.
+        PhoneNotVerified,
+        /// The phone number already belongs to an active account.
+        PhoneInUse,
+        /// The verification code is wrong.
+        CodeInvalid,
+        /// The verification code has expired or was never sent.
+        CodeExpired,
+        /// Too many wrong codes: a new code must be requested.
+        CodeAttemptsExceeded,
+        /// A code was sent to this phone too recently.
+        SmsCooldown,
+        /// The daily number of codes for this phone or address is used up.
+        SmsDailyLimit,
+        /// The SMS provider refused or failed.
+        SmsSendFailed,
+        /// Too many requests of one kind in a short time.
+        RateLimited,
+        /// The call needs a logged-in user.
+        Unauthorized,
+        /// The request came from a page of another site.
+        ForbiddenOrigin,
+        /// The text holds an abusive word (profanity, a sexual insult, a slur).
+        ContentNotAllowed,
+        /// The nickname was set less than a month ago.
+        NicknameLocked,
+        /// Another active account has this nickname (case and spaces aside).
+        NicknameTaken,
+        /// The user has the same four words waiting for review or approved.
+        WordsetRepeated,
+        /// A registration without the three required terms (service, privacy, youth).
+        TermsRequired,
+        /// The current password given for a change is wrong.
+        CurrentPasswordWrong,
+        /// The identity verification id is missing or unknown.
+        IdentityIdInvalid,
+        /// The identity check did not end verified.
+        IdentityNotVerified,
+        /// The identity provider could not be asked.
+        IdentityFailed,
+        /// The person the provider verified is not the account holder (another birthdate or
+        /// phone).
+        IdentityMismatch,
+        /// The service is outside its hours.
+        ServiceClosed,
+        /// The join names a round that is not the current one.
+        RoundOver,
+        /// The join names a word the round does not show.
+        WordNotInRound,
+        /// The user already sits in a room.
+        AlreadyInRoom,
+        /// The user is not a member of that room, or it has ended.
+        NotInRoom,
+        /// A chat message is blank.
+        MessageEmpty,
+        /// A chat message is too long.
+        MessageTooLong,
+        /// Matching needs a nickname first.
+        NicknameNeeded,
+        /// No emotion, or one not offered, was chosen.
+        EmotionRequired,
+        /// Feedback names no room the user was in.
+        FeedbackNoRoom,
+        /// A wish to meet again names no room of the user's that ended lately.
+        AgainNoRoom,
+        /// The pair does not hold (taken back, lapsed, or ended by a block, report or
+        /// sanction).
+        AgainNoPair,
+        /// The pair has an invitation not yet answered.
+        AgainPending,
+        /// The user sent as many invitations as a night allows.
+        AgainTooMany,
+        /// The invitation was answered, lapsed, or was never the user's.
+        AgainInviteOver,
+        /// One of the two sits in a chat now.
+        AgainBusy,
+        /// A report gives neither a reason nor any text.
+        ReportEmpty,
+        /// A report's text is too long.
+        ReportTooLong,
+        /// A report names a reason the modal does not offer.
+        ReportReasonInvalid,
+        /// A report about someone who was not the reporter's partner in that room.
+        ReportNotPartner,
+        /// The account is suspended or banned (the answer says why and until when).
+        AccountRestricted,
+        /// A comment is blank.
+        CommentEmpty,
+        /// A comment is too long.
+        CommentTooLong,
+        /// The call needs an operator who has passed the second factor.
+        OperatorOnly,
+        /// The operator has not passed the second factor yet.
+        SecondFactorRequired,
+        /// The one-time code of the second factor is wrong or used.
+        TotpInvalid,
+        /// The operator already enrolled an authenticator app (a new one needs
+        /// `telepathy operator reset-totp`).
+        TotpEnrolled,
+        /// A code was sent before the operator's enrolment started.
+        TotpNotStarted,
+        /// An operator password breaks the operator password rule (`telepathy operator add`).
+        OperatorPasswordWeak,
+        /// The report was already resolved, by this operator or another.
+        ReportClosed,
+        /// A megaphone message is blank.
+        MegaphoneEmpty,
+        /// A megaphone message is longer than 20 characters.
+        MegaphoneTooLong,
+        /// A megaphone message holds contact details or a link (a phone number, an address, a
+        /// messenger ID), which everyone online would read. Told apart from abuse, so that the
+        /// sender learns what to take out.
+        MegaphoneContact,
+        /// Sending a megaphone with none left.
+        NoMegaphones,
+        /// The megaphones already waiting for air time fill the next minute.
+        MegaphoneBusy,
+        /// A megaphone sent again within the pace (`limits::MEGAPHONE_WINDOW`); the socket's
+        /// refusal says how long to wait (`megaphone::too_soon`).
+        MegaphoneTooSoon,
+        /// The item is none of the megaphone packs.
+        PackInvalid,
+        /// The payment is unknown, not ours, not this user's, not for this item or amount, or
+        /// paid another order already.
+        PaymentInvalid,
+        /// The card payment exists but is not paid (cancelled, failed, still waiting).
+        CardNotPaid,
+        /// The card payment gateway could not be asked.
+        PaymentUnavailable,
+        /// The action on a report or user is none of dismiss, warn, suspend, ban.
+        SanctionKindInvalid,
+        /// A suspension without its days, or with days out of 1–365.
+        SanctionDaysInvalid,
+        /// A sanction or lift without the reason the user (or the audit log) is told.
+        SanctionReasonRequired,
+        /// The reason is longer than 200 characters.
+        SanctionReasonTooLong,
+        /// The sanction was already lifted or has run out.
+        SanctionLifted,
+        /// The real name is empty.
+        RealNameRequired,
+        /// The real name breaks the real-name rule.
+        RealNameInvalid,
+        /// A transfer needs the payer's real name first (the depositor code is made from it).
+        RealNameNeeded,
+        /// The call names another user's id or payment: only one's own may be read or changed.
+        NotOwner,
+        /// A custom word set is bought for its one price.
+        PaymentAmountInvalid,
+        /// No paid payment is waiting for a word set (none was confirmed yet).
+        PaymentNotPaid,
+        /// The payment already bought a word set.
+        PaymentUsed,
+        /// The operator confirms a payment that is paid already.
+        PaymentAlreadyPaid,
+        /// Fewer or more than four words, or an empty one.
+        WordsetWordsRequired,
+        /// A word is not 1–6 Hangul syllables.
+        WordsetWordInvalid,
+        /// The same word twice.
+        WordsetWordsDuplicate,
+        /// The refund bank breaks the bank rule.
+        RefundBankInvalid,
+        /// The refund account number is not 4–20 digits.
+        RefundAccountInvalid,
+        /// The word set was reviewed already, by this operator or another.
+        WordsetReviewed,
+        /// The refund was recorded already, or the set needs none.
+        RefundSettled,
+        /// A deposit notification without a valid signature.
+        SignatureInvalid,
+        /// Turning the opening bell on without the notification consent.
+        PushConsentRequired,
+        /// The push subscription is not one a browser makes for a push service we send to.
+        PushSubscriptionInvalid,
+        /// The request body or parameters could not be read.
+        InvalidRequest,
+        /// The request body is larger than the API reads.
+        PayloadTooLarge,
+        /// The request's path and query are longer than a node reads.
+        UriTooLong,
+        /// The request's body did not arrive in time.
+        RequestTimeout,
+        /// Nothing is here.
+        NotFound,
+        /// A shared part (the database or Redis) does not answer in time; it heals by itself.
+        Unavailable,
+        /// Something failed on our side; details are in the log.
+        Internal,
+    }
 }
 
 impl ErrorCode {
-    /// Every code, for tests and documentation.
-    pub const ALL: &'static [ErrorCode] = &[
-        Self::UsernameRequired,
-        Self::UsernameInvalid,
-        Self::FieldsRequired,
-        Self::PasswordWeak,
-        Self::PasswordTooLong,
-        Self::ResetPasswordMismatch,
-        Self::NewPasswordMismatch,
-        Self::PhoneRequired,
-        Self::PhoneInvalid,
-        Self::CodeRequired,
-        Self::BirthdateInvalid,
-        Self::GenderInvalid,
-        Self::NicknameRequired,
-        Self::NicknameInvalid,
-        Self::UsernameTaken,
-        Self::LoginFailed,
-        Self::UnderAge,
-        Self::PhoneNotVerified,
-        Self::PhoneInUse,
-        Self::CodeInvalid,
-        Self::CodeExpired,
-        Self::CodeAttemptsExceeded,
-        Self::SmsCooldown,
-        Self::SmsDailyLimit,
-        Self::SmsSendFailed,
-        Self::RateLimited,
-        Self::Unauthorized,
-        Self::ForbiddenOrigin,
-        Self::ContentNotAllowed,
-        Self::NicknameLocked,
-        Self::NicknameTaken,
-        Self::WordsetRepeated,
-        Self::TermsRequired,
-        Self::CurrentPasswordWrong,
-        Self::IdentityIdInvalid,
-        Self::IdentityNotVerified,
-        Self::IdentityFailed,
-        Self::IdentityMismatch,
-        Self::ServiceClosed,
-        Self::RoundOver,
-        Self::WordNotInRound,
-        Self::AlreadyInRoom,
-        Self::NotInRoom,
-        Self::MessageEmpty,
-        Self::MessageTooLong,
-        Self::NicknameNeeded,
-        Self::EmotionRequired,
-        Self::FeedbackNoRoom,
-        Self::AgainNoRoom,
-        Self::AgainNoPair,
-        Self::AgainPending,
-        Self::AgainTooMany,
-        Self::AgainInviteOver,
-        Self::AgainBusy,
-        Self::ReportEmpty,
-        Self::ReportTooLong,
-        Self::ReportReasonInvalid,
-        Self::ReportNotPartner,
-        Self::AccountRestricted,
-        Self::CommentEmpty,
-        Self::CommentTooLong,
-        Self::OperatorOnly,
-        Self::SecondFactorRequired,
-        Self::TotpInvalid,
-        Self::TotpEnrolled,
-        Self::TotpNotStarted,
-        Self::OperatorPasswordWeak,
-        Self::ReportClosed,
-        Self::MegaphoneEmpty,
-        Self::MegaphoneTooLong,
-        Self::MegaphoneContact,
-        Self::NoMegaphones,
-        Self::MegaphoneBusy,
-        Self::MegaphoneTooSoon,
-        Self::PackInvalid,
-        Self::PaymentInvalid,
-        Self::CardNotPaid,
-        Self::PaymentUnavailable,
-        Self::SanctionKindInvalid,
-        Self::SanctionDaysInvalid,
-        Self::SanctionReasonRequired,
-        Self::SanctionReasonTooLong,
-        Self::SanctionLifted,
-        Self::RealNameRequired,
-        Self::RealNameInvalid,
-        Self::RealNameNeeded,
-        Self::NotOwner,
-        Self::PaymentAmountInvalid,
-        Self::PaymentNotPaid,
-        Self::PaymentUsed,
-        Self::PaymentAlreadyPaid,
-        Self::WordsetWordsRequired,
-        Self::WordsetWordInvalid,
-        Self::WordsetWordsDuplicate,
-        Self::RefundBankInvalid,
-        Self::RefundAccountInvalid,
-        Self::WordsetReviewed,
-        Self::RefundSettled,
-        Self::SignatureInvalid,
-        Self::PushConsentRequired,
-        Self::PushSubscriptionInvalid,
-        Self::InvalidRequest,
-        Self::PayloadTooLarge,
-        Self::UriTooLong,
-        Self::RequestTimeout,
-        Self::NotFound,
-        Self::Unavailable,
-        Self::Internal,
-    ];
-
     /// The Korean text shown to the user.
     pub fn message(self) -> &'static str {
         match self {

@@ -6,6 +6,23 @@
 //!
 //! Everything here is pure and deterministic; callers pass the current time in.
 
+/// Declares an enum and its `ALL` from one list, so a new variant is written once (and its
+/// text in the enum's `message`, which the compiler asks for).
+macro_rules! with_all {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident { $($(#[$doc:meta])* $variant:ident,)* }
+    ) => {
+        $(#[$meta])*
+        pub enum $name { $($(#[$doc])* $variant,)* }
+
+        impl $name {
+            /// Every variant, in the order declared: for tests and documentation.
+            pub const ALL: &'static [$name] = &[$(Self::$variant),*];
+        }
+    };
+}
+
 pub mod bell;
 mod emotion;
 mod error;

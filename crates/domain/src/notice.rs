@@ -1,21 +1,4 @@
-/// Declares `Notice` and `Notice::ALL` from one list, so a new notice is written once (and
-/// its text in `message`, which the compiler asks for).
-macro_rules! notices {
-    (
-        $(#[$meta:meta])*
-        pub enum Notice { $($(#[$doc:meta])* $variant:ident,)* }
-    ) => {
-        $(#[$meta])*
-        pub enum Notice { $($(#[$doc])* $variant,)* }
-
-        impl Notice {
-            /// Every notice, in the order declared: for tests and documentation.
-            pub const ALL: &'static [Notice] = &[$(Self::$variant),*];
-        }
-    };
-}
-
-notices! {
+with_all! {
     /// The closed set of successes a client is told about, each with the Korean text the user
     /// sees: the counterpart of [`crate::ErrorCode`], so every Korean sentence the server says
     /// has one home.

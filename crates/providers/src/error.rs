@@ -23,17 +23,3 @@ pub enum ProviderError {
     #[error("provider misconfigured: {0}")]
     Config(String),
 }
-
-impl ProviderError {
-    pub(crate) fn transport(err: &reqwest::Error) -> Self {
-        use std::error::Error as _;
-        let mut text = err.to_string();
-        let mut source = err.source();
-        while let Some(cause) = source {
-            text.push_str(": ");
-            text.push_str(&cause.to_string());
-            source = cause.source();
-        }
-        Self::Transport(text)
-    }
-}

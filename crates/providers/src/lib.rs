@@ -13,6 +13,7 @@
 //!   demo sends real pushes too, with a VAPID pair of its own).
 
 mod error;
+mod http;
 mod identity;
 mod payments;
 mod portone;

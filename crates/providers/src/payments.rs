@@ -10,7 +10,8 @@ use reqwest::header::{HeaderValue, AUTHORIZATION};
 use reqwest::StatusCode;
 use serde::{Deserialize, Serialize};
 
-use crate::util::{encode_path_segment, http_client, join_url, truncate, validate_base_url};
+use crate::http::{self, http_client};
+use crate::util::{encode_path_segment, join_url, validate_base_url};
 use crate::{ProviderError, Secret};
 
 /// Where a card payment stands at PortOne.
@@ -151,16 +152,16 @@ impl PortOneV1Payments {
         if let Some(token) = self.cached_token() {
             return Ok(token);
         }
-        let response = self
-            .client
-            .post(join_url(&self.config.base_url, "/users/getToken"))
-            .json(&serde_json::json!({
-                "imp_key": self.config.api_key,
-                "imp_secret": self.config.api_secret.expose(),
-            }))
-            .send()
-            .await
-            .map_err(|e| ProviderError::transport(&e))?;
+        let response = http::send(
+            self.client
+                .post(join_url(&self.config.base_url, "/users/getToken"))
+                .json(&serde_json::json!({
+                    "imp_key": self.config.api_key,
+                    "imp_secret": self.config.api_secret.expose(),
+                }))
+                .send(),
+        )
+        .await?;
         let token: Token = read(response, "getToken").await?.ok_or_else(|| {
             ProviderError::InvalidResponse("PortOne getToken without a token".into())
         })?;
@@ -185,11 +186,8 @@ impl PortOneV1Payments {
                 ProviderError::InvalidResponse("PortOne token is not a header value".into())
             })?;
             value.set_sensitive(true);
-            let response = build(&self.client)
-                .header(AUTHORIZATION, value)
-                .send()
-                .await
-                .map_err(|e| ProviderError::transport(&e))?;
+            let response =
+                http::send(build(&self.client).header(AUTHORIZATION, value).send()).await?;
             if response.status() == StatusCode::UNAUTHORIZED && attempt == 0 {
                 self.forget_token();
                 continue;
@@ -205,29 +203,21 @@ async fn read<T: serde::de::DeserializeOwned>(
     response: reqwest::Response,
     what: &str,
 ) -> Result<Option<T>, ProviderError> {
-    let status = response.status();
-    let raw = response
-        .text()
-        .await
-        .map_err(|e| ProviderError::transport(&e))?;
-    let envelope = serde_json::from_str::<Envelope<T>>(&raw);
+    let answer = http::read(response).await?;
+    let status = answer.status;
+    let envelope = serde_json::from_str::<Envelope<T>>(&answer.body);
     match envelope {
         Ok(e) if status.is_success() && e.code == 0 => Ok(e.response),
         _ if status == StatusCode::NOT_FOUND => Ok(None),
         Ok(e) => {
-            let message = e.message.unwrap_or_default();
-            tracing::warn!(what, status = status.as_u16(), code = e.code, %message, "PortOne refused");
-            Err(ProviderError::Rejected {
-                status: status.as_u16(),
-                code: e.code.to_string(),
-                message,
-            })
+            let refusal = answer.refused(
+                Some(e.code.to_string()),
+                Some(e.message.unwrap_or_default()),
+            );
+            tracing::warn!(what, error = %refusal, "PortOne refused");
+            Err(refusal)
         }
-        Err(_) if !status.is_success() => Err(ProviderError::Rejected {
-            status: status.as_u16(),
-            code: format!("HTTP_{}", status.as_u16()),
-            message: truncate(raw.trim(), 200),
-        }),
+        Err(_) if !status.is_success() => Err(answer.refused(None, None)),
         Err(e) => Err(ProviderError::InvalidResponse(format!(
             "PortOne {what} body: {e}"
         ))),

@@ -3,10 +3,9 @@ use reqwest::header::{HeaderValue, AUTHORIZATION};
 use reqwest::StatusCode;
 use serde::Deserialize;
 
+use crate::http::{self, http_client};
 use crate::identity::{IdentityClientConfig, IdentityOutcome, IdentityVerifier, VerifiedPerson};
-use crate::util::{
-    encode_path_segment, http_client, join_url, random_uuid, truncate, validate_base_url,
-};
+use crate::util::{encode_path_segment, join_url, random_uuid, validate_base_url};
 use crate::{ProviderError, Secret};
 
 /// Settings for [`PortOneIdentity`].
@@ -137,41 +136,24 @@ impl IdentityVerifier for PortOneIdentity {
         if !self.config.store_id.is_empty() {
             request = request.query(&[("storeId", self.config.store_id.as_str())]);
         }
-        let response = request
-            .send()
-            .await
-            .map_err(|e| ProviderError::transport(&e))?;
-        let status = response.status();
-        let raw = response
-            .text()
-            .await
-            .map_err(|e| ProviderError::transport(&e))?;
+        let answer = http::call(request.send()).await?;
 
-        if !status.is_success() {
-            let error = serde_json::from_str::<ErrorBody>(&raw).ok();
+        if !answer.status.is_success() {
+            let error = serde_json::from_str::<ErrorBody>(&answer.body).ok();
             let kind = error.as_ref().and_then(|e| e.kind.clone());
-            if status == StatusCode::NOT_FOUND && kind.as_deref() == Some(NOT_FOUND_TYPE) {
+            if answer.status == StatusCode::NOT_FOUND && kind.as_deref() == Some(NOT_FOUND_TYPE) {
                 return Ok(IdentityOutcome::NotFound);
             }
-            let message = error
-                .and_then(|e| e.message)
-                .unwrap_or_else(|| truncate(raw.trim(), 200));
-            let code = kind.unwrap_or_else(|| format!("HTTP_{}", status.as_u16()));
+            let refusal = answer.refused(kind, error.and_then(|e| e.message));
             tracing::warn!(
                 identity_verification_id,
-                status = status.as_u16(),
-                %code,
-                %message,
+                error = %refusal,
                 "PortOne identity lookup failed"
             );
-            return Err(ProviderError::Rejected {
-                status: status.as_u16(),
-                code,
-                message,
-            });
+            return Err(refusal);
         }
 
-        let body: IdentityVerificationBody = serde_json::from_str(&raw).map_err(|e| {
+        let body: IdentityVerificationBody = serde_json::from_str(&answer.body).map_err(|e| {
             ProviderError::InvalidResponse(format!("PortOne identity verification body: {e}"))
         })?;
         if body.status != "VERIFIED" {

@@ -15,7 +15,7 @@ use web_push_native::jwt_simple::claims::Claims;
 use web_push_native::p256::PublicKey;
 use web_push_native::{Auth, WebPushBuilder};
 
-use crate::util::truncate;
+use crate::http;
 use crate::ProviderError;
 
 /// The push services of the browsers people use: Chrome, Edge and Samsung Internet (FCM),
@@ -240,12 +240,12 @@ impl WebPush {
                 "the VAPID subject must be a mailto: or https: URL".into(),
             ));
         }
-        let client = reqwest::Client::builder()
-            .timeout(PUSH_TIMEOUT)
-            .connect_timeout(Duration::from_secs(5))
-            .pool_max_idle_per_host(256)
-            .build()
-            .map_err(|e| ProviderError::Config(format!("cannot build HTTP client: {e}")))?;
+        let client = http::build(
+            reqwest::Client::builder()
+                .timeout(PUSH_TIMEOUT)
+                .connect_timeout(Duration::from_secs(5))
+                .pool_max_idle_per_host(256),
+        )?;
         Ok(Self {
             client,
             keys,
@@ -336,22 +336,15 @@ impl WebPush {
             "Urgency",
             reqwest::header::HeaderValue::from_static(urgency),
         );
-        let answer = self
-            .client
-            .execute(request)
-            .await
-            .map_err(|e| ProviderError::transport(&e))?;
-        let status = answer.status().as_u16();
-        match status {
+        let answer = http::send(self.client.execute(request)).await?;
+        let status = answer.status();
+        match status.as_u16() {
             200..=299 => Ok(PushOutcome::Accepted),
             404 | 410 => Ok(PushOutcome::Gone),
             _ => {
+                // Best effort: the status alone tells whether to try again.
                 let body = answer.text().await.unwrap_or_default();
-                Err(ProviderError::Rejected {
-                    status,
-                    code: String::new(),
-                    message: truncate(&body, 200),
-                })
+                Err(http::refused(status, &body, None, None))
             }
         }
     }

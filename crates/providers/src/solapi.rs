@@ -5,8 +5,9 @@ use reqwest::header::{HeaderValue, AUTHORIZATION};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
+use crate::http::{self, http_client};
 use crate::sms::{verification_text, CodePurpose, SmsSender};
-use crate::util::{http_client, join_url, mask_phone, random_hex, truncate, validate_base_url};
+use crate::util::{join_url, mask_phone, random_hex, validate_base_url};
 use crate::{ProviderError, Secret};
 
 /// Settings for [`SolapiSms`].
@@ -121,48 +122,29 @@ impl SmsSender for SolapiSms {
                 text: &text,
             },
         };
-        let response = self
-            .client
-            .post(join_url(&self.config.base_url, "/messages/v4/send"))
-            .header(AUTHORIZATION, self.authorization()?)
-            .json(&body)
-            .send()
-            .await
-            .map_err(|e| ProviderError::transport(&e))?;
+        let answer = http::call(
+            self.client
+                .post(join_url(&self.config.base_url, "/messages/v4/send"))
+                .header(AUTHORIZATION, self.authorization()?)
+                .json(&body)
+                .send(),
+        )
+        .await?;
 
-        let status = response.status();
-        let raw = response
-            .text()
-            .await
-            .map_err(|e| ProviderError::transport(&e))?;
-
-        if !status.is_success() {
-            let (code, message) = match serde_json::from_str::<ErrorResponse>(&raw) {
+        if !answer.status.is_success() {
+            let refusal = match serde_json::from_str::<ErrorResponse>(&answer.body) {
                 Ok(ErrorResponse {
                     error_code: Some(code),
                     error_message,
-                }) => (code, error_message.unwrap_or_default()),
-                _ => (
-                    format!("HTTP_{}", status.as_u16()),
-                    truncate(raw.trim(), 200),
-                ),
+                }) => answer.refused(Some(code), Some(error_message.unwrap_or_default())),
+                _ => answer.refused(None, None),
             };
-            tracing::warn!(
-                phone = %mask_phone(phone),
-                status = status.as_u16(),
-                %code,
-                %message,
-                "Solapi rejected SMS"
-            );
-            return Err(ProviderError::Rejected {
-                status: status.as_u16(),
-                code,
-                message,
-            });
+            tracing::warn!(phone = %mask_phone(phone), error = %refusal, "Solapi rejected SMS");
+            return Err(refusal);
         }
 
         // The message is accepted on any 2xx; the body only feeds the log line.
-        let accepted = serde_json::from_str::<SendResponse>(&raw).ok();
+        let accepted = serde_json::from_str::<SendResponse>(&answer.body).ok();
         tracing::info!(
             phone = %mask_phone(phone),
             message_id = accepted.as_ref().and_then(|r| r.message_id.as_deref()),

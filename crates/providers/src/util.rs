@@ -1,18 +1,4 @@
-use std::time::Duration;
-
 use crate::ProviderError;
-
-/// Upper bound for one vendor call; a user is waiting on the other end.
-pub(crate) const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
-
-pub(crate) fn http_client() -> Result<reqwest::Client, ProviderError> {
-    reqwest::Client::builder()
-        .timeout(REQUEST_TIMEOUT)
-        .connect_timeout(CONNECT_TIMEOUT)
-        .build()
-        .map_err(|e| ProviderError::Config(format!("cannot build HTTP client: {e}")))
-}
 
 /// Joins a base URL and a path that starts with `/`, tolerating a trailing slash on the base.
 pub(crate) fn join_url(base_url: &str, path: &str) -> String {

@@ -101,12 +101,7 @@ async fn nodes_share_matching_and_chat_and_survive_a_killed_node(redis: &str) {
     }
     let room = room.expect("alice and bobby matched across nodes");
 
-    ca.send(
-        "chatMessage",
-        json!({ "roomId": room, "message": "a에서 안녕" }),
-    )
-    .await;
-    let first = cb.expect("chatMessage").await;
+    let first = ca.say(&mut cb, &room, "a에서 안녕").await;
     assert_eq!(first["message"], json!("a에서 안녕"));
     assert_eq!(
         ca.expect("chatMessage").await["message"],
@@ -115,13 +110,8 @@ async fn nodes_share_matching_and_chat_and_survive_a_killed_node(redis: &str) {
     );
     cb.send("typing", json!({ "roomId": room })).await;
     ca.expect("typing").await;
-    cb.send(
-        "chatMessage",
-        json!({ "roomId": room, "message": "b에서 반가워" }),
-    )
-    .await;
     assert_eq!(
-        ca.expect("chatMessage").await["message"],
+        cb.say(&mut ca, &room, "b에서 반가워").await["message"],
         json!("b에서 반가워")
     );
     let last_seen_by_b = first["id"].clone();
@@ -176,13 +166,8 @@ async fn nodes_share_matching_and_chat_and_survive_a_killed_node(redis: &str) {
         ["b에서 반가워", "하나", "둘", "셋"],
         "every acknowledged message arrives"
     );
-    ca.send(
-        "chatMessage",
-        json!({ "roomId": room, "message": "돌아왔구나" }),
-    )
-    .await;
     assert_eq!(
-        cb.expect("chatMessage").await["message"],
+        ca.say(&mut cb, &room, "돌아왔구나").await["message"],
         json!("돌아왔구나")
     );
     drop(a);

@@ -136,13 +136,8 @@ async fn a_redis_outage_fails_fast_and_heals_by_itself() {
     b.send("join_match", join).await;
     let matched = b.expect("matched").await;
     assert_eq!(a.expect("matched").await["roomId"], matched["roomId"]);
-    a.send(
-        "chatMessage",
-        json!({ "roomId": matched["roomId"], "message": "다시 만났네" }),
-    )
-    .await;
     assert_eq!(
-        b.expect("chatMessage").await["message"],
+        a.say(&mut b, &matched["roomId"], "다시 만났네").await["message"],
         json!("다시 만났네")
     );
 }

@@ -2,7 +2,7 @@
 
 use sqlx::FromRow;
 
-use crate::safety::{insert_audit, AuditEntry};
+use crate::safety::AuditEntry;
 use crate::{Store, StoreError};
 
 /// A comment as shown: who (a nickname, or the guest name) and what.
@@ -101,19 +101,18 @@ impl Store {
         now: i64,
         audit: &AuditEntry<'_>,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.audited(audit).await?;
         let done = sqlx::query(&format!(
             "UPDATE {table} SET hidden_at = $1, hidden_by = $2 WHERE id = $3 AND hidden_at IS NULL"
         ))
         .bind(now)
         .bind(operator_id)
         .bind(id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
         if done.rows_affected() != 1 {
             return Ok(false);
         }
-        insert_audit(&mut tx, audit).await?;
         tx.commit().await?;
         Ok(true)
     }

@@ -5,7 +5,7 @@
 use sqlx::FromRow;
 
 use crate::accounts::USER_COLUMNS;
-use crate::safety::{insert_audit, insert_sanction, AuditEntry, NewSanction, SANCTION_COLUMNS};
+use crate::safety::{insert_sanction, AuditEntry, NewSanction, SANCTION_COLUMNS};
 use crate::{Store, StoreError, User};
 
 /// A report with the names the console shows.
@@ -253,7 +253,7 @@ impl Store {
         sanction: Option<&NewSanction<'_>>,
         audit: &AuditEntry<'_>,
     ) -> Result<Option<i64>, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.audited(audit).await?;
         let done = sqlx::query(
             "UPDATE reports SET status = $1, resolved_at = $2, resolved_by = $3,
                 resolution = $4
@@ -264,7 +264,7 @@ impl Store {
         .bind(r.operator_id)
         .bind(r.resolution)
         .bind(r.report_id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?
         .rows_affected();
         if done != 1 {
@@ -274,7 +274,6 @@ impl Store {
             Some(s) => Some(insert_sanction(&mut tx, s).await?),
             None => None,
         };
-        insert_audit(&mut tx, audit).await?;
         tx.commit().await?;
         Ok(id)
     }
@@ -287,7 +286,7 @@ impl Store {
         now: i64,
         audit: &AuditEntry<'_>,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.audited(audit).await?;
         let done = sqlx::query(
             "UPDATE sanctions SET lifted_at = $1
              WHERE id = $2 AND lifted_at IS NULL AND (until IS NULL OR until > $3)",
@@ -295,13 +294,12 @@ impl Store {
         .bind(now)
         .bind(id)
         .bind(now)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?
         .rows_affected();
         if done != 1 {
             return Ok(false);
         }
-        insert_audit(&mut tx, audit).await?;
         tx.commit().await?;
         Ok(true)
     }

@@ -3,7 +3,7 @@
 
 use sqlx::FromRow;
 
-use crate::safety::{insert_audit, AuditEntry};
+use crate::safety::AuditEntry;
 use crate::{is_unique_violation, Store, StoreError};
 
 /// An operator as stored.
@@ -76,7 +76,7 @@ impl Store {
         now: i64,
         audit: &AuditEntry<'_>,
     ) -> Result<i64, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.audited(audit).await?;
         let inserted = sqlx::query_scalar::<_, i64>(
             "INSERT INTO operators (username, password_hash, created_at) VALUES ($1, $2, $3)
              RETURNING id",
@@ -84,14 +84,13 @@ impl Store {
         .bind(username)
         .bind(password_hash)
         .bind(now)
-        .fetch_one(&mut *tx)
+        .fetch_one(&mut **tx)
         .await;
         let id = match inserted {
             Ok(id) => id,
             Err(e) if is_unique_violation(&e) => return Err(StoreError::OperatorExists),
             Err(e) => return Err(e.into()),
         };
-        insert_audit(&mut tx, audit).await?;
         tx.commit().await?;
         Ok(id)
     }
@@ -122,20 +121,19 @@ impl Store {
         now: i64,
         audit: &AuditEntry<'_>,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.audited(audit).await?;
         let done = sqlx::query(
             "UPDATE operators SET disabled_at = $1 WHERE id = $2 AND disabled_at IS NULL",
         )
         .bind(now)
         .bind(id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?
         .rows_affected();
         if done != 1 {
             return Ok(false);
         }
         revoke_sessions_of(&mut tx, id, now).await?;
-        insert_audit(&mut tx, audit).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -148,17 +146,16 @@ impl Store {
         now: i64,
         audit: &AuditEntry<'_>,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.audited(audit).await?;
         sqlx::query(
             "UPDATE operators SET totp_secret = NULL, totp_enrolled_at = NULL,
                 totp_last_step = NULL
              WHERE id = $1",
         )
         .bind(id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
         revoke_sessions_of(&mut tx, id, now).await?;
-        insert_audit(&mut tx, audit).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -169,7 +166,7 @@ impl Store {
         s: &NewOperatorSession<'_>,
         audit: &AuditEntry<'_>,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.audited(audit).await?;
         sqlx::query(
             "INSERT INTO operator_sessions (token_hash, operator_id, created_at, expires_at, ip)
              VALUES ($1, $2, $3, $4, $5)",
@@ -179,9 +176,8 @@ impl Store {
         .bind(s.now)
         .bind(s.expires_at)
         .bind(s.ip)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
-        insert_audit(&mut tx, audit).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -244,16 +240,15 @@ impl Store {
         now: i64,
         audit: &AuditEntry<'_>,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.audited(audit).await?;
         sqlx::query(
             "UPDATE operator_sessions SET revoked_at = $1
              WHERE token_hash = $2 AND revoked_at IS NULL",
         )
         .bind(now)
         .bind(token_hash)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
-        insert_audit(&mut tx, audit).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -321,7 +316,7 @@ impl Store {
         f: &SecondFactor<'_>,
         audit: &AuditEntry<'_>,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.audited(audit).await?;
         let done = sqlx::query(
             "UPDATE operators SET totp_last_step = $1,
                 totp_enrolled_at = COALESCE(totp_enrolled_at, $2)
@@ -333,7 +328,7 @@ impl Store {
         .bind(f.operator_id)
         .bind(f.secret)
         .bind(f.step)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?
         .rows_affected();
         if done != 1 {
@@ -346,9 +341,8 @@ impl Store {
         .bind(f.now)
         .bind(f.token_hash)
         .bind(f.operator_id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
-        insert_audit(&mut tx, audit).await?;
         tx.commit().await?;
         Ok(true)
     }

@@ -113,9 +113,8 @@ impl Store {
         s: &NewSanction<'_>,
         audit: &AuditEntry<'_>,
     ) -> Result<i64, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.audited(audit).await?;
         let id = insert_sanction(&mut tx, s).await?;
-        insert_audit(&mut tx, audit).await?;
         tx.commit().await?;
         Ok(id)
     }
@@ -249,10 +248,52 @@ impl Store {
 
     /// Appends a line to the audit log.
     pub async fn audit(&self, entry: &AuditEntry<'_>) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        insert_audit(&mut tx, entry).await?;
-        tx.commit().await?;
+        self.audited(entry).await?.commit().await
+    }
+
+    /// Begins a change that is written with its audit line (when it has one): see
+    /// [`Audited`].
+    pub(crate) async fn audited<'e>(
+        &self,
+        audit: impl Into<Option<&'e AuditEntry<'e>>>,
+    ) -> Result<Audited<'e>, StoreError> {
+        Ok(Audited {
+            tx: self.pool.begin().await?,
+            audit: audit.into(),
+        })
+    }
+}
+
+/// The transaction of a change and its audit line. [`Audited::commit`] writes the line
+/// and commits both; dropped before (a conditional UPDATE found no row, say), it rolls
+/// back and nothing is written. It derefs to the transaction for the change itself.
+pub(crate) struct Audited<'e> {
+    tx: sqlx::Transaction<'static, sqlx::Any>,
+    audit: Option<&'e AuditEntry<'e>>,
+}
+
+impl Audited<'_> {
+    /// Writes the audit line beside the change and commits both.
+    pub(crate) async fn commit(mut self) -> Result<(), StoreError> {
+        if let Some(audit) = self.audit {
+            insert_audit(&mut self.tx, audit).await?;
+        }
+        self.tx.commit().await?;
         Ok(())
+    }
+}
+
+impl std::ops::Deref for Audited<'_> {
+    type Target = sqlx::Transaction<'static, sqlx::Any>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.tx
+    }
+}
+
+impl std::ops::DerefMut for Audited<'_> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.tx
     }
 }
 
@@ -291,7 +332,7 @@ pub(crate) async fn insert_sanction(
 }
 
 /// Writes an audit line inside the transaction of the action it records.
-pub(crate) async fn insert_audit(
+async fn insert_audit(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     e: &AuditEntry<'_>,
 ) -> Result<(), StoreError> {

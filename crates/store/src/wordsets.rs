@@ -3,7 +3,7 @@
 
 use sqlx::FromRow;
 
-use crate::safety::{insert_audit, AuditEntry};
+use crate::safety::AuditEntry;
 use crate::{is_unique_violation, Store, StoreError};
 
 /// A bank transfer as stored. `status` is `pending`, `paid` or `expired`; a pending one
@@ -331,7 +331,7 @@ impl Store {
         c: &Confirmation<'_>,
         audit: Option<&AuditEntry<'_>>,
     ) -> Result<ConfirmOutcome, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.audited(audit).await?;
         let sql = format!(
             "UPDATE transfers SET status = 'paid', paid_at = $1, paid_by = $2
              WHERE id = $3 AND (status = 'pending' AND expires_at > $1
@@ -343,7 +343,7 @@ impl Store {
             .bind(c.paid_by)
             .bind(c.transfer_id)
             .bind(c.late_ok)
-            .fetch_optional(&mut *tx)
+            .fetch_optional(&mut **tx)
             .await?;
         let Some(paid) = paid else {
             drop(tx);
@@ -362,11 +362,8 @@ impl Store {
             .bind(c.operator_id)
             .bind(paid.id)
             .bind(deposit)
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await?;
-        }
-        if let Some(audit) = audit {
-            insert_audit(&mut tx, audit).await?;
         }
         tx.commit().await?;
         Ok(ConfirmOutcome::Paid(paid))
@@ -585,7 +582,7 @@ impl Store {
         r: &Review<'_>,
         audit: &AuditEntry<'_>,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.audited(audit).await?;
         let done = if r.approve {
             sqlx::query(
                 "UPDATE wordsets SET status = 'approved', reviewed_at = $1, reviewed_by = $2,
@@ -596,7 +593,7 @@ impl Store {
             .bind(r.operator_id)
             .bind(r.active_from_round)
             .bind(r.wordset_id)
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await?
         } else {
             sqlx::query(
@@ -608,13 +605,12 @@ impl Store {
             .bind(r.operator_id)
             .bind(r.reason)
             .bind(r.wordset_id)
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await?
         };
         if done.rows_affected() != 1 {
             return Ok(false);
         }
-        insert_audit(&mut tx, audit).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -628,7 +624,7 @@ impl Store {
         now: i64,
         audit: &AuditEntry<'_>,
     ) -> Result<bool, StoreError> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.audited(audit).await?;
         let done = sqlx::query(
             "UPDATE wordsets SET refunded_at = $1, refunded_by = $2, refund_account = NULL
              WHERE id = $3 AND status = 'rejected' AND refunded_at IS NULL",
@@ -636,12 +632,11 @@ impl Store {
         .bind(now)
         .bind(operator_id)
         .bind(wordset_id)
-        .execute(&mut *tx)
+        .execute(&mut **tx)
         .await?;
         if done.rows_affected() != 1 {
             return Ok(false);
         }
-        insert_audit(&mut tx, audit).await?;
         tx.commit().await?;
         Ok(true)
     }

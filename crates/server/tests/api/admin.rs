@@ -619,19 +619,12 @@ async fn a_ban_from_a_report_closes_the_socket_and_refuses_login(mut app: TestAp
     let room = ma["roomId"].as_str().unwrap().to_owned();
     let bobby = user_id(&app, "bobby").await;
     let alice = user_id(&app, "alice").await;
-    a.send(
-        "chatMessage",
-        json!({ "roomId": room, "message": "안녕하세요" }),
-    )
-    .await;
+    a.say(&mut b, &room, "안녕하세요").await;
     a.expect("chatMessage").await;
-    b.expect("chatMessage").await;
-    b.send(
-        "chatMessage",
-        json!({ "roomId": room, "message": "야 tlqkf" }),
-    )
-    .await;
-    assert_eq!(a.expect("chatMessage").await["message"], json!("야 *****"));
+    assert_eq!(
+        b.say(&mut a, &room, "야 tlqkf").await["message"],
+        json!("야 *****")
+    );
     app.cookie = Some(cookie_a);
     app.post(
         "/api/report",

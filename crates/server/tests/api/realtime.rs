@@ -139,12 +139,10 @@ async fn two_users_match_chat_and_leave(mut app: TestApp) {
 
     b.send("typing", json!({ "roomId": room })).await;
     assert_eq!(a.expect("typing").await["roomId"], json!(room));
-    b.send(
-        "chatMessage",
-        json!({ "roomId": room, "message": "반가워" }),
-    )
-    .await;
-    assert_eq!(a.expect("chatMessage").await["message"], json!("반가워"));
+    assert_eq!(
+        b.say(&mut a, &room, "반가워").await["message"],
+        json!("반가워")
+    );
     b.send("chatMessage", json!({ "roomId": room, "message": "   " }))
         .await;
     assert_eq!(b.expect("error").await["code"], json!("MESSAGE_EMPTY"));
@@ -268,10 +266,8 @@ async fn a_reconnecting_member_gets_what_it_missed(mut app: TestApp) {
     let (mut b, cookie_b) = user(&mut app, "bobby", "01033334444").await;
     let (ma, _) = pair(&app, &mut a, &mut b).await;
     let room = ma["roomId"].as_str().unwrap().to_owned();
-    a.send("chatMessage", json!({ "roomId": room, "message": "하나" }))
-        .await;
+    let first = a.say(&mut b, &room, "하나").await;
     a.expect("chatMessage").await;
-    let first = b.expect("chatMessage").await;
     b.close().await;
     for text in ["둘", "셋", "넷"] {
         a.send("chatMessage", json!({ "roomId": room, "message": text }))
@@ -311,9 +307,7 @@ async fn messages_reach_the_archive(mut app: TestApp) {
     let (ma, _) = pair(&app, &mut a, &mut b).await;
     let room = ma["roomId"].as_str().unwrap().to_owned();
     for text in ["첫째", "둘째"] {
-        a.send("chatMessage", json!({ "roomId": room, "message": text }))
-            .await;
-        b.expect("chatMessage").await;
+        a.say(&mut b, &room, text).await;
     }
     archive_recorded(&app, &room).await;
     let transcript = app.state.store.transcript(&room).await.unwrap();
@@ -340,9 +334,7 @@ async fn an_ended_rooms_stream_is_kept_a_minute_then_finished(mut app: TestApp) 
     let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
     let (ma, _) = pair(&app, &mut a, &mut b).await;
     let room = ma["roomId"].as_str().unwrap().to_owned();
-    a.send("chatMessage", json!({ "roomId": room, "message": "안녕" }))
-        .await;
-    b.expect("chatMessage").await;
+    a.say(&mut b, &room, "안녕").await;
     a.send("leaveRoom", json!({ "roomId": room })).await;
     b.expect("chatEnded").await;
     let engine = &app.state.engine;
@@ -523,12 +515,10 @@ async fn a_node_given_up_for_dead_starts_over(mut app: TestApp) {
         .unwrap();
     assert_eq!(a.expect("hello").await["roomId"], json!(room));
     b.expect("hello").await;
-    a.send(
-        "chatMessage",
-        json!({ "roomId": room, "message": "다시 왔어" }),
-    )
-    .await;
-    assert_eq!(b.expect("chatMessage").await["message"], json!("다시 왔어"));
+    assert_eq!(
+        a.say(&mut b, &room, "다시 왔어").await["message"],
+        json!("다시 왔어")
+    );
     let text = reqwest::get(format!("http://{}/metrics", app.addr))
         .await
         .unwrap()
@@ -683,14 +673,9 @@ async fn the_frame_allowance_holds_across_reconnects(mut app: TestApp) {
     );
 
     app.clock.advance(SOCKET_FRAME_WINDOW);
-    again
-        .send(
-            "chatMessage",
-            json!({ "roomId": room, "message": "다음 창" }),
-        )
-        .await;
+    let got = again.say(&mut b, &room, "다음 창").await;
     assert_eq!(answers(&mut again, 1).await, ["chatMessage"]);
-    assert_eq!(b.expect("chatMessage").await["message"], json!("다음 창"));
+    assert_eq!(got["message"], json!("다음 창"));
     let metrics = app.state.metrics.encode();
     assert!(
         metrics.contains(&format!(
@@ -845,13 +830,8 @@ async fn only_members_end_a_chat(mut app: TestApp) {
             .await
             .assert_error(400, "NOT_IN_ROOM");
     }
-    a.send(
-        "chatMessage",
-        json!({ "roomId": room, "message": "아직 있어?" }),
-    )
-    .await;
     assert_eq!(
-        b.expect("chatMessage").await["message"],
+        a.say(&mut b, &room, "아직 있어?").await["message"],
         json!("아직 있어?")
     );
 
@@ -1014,9 +994,7 @@ async fn abuse_and_early_contacts_are_masked_and_the_archive_keeps_what_was_said
         ("내일 8시 30분에 봐요", "내일 8시 30분에 봐요"),
     ];
     for (text, shown) in said {
-        a.send("chatMessage", json!({ "roomId": room, "message": text }))
-            .await;
-        assert_eq!(b.expect("chatMessage").await["message"], json!(shown));
+        assert_eq!(a.say(&mut b, &room, text).await["message"], json!(shown));
         assert_eq!(a.expect("chatMessage").await["message"], json!(shown));
     }
     // A member who comes back reads the masked text too.
@@ -1193,9 +1171,7 @@ async fn a_malformed_last_id_is_refused_on_both_engines(mut app: TestApp) {
     let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
     let (ma, _) = pair(&app, &mut a, &mut b).await;
     let room = ma["roomId"].clone();
-    a.send("chatMessage", json!({ "roomId": room, "message": "하나" }))
-        .await;
-    let first = b.expect("chatMessage").await;
+    let first = a.say(&mut b, &room, "하나").await;
     for bad in ["abc", "+", "-", "1-", "1-2-3", ""] {
         b.send("resume", json!({ "roomId": room, "lastId": bad }))
             .await;
@@ -1242,12 +1218,9 @@ async fn text_is_cleaned_before_it_is_sent_or_stored(mut app: TestApp) {
     let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
     let (ma, _) = pair(&app, &mut a, &mut b).await;
     let room = ma["roomId"].as_str().unwrap().to_owned();
-    a.send(
-        "chatMessage",
-        json!({ "roomId": room, "message": "안\u{0}녕\u{202e}하\u{200b}세요\r\n반가워" }),
-    )
-    .await;
-    let got = b.expect("chatMessage").await;
+    let got = a
+        .say(&mut b, &room, "안\u{0}녕\u{202e}하\u{200b}세요\r\n반가워")
+        .await;
     assert_eq!(got["message"], json!("안녕하세요\n반가워"));
     a.send(
         "chatMessage",
@@ -1273,9 +1246,7 @@ async fn a_message_the_database_refuses_holds_back_no_other(mut app: TestApp) {
     let (mc, _) = pair(&app, &mut c, &mut d).await;
     let first = ma["roomId"].as_str().unwrap().to_owned();
     let second = mc["roomId"].as_str().unwrap().to_owned();
-    a.send("chatMessage", json!({ "roomId": first, "message": "하나" }))
-        .await;
-    b.expect("chatMessage").await;
+    a.say(&mut b, &first, "하나").await;
     let poison = json!({ "from": mb["receiverId"], "text": "독\u{0}", "at": app.state.shared_clock.now_ms(), "client_id": null });
     let frame = telepathy_engine::MessageFrame {
         head: "{\"event\":\"injected\",\"data\":{\"id\":\"",
@@ -1294,12 +1265,8 @@ async fn a_message_the_database_refuses_holds_back_no_other(mut app: TestApp) {
         .await
         .unwrap()
         .unwrap();
-    a.send("chatMessage", json!({ "roomId": first, "message": "셋" }))
-        .await;
-    b.expect("chatMessage").await;
-    c.send("chatMessage", json!({ "roomId": second, "message": "넷" }))
-        .await;
-    d.expect("chatMessage").await;
+    a.say(&mut b, &first, "셋").await;
+    c.say(&mut d, &second, "넷").await;
     archive_recorded(&app, &first).await;
     archive_recorded(&app, &second).await;
     let bodies = |room: &str| {

@@ -27,12 +27,7 @@ async fn a_report_ends_the_chat_with_the_last_words_archived(mut app: TestApp) {
     let (ma, mb) = pair(&app, &mut a, &mut b).await;
     let room = ma["roomId"].as_str().unwrap().to_owned();
     let (alice, bobby) = (mb["receiverId"].clone(), ma["receiverId"].clone());
-    b.send(
-        "chatMessage",
-        json!({ "roomId": room, "message": "마지막 말" }),
-    )
-    .await;
-    a.expect("chatMessage").await;
+    b.say(&mut a, &room, "마지막 말").await;
 
     app.cookie = Some(cookie_a);
     let answer = app
@@ -133,12 +128,7 @@ async fn only_a_partner_can_be_reported_and_a_report_says_something(mut app: Tes
         .await
         .assert_error(400, "REPORT_REASON_INVALID");
     // None of these ended the chat.
-    a.send(
-        "chatMessage",
-        json!({ "roomId": room, "message": "아직 있어요" }),
-    )
-    .await;
-    b.expect("chatMessage").await;
+    a.say(&mut b, &room, "아직 있어요").await;
     // Text alone is enough.
     app.post("/api/report", body(json!([]), &"가".repeat(200)))
         .await
@@ -291,13 +281,9 @@ async fn the_filter_flags_a_chat_after_repeated_abuse(mut app: TestApp) {
         }
     };
     for text in ["tlqkf", "시 발 진짜"] {
-        a.send("chatMessage", json!({ "roomId": room, "message": text }))
-            .await;
-        b.expect("chatMessage").await;
+        a.say(&mut b, &room, text).await;
     }
-    a.send("chatMessage", json!({ "roomId": room, "message": "ㅅㅂ" }))
-        .await;
-    b.expect("chatMessage").await;
+    a.say(&mut b, &room, "ㅅㅂ").await;
     let mut found = false;
     for _ in 0..50 {
         tokio::time::sleep(Duration::from_millis(100)).await;

@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
+use serde::Serialize;
 use serde_json::{json, Value};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -46,6 +47,19 @@ impl Client {
 
     pub async fn send(&mut self, event: &str, data: Value) {
         assert!(self.try_send(event, data).await, "the socket is closed");
+    }
+
+    /// Sends `text` to `room` as a chat message and waits for `partner` to get it: the
+    /// message as the partner reads it. The sender's own echo is left for it to read.
+    pub async fn say(
+        &mut self,
+        partner: &mut Client,
+        room: &(impl Serialize + ?Sized),
+        text: &str,
+    ) -> Value {
+        self.send("chatMessage", json!({ "roomId": room, "message": text }))
+            .await;
+        partner.expect("chatMessage").await
     }
 
     /// Sends an event; false once the server has closed the socket.
