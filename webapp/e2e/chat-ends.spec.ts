@@ -74,6 +74,12 @@ test('the one who was left is asked how it felt and may choose never to meet the
 
   // He chooses never to meet Alice again (the server takes it from him), then a mood.
   await mood.getByRole('button', { name: `${alice.nickname}님과 다시 만나지 않기` }).click();
+  // A block asks first, as taking a pair back does.
+  const ask = b.getByRole('alertdialog', { name: `${alice.nickname}님과 다시 만나지 않을까요?` });
+  await expect(ask).toContainText('같은 단어를 골라도 이 상대와는 다시 연결되지 않아요.');
+  await screenshot(b, 'block-confirmation');
+  await expectAccessible(b, 'main, the block’s confirmation');
+  await ask.getByRole('button', { name: '다시 만나지 않기' }).click();
   await expect(b.getByText('차단했어요. 이 상대와는 다시 연결되지 않아요.').first()).toBeVisible();
   await expect(mood.getByRole('button', { name: '차단했어요. 이 상대와는 다시 연결되지 않아요.' })).toBeDisabled();
   await mood.getByRole('radio', { name: '슬퍼요' }).check();
