@@ -124,6 +124,33 @@ test('both wish it: one sends 다시 텔레파시 from /mywords, the other accep
   await b.reload();
   await expect(b.getByText(again)).toBeVisible();
 
+  // The chat they met again in ends: they are not asked as strangers would be, and a block
+  // says it ends the pair too.
+  const moodAgain = await leave(a);
+  await expect(moodAgain.getByRole('button', { name: '다시 만나고 싶어요' })).toHaveCount(0);
+  await expect(moodAgain.getByRole('button', { name: '다음에도 만나고 싶어요' })).toBeVisible();
+  await screenshot(a, 'again-met-mood');
+  await expectAccessible(a, 'the mood question after a chat the pair met again in');
+  await moodAgain.getByRole('button', { name: /님과 다시 만나지 않기$/ }).click();
+  const ask = a.getByRole('alertdialog', { name: /님과 다시 만나지 않을까요\?$/ });
+  await expect(ask).toContainText('두 사람이 함께 바랐던 다시 텔레파시도 끝나요.');
+  await screenshot(a, 'again-met-block-ask');
+  await ask.getByRole('button', { name: '취소' }).click();
+  await expect(ask).toHaveCount(0);
+  await moodAgain.getByRole('button', { name: '다음에 할게요' }).click();
+
+  // Two chats of one word with one partner in one evening: the one they met again in says so,
+  // and every card has its time.
+  await a.goto('/mywords');
+  const cards = a.getByRole('listitem').filter({ hasText: word });
+  await expect(cards).toHaveCount(2);
+  await expect(cards.filter({ hasText: '다시 만난 대화' })).toHaveCount(1);
+  await expect(cards.filter({ hasText: '다시 만날 수 있어요' })).not.toContainText('다시 만난 대화');
+  const times = await cards.locator('time').allTextContents();
+  for (const time of times) expect(time).toMatch(/^\d{2}\. \d{2}\. \d{2}\. \d{2}:\d{2}$/);
+  await expectAccessible(a, '/mywords with a pair and the chat it met again in');
+  await screenshot(a, 'again-two-cards');
+
   await Promise.all([contextA.close(), contextB.close()]);
 });
 

@@ -58,6 +58,16 @@ pub struct HistoryItem {
     pub partner_nickname: String,
     pub connected_at: i64,
     pub room_id: String,
+    /// How many accepted invitations opened this chat: more than 0 when it was a pair's
+    /// meeting again (다시 텔레파시), not a round's match.
+    pub invites: i64,
+}
+
+impl HistoryItem {
+    /// The chat was a pair's meeting again.
+    pub fn again(&self) -> bool {
+        self.invites > 0
+    }
 }
 
 impl Store {
@@ -291,8 +301,10 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<HistoryItem>, StoreError> {
         Ok(sqlx::query_as(
-            "SELECT word, partner_nickname, connected_at, room_id FROM word_history
-             WHERE user_id = $1 ORDER BY connected_at DESC LIMIT $2",
+            "SELECT h.word, h.partner_nickname, h.connected_at, h.room_id,
+                    (SELECT COUNT(*) FROM again_invites i WHERE i.room_id = h.room_id) AS invites
+             FROM word_history h
+             WHERE h.user_id = $1 ORDER BY h.connected_at DESC LIMIT $2",
         )
         .bind(user_id)
         .bind(limit)

@@ -1732,6 +1732,19 @@ async fn a_pair_has_one_open_invitation_answered_once(store: Store) {
         "once"
     );
 
+    // The chat it opened is the pair's meeting again in both histories; the one that made
+    // the pair is not.
+    ended_room(&store, a, b, "again-2", 122_000).await;
+    store.note_again_room("i1", "again-2").await.unwrap();
+    for user in [a, b] {
+        let history = store.word_history(user, 50).await.unwrap();
+        let marks: Vec<_> = history
+            .iter()
+            .map(|h| (h.room_id.as_str(), h.again()))
+            .collect();
+        assert_eq!(marks, [("again-2", true), ("again-1", false)]);
+    }
+
     // An answered one frees the place; an unanswered one frees it once it lapses, and
     // can no longer be answered.
     assert_eq!(

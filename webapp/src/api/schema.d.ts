@@ -2229,6 +2229,8 @@ export interface components {
              *     after it (`GET /api/again/pairs`) names it.
              */
             room_id: string;
+            /** @description The chat was a pair's meeting again (an accepted 다시 텔레파시), not a round's match. */
+            again: boolean;
         };
         /** InviteBody */
         InviteBody: {

@@ -451,9 +451,16 @@ export const ko = {
     wished: '마음을 남겼어요. 상대도 같은 마음이면 단어 기록에서 다시 만날 수 있어요.',
     paired: (word: string) =>
       `두 사람 모두 다시 만나고 싶어 했어요. 30일 동안 단어 기록에서 ‘${word}’${directionParticle(word)} 다시 텔레파시를 보낼 수 있어요.`,
+    /** After a chat the pair met again in: they are a pair already, so the wish keeps it going. */
+    wishMore: '다음에도 만나고 싶어요',
+    wishedMore: '마음을 남겼어요. 상대도 같은 마음이면 다시 만날 수 있는 30일이 새로 시작돼요.',
+    pairedMore: (word: string) =>
+      `두 사람 모두 다음에도 만나고 싶어 했어요. 오늘부터 30일 동안 단어 기록에서 ‘${word}’${directionParticle(word)} 다시 텔레파시를 보낼 수 있어요.`,
     wishFailed: '마음을 남기지 못했어요.',
     wishServerError: '서버 오류로 마음을 남기지 못했어요. 잠시 후 다시 시도해주세요.',
     pairTag: '다시 만날 수 있어요',
+    /** On /mywords, the card of a chat a pair met again in (an accepted 다시 텔레파시). */
+    metAgainTag: '다시 만난 대화',
     daysLeft: (days: number) => `${days}일 남음`,
     send: '다시 텔레파시',
     sending: '보내는 중…',

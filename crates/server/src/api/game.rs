@@ -61,6 +61,8 @@ pub struct HistoryEntry {
     /// The chat's room (in the spec's snake case, as the fields before it): a pair made
     /// after it (`GET /api/again/pairs`) names it.
     pub room_id: String,
+    /// The chat was a pair's meeting again (an accepted 다시 텔레파시), not a round's match.
+    pub again: bool,
 }
 
 #[derive(Debug, Object)]
@@ -221,6 +223,7 @@ impl GameApi {
         let history = items
             .into_iter()
             .map(|i| HistoryEntry {
+                again: i.again(),
                 word: i.word,
                 partner_nickname: i.partner_nickname,
                 connected_at: chrono::DateTime::from_timestamp_millis(i.connected_at)

@@ -291,7 +291,7 @@ function ChatRoom({ info }: { info: ChatInfo }) {
           <p className="chat-ended__hint">{ko.chat.endedByReportHint}</p>
         ) : (
           <div className="chat-ended__again">
-            <AgainWish roomId={info.roomId} word={word} />
+            <AgainWish roomId={info.roomId} word={word} again={info.again} />
           </div>
         )}
         <div className="modal__actions">

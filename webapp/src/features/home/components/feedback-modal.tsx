@@ -85,7 +85,7 @@ export function FeedbackModal({ info, onDone }: FeedbackModalProps) {
       </fieldset>
       {blocked ? null : (
         <div className="feedback-modal__again">
-          <AgainWish roomId={info.roomId} word={info.word} />
+          <AgainWish roomId={info.roomId} word={info.word} again={info.again} />
         </div>
       )}
       <div className="modal__actions">
