@@ -253,7 +253,8 @@ export const ko = {
     customLabel: '사용자가 신청한 단어',
     profileNotLoaded: '사용자 정보가 아직 로드되지 않았어요.',
     notConnected: '서버에 연결하고 있어요. 잠시 후 다시 시도해주세요.',
-    expired: '이번 라운드에는 같은 단어를 고른 사람이 없었어요. 새 단어를 골라보세요.',
+    /** Told once the round is over, when the next one's words are up already: about the round just closed. */
+    expired: (word: string) => `방금 라운드에는 ‘${word}’${objectParticle(word)} 고른 사람이 없었어요. 새 단어를 골라보세요.`,
     online: (n: number) => `지금 ${n}명 접속 중`,
     activeChatTitle: '대화 중인 상대가 있어요',
     activeChatText: (partner: string, word: string) => `${partner}님과 ‘${word}’${directionParticle(word)} 대화하고 있어요.`,

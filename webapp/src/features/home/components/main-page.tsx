@@ -58,7 +58,7 @@ export function MainPage() {
   useSocketEvent('matchExpired', (expired) => {
     if (pick?.round !== expired.round) return;
     setPick(null);
-    toast(ko.round.expired);
+    toast(ko.round.expired(pick.word));
   });
 
   useSocketEvent('error', (error) => {
