@@ -18,13 +18,23 @@ interface NewPasswordFieldsProps {
 }
 
 /**
+ * The confirmation typed so far can no longer become the password: it differs, and is not the
+ * password's beginning still being typed.
+ */
+export function confirmationDiffers({ password, confirmation }: NewPassword): boolean {
+  if (confirmation === '' || confirmation === password) return false;
+  return !(confirmation.length < password.length && password.startsWith(confirmation));
+}
+
+/**
  * A password being chosen (sign-up, reset, change) and its confirmation. The rule is stated
- * under the first field before anything is typed, in the words the server answers with; a
- * toggle shows both as typed, so a typo is seen before it locks anyone out.
+ * under the first field before anything is typed; the confirmation says it differs as it is
+ * typed; a toggle shows both as typed, so a typo is seen before it locks anyone out.
  */
 export function NewPasswordFields({ value, onChange, error, labels }: NewPasswordFieldsProps) {
   const [shown, setShown] = useState(false);
   const type = shown ? 'text' : 'password';
+  const differs = confirmationDiffers(value);
   return (
     <>
       <TextField
@@ -34,7 +44,7 @@ export function NewPasswordFields({ value, onChange, error, labels }: NewPasswor
         autoComplete="new-password"
         autoCapitalize="none"
         spellCheck={false}
-        hint={ko.validation.PASSWORD_WEAK}
+        hint={ko.newPassword.rule}
         value={value.password}
         onChange={(event) => {
           onChange({ ...value, password: event.target.value });
@@ -63,7 +73,7 @@ export function NewPasswordFields({ value, onChange, error, labels }: NewPasswor
         spellCheck={false}
         placeholder={ko.newPassword.confirmationPlaceholder}
         value={value.confirmation}
-        error={error}
+        error={error ?? (differs ? ko.newPassword.mismatch : null)}
         onChange={(event) => {
           onChange({ ...value, confirmation: event.target.value });
         }}

@@ -163,6 +163,10 @@ export const ko = {
     label: '새 비밀번호',
     confirmation: '새 비밀번호 확인',
     confirmationPlaceholder: '한 번 더 입력하세요',
+    /** The rule, under the field before anything is typed; refusals say the specification's words. */
+    rule: '8자 이상, 영문/숫자/특수문자 중 2가지 이상을 섞어주세요.',
+    /** Under the confirmation as it is typed, once it can no longer become the password. */
+    mismatch: '두 비밀번호가 서로 달라요.',
     /** The toggle that shows what was typed; pressed, the passwords are readable. */
     show: '비밀번호 보기',
   },
