@@ -95,6 +95,7 @@ describe('report from the chat', () => {
 
   it('sends the reasons and text, says so, and leaves after exactly 2 s without the mood question', async () => {
     const { user, router } = setup();
+    expect(screen.getByText(ko.chat.emptyHint)).toBeInTheDocument();
     const dialog = await openReport(user);
     await user.click(within(dialog).getByRole('checkbox', { name: ko.report.reasons.threat }));
     await user.click(within(dialog).getByRole('checkbox', { name: ko.report.reasons.harassment }));
@@ -110,6 +111,8 @@ describe('report from the chat', () => {
     expect(screen.queryByRole('dialog', { name: ko.report.title })).not.toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: ko.chat.inputLabel })).toBeDisabled();
     expect(screen.getByText(ko.report.leavingSoon)).toBeInTheDocument();
+    // Nobody is asked to say hello in a chat that is being left.
+    expect(screen.queryByText(ko.chat.emptyHint)).not.toBeInTheDocument();
 
     await act(async () => {
       await vi.advanceTimersByTimeAsync(limits.reportLeaveDelayMs - 1);

@@ -211,7 +211,8 @@ function ChatRoom({ info }: { info: ChatInfo }) {
       ) : null}
 
       <div className="chat-body" ref={bodyRef}>
-        {entries.length === 0 ? <p className="chat-empty">{ko.chat.emptyHint}</p> : null}
+        {/* An invitation to say hello, only while hello can still be said. */}
+        {entries.length === 0 && active ? <p className="chat-empty">{ko.chat.emptyHint}</p> : null}
         <MessageList entries={entries} myId={myId} partnerNickname={partnerNickname} onRetry={active ? room.retry : undefined} />
         <div className="typing-indicator" role="status" aria-live="polite">
           {partnerTyping ? (
