@@ -411,6 +411,9 @@ export const ko = {
     leave: '나가기',
     partner: (nickname: string) => `${nickname}님`,
     banner: (partner: string, word: string) => `${partner}님과 같은 단어 ‘${word}’${objectParticle(word)} 떠올렸어요`,
+    /** The banner's sentence in its two parts, so a long nickname breaks inside itself, never before 님과. */
+    bannerWith: (partner: string) => `${partner}님과`,
+    bannerSameWord: (word: string) => `같은 단어 ‘${word}’${objectParticle(word)} 떠올렸어요`,
     bannerHint: '서로를 배려하는 따뜻한 대화를 나눠주세요.',
     emptyHint: '먼저 반갑게 인사를 건네보세요.',
     log: '대화 내용',

@@ -177,7 +177,9 @@ function ChatRoom({ info }: { info: ChatInfo }) {
             <Icon name="sparkles" size={20} />
           </span>
           <div>
-            <p className="chat-banner__text">{ko.chat.banner(partnerNickname, word)}</p>
+            <p className="chat-banner__text">
+              <BannerPartner nickname={partnerNickname} /> {ko.chat.bannerSameWord(word)}
+            </p>
             <p className="chat-banner__hint">{ko.chat.bannerHint}</p>
           </div>
         </div>
@@ -325,4 +327,18 @@ function endedText(ended: Schemas['ChatEnded'], info: ChatInfo): string {
   // The answer to a resume: the chat ended while this device was away.
   if (ended.reason === 'left' && ended.byUserId === undefined) return ko.chat.endedWhileAway;
   return ko.chat.endedGone;
+}
+
+/**
+ * "…님과" of the banner: a 20-letter nickname breaks inside itself where it must, and its last
+ * letter, 님 and 과 stay on one line.
+ */
+function BannerPartner({ nickname }: { nickname: string }) {
+  // Nicknames are Hangul, Latin letters and digits (the nickname rule): one code unit a letter.
+  return (
+    <span className="chat-banner__partner">
+      {nickname.slice(0, -1)}
+      <span className="chat-banner__with">{ko.chat.bannerWith(nickname.slice(-1))}</span>
+    </span>
+  );
 }
