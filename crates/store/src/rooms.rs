@@ -51,6 +51,22 @@ pub struct ArchivedMessage {
     pub sent_at: i64,
 }
 
+/// The word of the most rooms of an evening.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopWord {
+    pub word: String,
+    pub rooms: i64,
+    /// How many other words made as many rooms (the word shown got there first).
+    pub tied: i64,
+}
+
+impl TopWord {
+    /// How many people its rooms seated: two a room.
+    pub fn people(&self) -> i64 {
+        self.rooms * 2
+    }
+}
+
 /// A line of a user's word history.
 #[derive(Debug, Clone, FromRow)]
 pub struct HistoryItem {
@@ -313,15 +329,32 @@ impl Store {
     }
 
     /// The word of the most rooms made since `since` (Unix ms), with how many; of words
-    /// tied, the one that got there first. None when no room was made.
-    pub async fn top_word_since(&self, since: i64) -> Result<Option<(String, i64)>, StoreError> {
-        Ok(sqlx::query_as(
+    /// tied, the one that got there first, and how many others made as many. None when no
+    /// room was made.
+    pub async fn top_word_since(&self, since: i64) -> Result<Option<TopWord>, StoreError> {
+        let top: Option<(String, i64)> = sqlx::query_as(
             "SELECT word, COUNT(*) AS n FROM rooms WHERE created_at >= $1
              GROUP BY word ORDER BY n DESC, MIN(created_at) LIMIT 1",
         )
         .bind(since)
         .fetch_optional(&self.pool)
-        .await?)
+        .await?;
+        let Some((word, rooms)) = top else {
+            return Ok(None);
+        };
+        let same: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM (SELECT word FROM rooms WHERE created_at >= $1
+             GROUP BY word HAVING COUNT(*) = $2) AS tied",
+        )
+        .bind(since)
+        .bind(rooms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(Some(TopWord {
+            word,
+            rooms,
+            tied: (same - 1).max(0),
+        }))
     }
 
     /// How many words the user shared with partners, all told.

@@ -3273,6 +3273,11 @@ export interface components {
             word?: string;
             /** Format: int64 */
             people: number;
+            /**
+             * Format: int64
+             * @description How many other words seated as many people: `word` is the one that got there first.
+             */
+            tied: number;
         };
         /** TotpBody */
         TotpBody: {

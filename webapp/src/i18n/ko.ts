@@ -273,6 +273,8 @@ export const ko = {
     echoLabel: '방금 라운드: ',
     echoPick: (word: string, count: number) => `${word} ${count.toLocaleString('ko-KR')}`,
     echoSeparator: ' · ',
+    /** Beside the word this user picked in the round echoed: its count includes them. */
+    echoMine: '나 포함',
   },
 
   install: {
@@ -681,6 +683,8 @@ export const ko = {
     tonightTitle: '오늘 밤의 단어',
     tonightWord: (word: string) => `‘${word}’`,
     tonightPeople: (n: number) => `오늘 밤 ${n.toLocaleString('ko-KR')}명을 이어줬어요`,
+    /** Other words seated as many: the one named got there first. */
+    tonightTied: (others: number) => `다른 단어 ${others.toLocaleString('ko-KR')}개도 같은 수예요. 먼저 그 수에 닿은 단어를 보여드려요.`,
     tonightNone: '아직 오늘 밤 이어진 사람이 없어요. 첫 텔레파시의 주인공이 되어 보세요.',
     tonightLoadFailed: '오늘 밤의 단어를 불러오지 못했어요.',
   },

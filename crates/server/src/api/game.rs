@@ -82,6 +82,8 @@ pub struct Tonight {
     /// None until someone connects this evening.
     pub word: Option<String>,
     pub people: i64,
+    /// How many other words seated as many people: `word` is the one that got there first.
+    pub tied: i64,
 }
 
 /// The spec's feedback payload. Identity fields are ignored (the session says who), the
@@ -255,13 +257,15 @@ impl GameApi {
             .await
             .or_internal("reading tonight's word")?;
         Ok(Json(match top {
-            Some((word, people)) => Tonight {
-                word: Some(word),
-                people,
+            Some(top) => Tonight {
+                people: top.people(),
+                tied: top.tied,
+                word: Some(top.word),
             },
             None => Tonight {
                 word: None,
                 people: 0,
+                tied: 0,
             },
         }))
     }
