@@ -1782,6 +1782,14 @@ export interface components {
             message: string;
         };
         /**
+         * BellPreview
+         * @description A bell's title and text, as the device will show them.
+         */
+        BellPreview: {
+            title: string;
+            body: string;
+        };
+        /**
          * BellRun
          * @description One evening's opening bell, as its sender recorded it.
          */
@@ -2709,6 +2717,11 @@ export interface components {
              * @description How many of the user's devices have the bell on.
              */
             devices: number;
+            /**
+             * @description What the next opening's bell will say, as things stand (a custom word set that
+             *     starts before then may change its words).
+             */
+            preview: components["schemas"]["BellPreview"] & unknown;
         };
         /**
          * PushSubscriptionBody

@@ -291,6 +291,8 @@ export const ko = {
     title: '8시에 알려주기',
     // A no-break space keeps '이 기기로' on one line.
     text: '문이 열리는 저녁 8시에 이\u00a0기기로 알려드려요.',
+    /** Over the bell's own title and text (the server's), as the device will show them. */
+    previewLabel: '이렇게 알려드려요',
     unsupported: '이 브라우저에서는 알림을 받을 수 없어요.',
     iosBrowser: 'iPhone과 iPad에서는 홈 화면에 추가한 텔레파시 앱에서 알림을 받을 수 있어요. 위 안내대로 추가한 뒤 그 앱에서 켜주세요.',
     denied: '알림이 차단되어 있어요. 브라우저의 사이트 설정에서 텔레파시의 알림을 ‘허용’으로 바꾼 뒤 다시 켜주세요.',
