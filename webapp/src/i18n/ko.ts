@@ -425,6 +425,9 @@ export const ko = {
     pending: '전송 중',
     failed: '전송 실패',
     retry: '다시 보내기',
+    /** A message held down (or right-clicked) is copied. */
+    copied: '메시지를 복사했어요.',
+    copyFailed: '메시지를 복사하지 못했어요.',
     masked: '메시지의 일부가 *로 가려졌어요. 욕설과, 대화를 시작하고 5분 동안의 연락처·링크는 상대에게 보이지 않아요.',
     typing: (partner: string) => `${partner}님이 입력 중이에요`,
     inputLabel: '메시지',
