@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ko } from '@/i18n/ko';
+import { confirmationDiffers } from '@/lib/validation';
 import { Icon } from './icons';
 import { TextField } from './text-field';
 
@@ -15,15 +16,6 @@ interface NewPasswordFieldsProps {
   error?: string | null;
   /** The fields' labels; a new password's by default (reset, change). */
   labels?: { password: string; confirmation: string };
-}
-
-/**
- * The confirmation typed so far can no longer become the password: it differs, and is not the
- * password's beginning still being typed.
- */
-export function confirmationDiffers({ password, confirmation }: NewPassword): boolean {
-  if (confirmation === '' || confirmation === password) return false;
-  return !(confirmation.length < password.length && password.startsWith(confirmation));
 }
 
 /**

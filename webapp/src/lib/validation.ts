@@ -75,6 +75,15 @@ export function validateNewPassword(
   return passwordRule(password) ?? (password === confirmation ? null : mismatch);
 }
 
+/**
+ * The confirmation typed so far can no longer become the password: it differs, and is not the
+ * password's beginning still being typed.
+ */
+export function confirmationDiffers({ password, confirmation }: { password: string; confirmation: string }): boolean {
+  if (confirmation === '' || confirmation === password) return false;
+  return !(confirmation.length < password.length && password.startsWith(confirmation));
+}
+
 /** The phone number as digits only: hyphens and spaces people type are dropped. */
 export function normalizePhone(input: string): string {
   return input.replace(/[\s-]/g, '');
