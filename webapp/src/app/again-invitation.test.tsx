@@ -4,8 +4,7 @@ import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Modal } from '@/components/modal';
 import { ko } from '@/i18n/ko';
-import { tabSocket } from '@/lib/socket';
-import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { AgainInvitation } from './again-invitation';
 
@@ -14,6 +13,8 @@ vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), err
 const NOW = Date.UTC(2026, 10, 28, 12, 0, 0);
 let answers: unknown[];
 let answer: () => Response;
+
+fakeTabSocketPerTest();
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
@@ -28,13 +29,10 @@ beforeEach(() => {
       return answer();
     }),
   );
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
   vi.mocked(toast.error).mockClear();
 });
 
 afterEach(() => {
-  tabSocket().stop();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });

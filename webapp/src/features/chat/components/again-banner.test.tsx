@@ -3,9 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ko } from '@/i18n/ko';
 import { readChatInfo, writeChatInfo } from '@/lib/chat-session';
-import { tabSocket } from '@/lib/socket';
 import { chatInfo } from '@/test/chat-info';
-import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { AgainBanner } from './again-banner';
 import { ChatPage } from './chat-page';
@@ -13,6 +12,8 @@ import { ChatPage } from './chat-page';
 vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
 
 let wishes: unknown[];
+
+fakeTabSocketPerTest();
 
 beforeEach(() => {
   wishes = [];
@@ -26,12 +27,9 @@ beforeEach(() => {
       return jsonResponse({ success: true, message: '대화가 종료되었어요.' });
     }),
   );
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
 });
 
 afterEach(() => {
-  tabSocket().stop();
   vi.unstubAllGlobals();
   sessionStorage.clear();
 });

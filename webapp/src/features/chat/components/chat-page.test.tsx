@@ -5,9 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vite
 import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
 import { writeChatInfo } from '@/lib/chat-session';
-import { tabSocket } from '@/lib/socket';
 import { chatInfo } from '@/test/chat-info';
-import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { ChatPage } from './chat-page';
 
@@ -32,20 +31,19 @@ function serve(reportAnswer: () => Promise<Response> = () => Promise.resolve(jso
   });
 }
 
+fakeTabSocketPerTest();
+
 beforeEach(() => {
   fetchMock = vi.fn<(request: Request) => Promise<Response>>();
   reports = [];
   serve();
   vi.stubGlobal('fetch', fetchMock);
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
   vi.mocked(toast.success).mockClear();
   vi.mocked(toast.error).mockClear();
   writeChatInfo(info);
 });
 
 afterEach(() => {
-  tabSocket().stop();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });

@@ -2,21 +2,19 @@ import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RoundEcho as Echo } from '@/api/realtime';
 import { limits } from '@/config/limits';
-import { tabSocket } from '@/lib/socket';
-import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { notePick } from '../lib/my-picks';
 import { RoundEcho } from './round-echo';
 
 const SHOWN = limits.roundEchoShownMs;
 
+fakeTabSocketPerTest();
+
 beforeEach(() => {
   vi.useFakeTimers();
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
 });
 
 afterEach(() => {
-  tabSocket().stop();
   sessionStorage.clear();
   vi.useRealTimers();
   vi.unstubAllGlobals();

@@ -3,8 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ko } from '@/i18n/ko';
-import { tabSocket } from '@/lib/socket';
-import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { forgetInvites } from '../hooks/use-again-invite';
 import { MyWordsPage } from './my-words-page';
@@ -25,6 +24,8 @@ let open: boolean;
 let pairs: (typeof pair)[];
 let invite: () => Response;
 let calls: { method: string; path: string; body?: unknown }[];
+
+fakeTabSocketPerTest();
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
@@ -56,15 +57,12 @@ beforeEach(() => {
       }
     }),
   );
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
   vi.mocked(toast.error).mockClear();
   vi.mocked(toast.success).mockClear();
   forgetInvites();
 });
 
 afterEach(() => {
-  tabSocket().stop();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
