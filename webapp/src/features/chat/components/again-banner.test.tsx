@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ko } from '@/i18n/ko';
 import { readChatInfo, writeChatInfo } from '@/lib/chat-session';
-import { chatInfo } from '@/test/chat-info';
+import { chatInfo, matchedFor } from '@/test/chat-info';
 import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { AgainBanner } from './again-banner';
@@ -34,20 +34,13 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-const matchedAgain = {
+const matchedAgain = matchedFor({
   roomId: 'room-2',
   word: '바다',
   round: 1001,
-  senderId: chatInfo.myId,
-  senderUsername: chatInfo.myNickname,
-  senderNickname: chatInfo.myNickname,
-  receiverId: chatInfo.partnerId,
-  receiverUsername: chatInfo.partnerNickname,
-  receiverNickname: chatInfo.partnerNickname,
   question: '바다에 가면 제일 먼저 뭘 해요?',
-  questionDraw: 0,
   again: true,
-};
+});
 
 describe('the again banner', () => {
   it('says the two met again under their word', () => {

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vite
 import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
 import { writeChatInfo } from '@/lib/chat-session';
-import { chatInfo } from '@/test/chat-info';
+import { chatInfo, matchedFor } from '@/test/chat-info';
 import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { ChatPage } from './chat-page';
@@ -311,20 +311,7 @@ describe('the chat page without a stored chat', () => {
 
   it('opens the room the server says the user sits in, and stores it', async () => {
     answer({
-      room: {
-        roomId: 'room-9',
-        word: '바다',
-        round: 1001,
-        senderId: 7,
-        senderUsername: '달빛',
-        senderNickname: '달빛',
-        receiverId: 12,
-        receiverUsername: '별빛',
-        receiverNickname: '별빛',
-        question: '가장 기억에 남는 바다는 어디예요?',
-        questionDraw: 0,
-        again: false,
-      },
+      room: matchedFor({ roomId: 'room-9', word: '바다', round: 1001, question: '가장 기억에 남는 바다는 어디예요?', again: false }),
     });
     setup();
     expect(await screen.findByRole('heading', { level: 1, name: '바다' })).toBeInTheDocument();

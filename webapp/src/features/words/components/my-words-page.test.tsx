@@ -7,6 +7,7 @@ import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { forgetInvites } from '../hooks/use-again-invite';
 import { MyWordsPage } from './my-words-page';
+import { matchedFor } from '@/test/chat-info';
 
 vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
 
@@ -168,20 +169,7 @@ describe('/mywords, the card of a pair', () => {
     await user.click(within(await card()).getByRole('button', { name: ko.again.send }));
     await screen.findByRole('status');
     act(() => {
-      socket.receive('matched', {
-        roomId: 'room-4',
-        word: '바다',
-        round: 1,
-        senderId: 7,
-        senderUsername: '달빛',
-        senderNickname: '달빛',
-        receiverId: 12,
-        receiverUsername: '별빛',
-        receiverNickname: '별빛',
-        question: '',
-        questionDraw: 0,
-        again: true,
-      });
+      socket.receive('matched', matchedFor({ roomId: 'room-4', word: '바다', round: 1, question: '', again: true }));
     });
     view.unmount();
     renderRoute(<MyWordsPage />, { path: '/mywords' });
