@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { expect, test, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './accessibility';
-import { pickTogether, signUpByApi, uniquePhone, uniqueUsername } from './helpers';
+import { twoInChat } from './helpers';
 
 /**
  * 다시 텔레파시: after a chat both say 다시 만나고 싶어요 (the one who left on the mood
@@ -14,21 +14,6 @@ const shots = '/tmp/shots-web';
 async function screenshot(page: Page, name: string) {
   fs.mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: `${shots}/${name}-${test.info().project.name}.png` });
-}
-
-/** Two members in a chat of one word, each in a browser of their own. */
-async function twoInChat(browser: Browser, options: BrowserContextOptions, prefix: string) {
-  const [contextA, contextB] = await Promise.all([browser.newContext(options), browser.newContext(options)]);
-  const suffix = Math.floor(Math.random() * 1_000_000);
-  const alice = { username: uniqueUsername(`${prefix}a`), phone: uniquePhone(), password: 'abcdefg1', nickname: `하늘${suffix}` };
-  const bob = { username: uniqueUsername(`${prefix}b`), phone: uniquePhone(), password: 'abcdefg1', nickname: `바다${suffix}` };
-  await Promise.all([signUpByApi(contextA, alice), signUpByApi(contextB, bob)]);
-  const [a, b] = await Promise.all([contextA.newPage(), contextB.newPage()]);
-  await Promise.all([a.goto('/main'), b.goto('/main')]);
-  const word = await pickTogether(a, b);
-  await expect(a.getByRole('textbox', { name: '메시지' })).toBeEnabled();
-  await expect(b.getByRole('textbox', { name: '메시지' })).toBeEnabled();
-  return { contextA, contextB, a, b, alice, bob, word };
 }
 
 /** Alice leaves through the chat's confirmation and meets the mood question on /main. */
