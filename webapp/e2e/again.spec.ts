@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { expect, test, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './accessibility';
-import { pickTogether, signUpByApi, uniquePhone, uniqueUsername } from './helpers';
+import { twoInChat } from './helpers';
 
 /**
  * 다시 텔레파시: after a chat both say 다시 만나고 싶어요 (the one who left on the mood
@@ -14,21 +14,6 @@ const shots = '/tmp/shots-web';
 async function screenshot(page: Page, name: string) {
   fs.mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: `${shots}/${name}-${test.info().project.name}.png` });
-}
-
-/** Two members in a chat of one word, each in a browser of their own. */
-async function twoInChat(browser: Browser, options: BrowserContextOptions, prefix: string) {
-  const [contextA, contextB] = await Promise.all([browser.newContext(options), browser.newContext(options)]);
-  const suffix = Math.floor(Math.random() * 1_000_000);
-  const alice = { username: uniqueUsername(`${prefix}a`), phone: uniquePhone(), password: 'abcdefg1', nickname: `하늘${suffix}` };
-  const bob = { username: uniqueUsername(`${prefix}b`), phone: uniquePhone(), password: 'abcdefg1', nickname: `바다${suffix}` };
-  await Promise.all([signUpByApi(contextA, alice), signUpByApi(contextB, bob)]);
-  const [a, b] = await Promise.all([contextA.newPage(), contextB.newPage()]);
-  await Promise.all([a.goto('/main'), b.goto('/main')]);
-  const word = await pickTogether(a, b);
-  await expect(a.getByRole('textbox', { name: '메시지' })).toBeEnabled();
-  await expect(b.getByRole('textbox', { name: '메시지' })).toBeEnabled();
-  return { contextA, contextB, a, b, alice, bob, word };
 }
 
 /** Alice leaves through the chat's confirmation and meets the mood question on /main. */
@@ -123,6 +108,33 @@ test('both wish it: one sends 다시 텔레파시 from /mywords, the other accep
   // Kept with the chat across a reload.
   await b.reload();
   await expect(b.getByText(again)).toBeVisible();
+
+  // The chat they met again in ends: they are not asked as strangers would be, and a block
+  // says it ends the pair too.
+  const moodAgain = await leave(a);
+  await expect(moodAgain.getByRole('button', { name: '다시 만나고 싶어요' })).toHaveCount(0);
+  await expect(moodAgain.getByRole('button', { name: '다음에도 만나고 싶어요' })).toBeVisible();
+  await screenshot(a, 'again-met-mood');
+  await expectAccessible(a, 'the mood question after a chat the pair met again in');
+  await moodAgain.getByRole('button', { name: /님과 다시 만나지 않기$/ }).click();
+  const ask = a.getByRole('alertdialog', { name: /님과 다시 만나지 않을까요\?$/ });
+  await expect(ask).toContainText('두 사람이 함께 바랐던 다시 텔레파시도 끝나요.');
+  await screenshot(a, 'again-met-block-ask');
+  await ask.getByRole('button', { name: '취소' }).click();
+  await expect(ask).toHaveCount(0);
+  await moodAgain.getByRole('button', { name: '다음에 할게요' }).click();
+
+  // Two chats of one word with one partner in one evening: the one they met again in says so,
+  // and every card has its time.
+  await a.goto('/mywords');
+  const cards = a.getByRole('listitem').filter({ hasText: word });
+  await expect(cards).toHaveCount(2);
+  await expect(cards.filter({ hasText: '다시 만난 대화' })).toHaveCount(1);
+  await expect(cards.filter({ hasText: '다시 만날 수 있어요' })).not.toContainText('다시 만난 대화');
+  const times = await cards.locator('time').allTextContents();
+  for (const time of times) expect(time).toMatch(/^\d{2}\. \d{2}\. \d{2}\. \d{2}:\d{2}$/);
+  await expectAccessible(a, '/mywords with a pair and the chat it met again in');
+  await screenshot(a, 'again-two-cards');
 
   await Promise.all([contextA.close(), contextB.close()]);
 });

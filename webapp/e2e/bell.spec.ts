@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { expectAccessible } from './accessibility';
 import { signUpByApi, uniquePhone, uniqueUsername, workerPushes } from './helpers';
 import { startPushService, type BrowserSubscription, type PushService } from './push-service';
 import { startServer, type StartedServer } from './server-env';
@@ -89,7 +90,13 @@ test('a newcomer turns the bell on from My page and is told at 20:00; the click 
   const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Seoul' }).format(evening);
   const clock = await context.request.post('/api/dev/clock', { data: { seoulTime: '19:59:55', date } });
   expect(clock.ok(), await clock.text()).toBe(true);
-  await page.waitForTimeout(3000);
+  // My page, a moment before the opening, says what the bell will say.
+  await page.reload();
+  const preview = page.getByRole('figure', { name: '이렇게 알려드려요' });
+  await expect(preview).toContainText('텔레파시가 문을 열었어요');
+  await expect(preview).toContainText(/첫 라운드 단어: [^,]+, [^,]+, [^,]+, [^,]+/);
+  const previewBody = (await preview.locator('.bell-card__push-body').textContent()) ?? '';
+  await page.waitForTimeout(1000);
   expect(pushService.received).toHaveLength(0);
   await expect.poll(() => pushService?.received.length, { timeout: 15_000 }).toBe(1);
   expect(pushService.refused).toEqual([]);
@@ -98,8 +105,9 @@ test('a newcomer turns the bell on from My page and is told at 20:00; the click 
   expect(push).toMatchObject({ ttl: 3600, topic: 'opening', urgency: 'high', vapidKey: config.pushPublicKey });
   const payload = JSON.parse(push.payload) as Record<string, string>;
   expect(payload).toMatchObject({ title: '텔레파시가 문을 열었어요', url: '/main', tag: 'opening' });
-  // The evening's first four words, before the invitation.
-  expect(payload.body).toMatch(/^첫 라운드: [^·]+ · [^·]+ · [^·]+ · [^·]+ — /);
+  // The evening's first four words on a line of their own, before the invitation: what My page said.
+  expect(payload.body).toMatch(/^첫 라운드 단어: [^,]+, [^,]+, [^,]+, [^,\n]+\n지금 들어오면 같은 단어를 고른 사람과 이야기할 수 있어요\.$/);
+  expect(payload.body).toBe(previewBody);
 
   // The browser hands the decrypted push to the worker, which shows it.
   const { pushUntilShown } = await workerPushes(context, page);
@@ -116,5 +124,20 @@ test('a newcomer turns the bell on from My page and is told at 20:00; the click 
     if (notification) self.dispatchEvent(new NotificationEvent('notificationclick', { notification }));
   })()`);
   await expect(page).toHaveURL(`${origin}/main`);
+  await context.close();
+});
+
+test('My page shows the bell as it will come, at either width', async ({ browser, viewport, locale, timezoneId }) => {
+  if (!server) throw new Error('the bell server did not start');
+  const context = await browser.newContext({ baseURL: server.origin, viewport, locale, timezoneId });
+  const page = await context.newPage();
+  await signUpByApi(context, { username: uniqueUsername('bellp'), password: 'abcdefg1', phone: uniquePhone(), nickname: `미리${String(Math.floor(Math.random() * 100_000))}` });
+  await page.goto('/mypage');
+  const preview = page.getByRole('figure', { name: '이렇게 알려드려요' });
+  await expect(preview).toContainText('텔레파시가 문을 열었어요');
+  await expect(preview).toContainText('지금 들어오면 같은 단어를 고른 사람과 이야기할 수 있어요.');
+  await preview.scrollIntoViewIfNeeded();
+  await page.locator('.bell-card').screenshot({ path: `/tmp/shots-web/bell-preview-${test.info().project.name}.png` });
+  await expectAccessible(page, 'my page, the bell and what it will say');
   await context.close();
 });

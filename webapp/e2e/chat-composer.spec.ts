@@ -1,4 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expectAccessible } from './accessibility';
 import { twoInChat } from './helpers';
 
 /** A key press as an IME sends it while a syllable is being composed: flagged, or (older Safari) key code 229. */
@@ -125,5 +126,22 @@ test('a long chat scrolls in its message list, under a header and above a compos
     expect(list.scroll).toBeGreaterThan(list.view);
   }
   await a.screenshot({ path: test.info().outputPath('long-chat.png') });
+  await close();
+});
+
+test('a right click on a message copies it, instead of the browser’s menu', async ({ browser, baseURL, viewport, locale, timezoneId }) => {
+  test.setTimeout(60_000);
+  const { a, b, close } = await twoInChat(browser, { baseURL, viewport, locale, timezoneId }, 'cp');
+  await b.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  const input = a.getByRole('textbox', { name: '메시지' });
+  await input.fill('내일 7시에 보는 거 맞죠?');
+  await input.press('Enter');
+  const received = b.getByRole('log').locator('.bubble').filter({ hasText: '내일 7시에 보는 거 맞죠?' });
+  await expect(received).toBeVisible();
+  await received.click({ button: 'right' });
+  await expect(b.getByText('메시지를 복사했어요.')).toBeVisible();
+  expect(await b.evaluate(() => navigator.clipboard.readText())).toBe('내일 7시에 보는 거 맞죠?');
+  await b.screenshot({ path: `/tmp/shots-web/chat-copied-${test.info().project.name}.png` });
+  await expectAccessible(b, 'a chat, a message copied');
   await close();
 });

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { expect, test, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type WebSocketRoute } from '@playwright/test';
+import { expect, test, type BrowserContextOptions, type Page, type WebSocketRoute } from '@playwright/test';
 import { expectAccessible } from './accessibility';
-import { login, pickTogether, signUpByApi, uniquePhone, uniqueUsername } from './helpers';
+import { login, twoInChat } from './helpers';
 import { startServer, type StartedServer } from './server-env';
 
 /**
@@ -27,25 +27,6 @@ test.afterAll(async () => {
 async function screenshot(page: Page, name: string) {
   fs.mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: `${shots}/${name}-${test.info().project.name}.png` });
-}
-
-/**
- * Two members, each in a browser of their own, matched on one word and both on /chatpage;
- * `prepareA` readies the first one's browser before any page opens.
- */
-async function twoInChat(browser: Browser, options: BrowserContextOptions, prefix: string, prepareA?: (context: BrowserContext) => Promise<void>) {
-  const [contextA, contextB] = await Promise.all([browser.newContext(options), browser.newContext(options)]);
-  await prepareA?.(contextA);
-  const suffix = Math.floor(Math.random() * 1_000_000);
-  const alice = { username: uniqueUsername(`${prefix}a`), phone: uniquePhone(), password: 'abcdefg1', nickname: `하늘${suffix}` };
-  const bob = { username: uniqueUsername(`${prefix}b`), phone: uniquePhone(), password: 'abcdefg1', nickname: `바다${suffix}` };
-  await Promise.all([signUpByApi(contextA, alice), signUpByApi(contextB, bob)]);
-  const [a, b] = await Promise.all([contextA.newPage(), contextB.newPage()]);
-  await Promise.all([a.goto('/main'), b.goto('/main')]);
-  const word = await pickTogether(a, b);
-  await expect(a.getByRole('textbox', { name: '메시지' })).toBeEnabled();
-  await expect(b.getByRole('textbox', { name: '메시지' })).toBeEnabled();
-  return { contextA, contextB, a, b, alice, bob, word };
 }
 
 function options(viewport: BrowserContextOptions['viewport'], locale: string | undefined, timezoneId: string | undefined): BrowserContextOptions {
@@ -74,6 +55,12 @@ test('the one who was left is asked how it felt and may choose never to meet the
 
   // He chooses never to meet Alice again (the server takes it from him), then a mood.
   await mood.getByRole('button', { name: `${alice.nickname}님과 다시 만나지 않기` }).click();
+  // A block asks first, as taking a pair back does.
+  const ask = b.getByRole('alertdialog', { name: `${alice.nickname}님과 다시 만나지 않을까요?` });
+  await expect(ask).toContainText('같은 단어를 골라도 이 상대와는 다시 연결되지 않아요.');
+  await screenshot(b, 'block-confirmation');
+  await expectAccessible(b, 'main, the block’s confirmation');
+  await ask.getByRole('button', { name: '다시 만나지 않기' }).click();
   await expect(b.getByText('차단했어요. 이 상대와는 다시 연결되지 않아요.').first()).toBeVisible();
   await expect(mood.getByRole('button', { name: '차단했어요. 이 상대와는 다시 연결되지 않아요.' })).toBeDisabled();
   await mood.getByRole('radio', { name: '슬퍼요' }).check();
@@ -175,7 +162,7 @@ test('a chat page reloaded after the grace period says the chat ended while away
   // Alice's socket passes through a relay the test can cut, and keep cut, as a tunnel would.
   let away = false;
   const relays: { page: WebSocketRoute; server: WebSocketRoute }[] = [];
-  const { contextA, contextB, a, b, bob } = await twoInChat(browser, options(viewport, locale, timezoneId), 'rl', async (context) => {
+  const { contextA, contextB, a, b, bob } = await twoInChat(browser, options(viewport, locale, timezoneId), 'rl', { prepareA: async (context) => {
     await context.routeWebSocket('**/ws', (ws) => {
       if (away) {
         void ws.close();
@@ -183,7 +170,7 @@ test('a chat page reloaded after the grace period says the chat ended while away
       }
       relays.push({ page: ws, server: ws.connectToServer() });
     });
-  });
+  } });
 
   // Her connection goes and stays away past the grace period; Bob is told.
   away = true;

@@ -1,20 +1,8 @@
 import fs from 'node:fs';
-import { expect, test, type Browser, type BrowserContextOptions, type Page, type WebSocketRoute } from '@playwright/test';
-import { pickTogether, signUpByApi, uniquePhone, uniqueUsername } from './helpers';
+import { expect, test, type Page, type WebSocketRoute } from '@playwright/test';
+import { twoInChat } from './helpers';
 
 const shots = '/tmp/shots-web';
-
-/** Two members, each in a browser of their own at this project's size, on /main. */
-async function twoMembers(browser: Browser, options: BrowserContextOptions, prefix: string) {
-  const [contextA, contextB] = await Promise.all([browser.newContext(options), browser.newContext(options)]);
-  const suffix = Math.floor(Math.random() * 1_000_000);
-  await Promise.all([
-    signUpByApi(contextA, { username: uniqueUsername(`${prefix}a`), phone: uniquePhone(), password: 'abcdefg1', nickname: `지하철${suffix}` }),
-    signUpByApi(contextB, { username: uniqueUsername(`${prefix}b`), phone: uniquePhone(), password: 'abcdefg1', nickname: `터널${suffix}` }),
-  ]);
-  const [a, b] = await Promise.all([contextA.newPage(), contextB.newPage()]);
-  return { contextA, contextB, a, b };
-}
 
 async function screenshot(page: Page, name: string) {
   fs.mkdirSync(shots, { recursive: true });
@@ -26,9 +14,7 @@ async function screenshot(page: Page, name: string) {
 // the page is never reloaded (a reload there would ask whether to leave the chat).
 test('offline, a chat stays on screen with a quiet line, and what was written goes out on reconnect', async ({ browser, baseURL, viewport, locale, timezoneId }) => {
   test.setTimeout(120_000);
-  const { contextA, contextB, a, b } = await twoMembers(browser, { baseURL, viewport, locale, timezoneId }, 'off');
-  await Promise.all([a.goto('/main'), b.goto('/main')]);
-  await pickTogether(a, b);
+  const { contextA, a, b, close } = await twoInChat(browser, { baseURL, viewport, locale, timezoneId }, 'off');
   await expect(a.getByRole('textbox', { name: '메시지' })).toBeVisible();
 
   let loads = 0;
@@ -66,23 +52,24 @@ test('offline, a chat stays on screen with a quiet line, and what was written go
   await expect(a.getByRole('log').getByText('터널 안에서 쓴 말')).toHaveCount(1);
   expect(loads).toBe(0);
   expect(dialogs).toEqual([]);
-  await Promise.all([contextA.close(), contextB.close()]);
+  await close();
 });
 
 // A megaphone shows for its time at the top of every screen; on a chat it must leave 신고
 // and 나가기 to the taps meant for them, and stay readable.
 test('a megaphone over a chat leaves 신고 and 나가기 tappable and stays readable', async ({ browser, baseURL, viewport, locale, timezoneId }) => {
   test.setTimeout(120_000);
-  const { contextA, contextB, a, b } = await twoMembers(browser, { baseURL, viewport, locale, timezoneId }, 'meg');
   // A's socket passes through a relay, which can hand it a megaphone that stays on air for a
   // minute, long enough to tap around it.
   let relay: WebSocketRoute | undefined;
-  await a.routeWebSocket('**/ws', (ws) => {
-    ws.connectToServer();
-    relay = ws;
+  const { a, close } = await twoInChat(browser, { baseURL, viewport, locale, timezoneId }, 'meg', {
+    preparePages: async (page) => {
+      await page.routeWebSocket('**/ws', (ws) => {
+        ws.connectToServer();
+        relay = ws;
+      });
+    },
   });
-  await Promise.all([a.goto('/main'), b.goto('/main')]);
-  await pickTogether(a, b);
   await expect(a.getByRole('textbox', { name: '메시지' })).toBeVisible();
 
   const message = '오늘 밤 지하철에서 모두 반가워요';
@@ -118,5 +105,5 @@ test('a megaphone over a chat leaves 신고 and 나가기 tappable and stays rea
   await expect(banner).toBeVisible();
   await leave.getByRole('button', { name: '취소' }).click();
   await expect(leave).toBeHidden();
-  await Promise.all([contextA.close(), contextB.close()]);
+  await close();
 });

@@ -1,38 +1,31 @@
 import { expect, test } from '@playwright/test';
-import { pickTogether, signUpByApi, uniquePhone, uniqueUsername } from './helpers';
+import { twoInChat } from './helpers';
 
 // A send the server could not complete for now (its shared store stalled) is tried again with
 // the same client id, then shown failed with a way to send it again; sent again, it arrives once.
 // Words the partner reads masked are explained to the sender; a chat that ended leaves no ghost.
 test('a message refused for now is retried, then offered again, and arrives once', async ({ browser, baseURL, viewport, locale, timezoneId }) => {
   test.setTimeout(90_000);
-  const options = { baseURL, viewport, locale, timezoneId };
-  const [contextA, contextB] = await Promise.all([browser.newContext(options), browser.newContext(options)]);
-  const suffix = Math.floor(Math.random() * 1_000_000);
-  const alice = { username: uniqueUsername('ra'), phone: uniquePhone(), password: 'abcdefg1', nickname: `새벽${suffix}` };
-  const bob = { username: uniqueUsername('rb'), phone: uniquePhone(), password: 'abcdefg1', nickname: `노을${suffix}` };
-  await Promise.all([signUpByApi(contextA, alice), signUpByApi(contextB, bob)]);
-  const [a, b] = await Promise.all([contextA.newPage(), contextB.newPage()]);
-
   // Alice's socket goes through a relay that answers her chat messages as a node whose Redis
   // stalls would, while `stalled` holds; every other frame passes.
   let stalled = false;
   const refused: string[] = [];
-  await a.routeWebSocket('**/ws', (ws) => {
-    const server = ws.connectToServer();
-    ws.onMessage((message) => {
-      const frame = JSON.parse(String(message)) as { event: string; data: { clientId?: string } };
-      if (stalled && frame.event === 'chatMessage') {
-        refused.push(frame.data.clientId ?? '');
-        ws.send(JSON.stringify({ event: 'error', data: { event: 'chatMessage', code: 'UNAVAILABLE', message: '잠시 후 다시 시도해주세요.' } }));
-        return;
-      }
-      server.send(message);
-    });
+  const { a, b, close } = await twoInChat(browser, { baseURL, viewport, locale, timezoneId }, 'r', {
+    preparePages: async (page) => {
+      await page.routeWebSocket('**/ws', (ws) => {
+        const server = ws.connectToServer();
+        ws.onMessage((message) => {
+          const frame = JSON.parse(String(message)) as { event: string; data: { clientId?: string } };
+          if (stalled && frame.event === 'chatMessage') {
+            refused.push(frame.data.clientId ?? '');
+            ws.send(JSON.stringify({ event: 'error', data: { event: 'chatMessage', code: 'UNAVAILABLE', message: '잠시 후 다시 시도해주세요.' } }));
+            return;
+          }
+          server.send(message);
+        });
+      });
+    },
   });
-
-  await Promise.all([a.goto('/main'), b.goto('/main')]);
-  await pickTogether(a, b);
   await expect(a.getByRole('textbox', { name: '메시지' })).toBeVisible();
 
   stalled = true;
@@ -72,5 +65,5 @@ test('a message refused for now is retried, then offered again, and arrives once
   await expect(b.getByText('마이페이지').first()).toBeVisible();
   await expect.poll(() => b.evaluate(() => localStorage.getItem('chatInfo'))).toBeNull();
   await expect(b.getByRole('link', { name: '대화로 돌아가기' })).toHaveCount(0);
-  await Promise.all([contextA.close(), contextB.close()]);
+  await close();
 });

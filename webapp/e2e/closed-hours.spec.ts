@@ -127,5 +127,23 @@ test('outside the service hours a guest and a member see when it opens, and leav
   await expect(comingSoon).toBeHidden();
   await expect(guest.getByLabel('아이디')).toBeVisible();
 
+  // Escape closes it as it closes any dialog that may be closed: on arrival, and from its board.
+  await guest.reload();
+  await expect(comingSoon).toBeVisible();
+  await guest.keyboard.press('Escape');
+  await expect(comingSoon).toBeHidden();
+  await guest.reload();
+  await guestInput.click();
+  await guest.keyboard.press('Escape');
+  await expect(comingSoon).toBeHidden();
+  // And after a word left by the button, which gives way while it is sent.
+  await guest.reload();
+  await guestInput.fill(`한 번 더 ${suffix}`);
+  await guestBoard.getByRole('button', { name: '남기기' }).click();
+  await expect(guestBoard.getByRole('listitem').first()).toContainText(`한 번 더 ${suffix}`);
+  await guest.keyboard.press('Escape');
+  await expect(comingSoon).toBeHidden();
+  await expect(guest.getByLabel('아이디')).toBeVisible();
+
   await Promise.all([guestContext.close(), memberContext.close()]);
 });

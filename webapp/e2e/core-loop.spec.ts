@@ -94,6 +94,7 @@ test('two users pick the same word, chat, one leaves and rates the chat, both ke
   await expect(a.getByText('기분을 선택해주세요.')).toBeVisible();
   // She chooses never to meet Bob again; the block is kept on the server.
   await mood.getByRole('button', { name: `${bob.nickname}님과 다시 만나지 않기` }).click();
+  await a.getByRole('alertdialog', { name: `${bob.nickname}님과 다시 만나지 않을까요?` }).getByRole('button', { name: '다시 만나지 않기' }).click();
   await expect(a.getByText('차단했어요. 이 상대와는 다시 연결되지 않아요.').first()).toBeVisible();
   await expect(mood.getByRole('button', { name: '차단했어요. 이 상대와는 다시 연결되지 않아요.' })).toBeDisabled();
   await mood.getByRole('radio', { name: '기뻐요' }).check();

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from './accessibility';
-import { pickTogether, signUpByApi, uniquePhone, uniqueUsername } from './helpers';
+import { twoInChat } from './helpers';
 
 /** The room's first question: both members see the same one, and either may draw the next for both. */
 const shots = '/tmp/shots-web';
@@ -13,15 +13,7 @@ async function screenshot(page: Page, name: string) {
 
 test('both members open on the same question, and 다른 질문 changes it for both', async ({ browser, baseURL, viewport, locale, timezoneId }) => {
   test.setTimeout(90_000);
-  const options = { baseURL, viewport, locale, timezoneId };
-  const [contextA, contextB] = await Promise.all([browser.newContext(options), browser.newContext(options)]);
-  const suffix = Math.floor(Math.random() * 1_000_000);
-  const alice = { username: uniqueUsername('qa'), phone: uniquePhone(), password: 'abcdefg1', nickname: `하늘${suffix}` };
-  const bob = { username: uniqueUsername('qb'), phone: uniquePhone(), password: 'abcdefg1', nickname: `바다${suffix}` };
-  await Promise.all([signUpByApi(contextA, alice), signUpByApi(contextB, bob)]);
-  const [a, b] = await Promise.all([contextA.newPage(), contextB.newPage()]);
-  await Promise.all([a.goto('/main'), b.goto('/main')]);
-  await pickTogether(a, b);
+  const { a, b, close } = await twoInChat(browser, { baseURL, viewport, locale, timezoneId }, 'q');
 
   const cardA = a.getByRole('region', { name: '첫 질문' });
   const cardB = b.getByRole('region', { name: '첫 질문' });
@@ -64,5 +56,5 @@ test('both members open on the same question, and 다른 질문 changes it for b
   await screenshot(a, 'first-question-compact');
   await expectAccessible(a, 'the chat with its compact first question');
 
-  await Promise.all([contextA.close(), contextB.close()]);
+  await close();
 });

@@ -400,20 +400,31 @@ export async function workerPushes(context: BrowserContext, page: Page) {
   return { pushUntilShown };
 }
 
+/** What readies the two members' browsers before /main opens (a socket's relay, a stub). */
+export interface ChatSetUp {
+  /** The first member's browser, before any page of it opens. */
+  prepareA?: (context: BrowserContext) => Promise<void>;
+  /** Both pages, before they open /main. */
+  preparePages?: (a: Page, b: Page) => Promise<void>;
+}
+
 /**
- * Two members signed up in browser contexts of their own (with `options`, the test's viewport
- * among them), matched on one word and both on /chatpage. `close` ends both contexts.
+ * Two members, each in a browser of their own, signed up (with nicknames) through the API,
+ * matched on one word and both on /chatpage with the composer ready. The one set-up of a
+ * two-browser chat; `close` ends both browsers.
  */
-export async function twoInChat(browser: Browser, options: BrowserContextOptions, prefix: string) {
+export async function twoInChat(browser: Browser, options: BrowserContextOptions, prefix: string, setUp: ChatSetUp = {}) {
   const [contextA, contextB] = await Promise.all([browser.newContext(options), browser.newContext(options)]);
+  await setUp.prepareA?.(contextA);
   const suffix = Math.floor(Math.random() * 1_000_000);
-  const alice = { username: uniqueUsername(`${prefix}a`), phone: uniquePhone(), password: 'abcdefg1', nickname: `새벽${suffix}` };
-  const bob = { username: uniqueUsername(`${prefix}b`), phone: uniquePhone(), password: 'abcdefg1', nickname: `노을${suffix}` };
+  const alice = { username: uniqueUsername(`${prefix}a`), phone: uniquePhone(), password: 'abcdefg1', nickname: `하늘${suffix}` };
+  const bob = { username: uniqueUsername(`${prefix}b`), phone: uniquePhone(), password: 'abcdefg1', nickname: `바다${suffix}` };
   await Promise.all([signUpByApi(contextA, alice), signUpByApi(contextB, bob)]);
   const [a, b] = await Promise.all([contextA.newPage(), contextB.newPage()]);
+  await setUp.preparePages?.(a, b);
   await Promise.all([a.goto('/main'), b.goto('/main')]);
-  await pickTogether(a, b);
+  const word = await pickTogether(a, b);
   await expect(a.getByRole('textbox', { name: '메시지' })).toBeEnabled();
   await expect(b.getByRole('textbox', { name: '메시지' })).toBeEnabled();
-  return { a, b, close: () => Promise.all([contextA.close(), contextB.close()]) };
+  return { contextA, contextB, a, b, alice, bob, word, close: () => Promise.all([contextA.close(), contextB.close()]) };
 }

@@ -1,9 +1,12 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { expectAccessible } from './accessibility';
 import { signUpByApi, uniquePhone, uniqueUsername } from './helpers';
 
 const shots = '/tmp/shots-web';
 const RULE = '비밀번호는 8자 이상이며, 영문/숫자/특수문자 중 2가지 이상을 포함해야 합니다.';
+/** The rule under the field before anything is typed, in the app's 해요체. */
+const HINT = '8자 이상, 영문/숫자/특수문자 중 2가지 이상을 섞어주세요.';
 
 async function screenshot(page: Page, name: string) {
   fs.mkdirSync(shots, { recursive: true });
@@ -21,13 +24,16 @@ test('sign-up asks for the password twice, states its rule, and can show it as t
 
   const password = page.getByLabel('비밀번호', { exact: true });
   const confirmation = page.getByLabel('비밀번호 확인');
-  await expect(password).toHaveAccessibleDescription(RULE);
+  await expect(password).toHaveAccessibleDescription(HINT);
   await password.fill('abcdefg1');
-  await confirmation.fill('abcdefg2');
+  // The confirmation says it differs as it is typed, under itself.
+  await confirmation.pressSequentially('abcdefg2');
+  await expect(confirmation).toHaveAccessibleDescription('두 비밀번호가 서로 달라요.');
+  await expectAccessible(page, '/register, the confirmation differs');
   await page.getByRole('button', { name: '회원가입', exact: true }).click();
-  const refused = page.getByRole('alertdialog');
-  await expect(refused).toContainText('비밀번호를 다시 확인해주세요.');
-  await refused.getByRole('button', { name: '확인' }).click();
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await expect(confirmation).toBeFocused();
+  await expect(confirmation).toHaveAccessibleDescription('비밀번호를 다시 확인해주세요.');
   await expect(page).toHaveURL(/\/register$/);
 
   const toggle = page.getByRole('button', { name: '비밀번호 보기' });
@@ -56,7 +62,7 @@ test('a changed password meets the sign-up rule, said on the page and held by th
 
   await page.goto('/changepassword');
   const newPassword = page.getByLabel('새 비밀번호', { exact: true });
-  await expect(newPassword).toHaveAccessibleDescription(RULE);
+  await expect(newPassword).toHaveAccessibleDescription(HINT);
   await page.getByLabel('현재 비밀번호').fill(member.password);
   await newPassword.fill('abc123');
   await page.getByLabel('새 비밀번호 확인').fill('abc123');

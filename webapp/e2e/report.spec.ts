@@ -84,7 +84,7 @@ test('one user reports the other: both chats end, the reporter is back on /main 
   const word = await sameRound(a, b);
   await Promise.all([wordButton(a, word).click(), wordButton(b, word).click()]);
   for (const page of [a, b]) await expect(page.getByText(`고른 사람을 기다리고 있어요`)).toBeVisible();
-  const expired = '이번 라운드에는 같은 단어를 고른 사람이 없었어요. 새 단어를 골라보세요.';
+  const expired = new RegExp(`^방금 라운드에는 ‘${word}’(을|를) 고른 사람이 없었어요\\. 새 단어를 골라보세요\\.$`);
   await Promise.all([a, b].map((page) => expect(page.getByText(expired)).toBeVisible({ timeout: 35_000 })));
   await expect(a).toHaveURL(/\/main$/);
   await expect(b).toHaveURL(/\/main$/);

@@ -121,12 +121,20 @@ test('a round’s picks echo on /main once it closes, and My page names tonight�
     [thirdWord, 1],
     [fourthWord, 1],
   ]);
-  const expected = `방금 라운드: ${words.map((word) => `${word} ${counts.get(word) ?? 0}`).join(' · ')}`;
+  // Each viewer's own word is marked: its count includes them (Alice's though she went to
+  // the chat and back in between).
+  const expected = (mine: string) =>
+    `방금 라운드: ${words.map((word) => `${word} ${counts.get(word) ?? 0}${word === mine ? ' 나 포함' : ''}`).join(' · ')}`;
   const echo = c.locator('.round-echo');
-  await expect(echo).toHaveText(expected, { timeout: 40_000 });
+  await expect(echo).toHaveText(expected(otherWord), { timeout: 40_000 });
   await expect(echo).toHaveAttribute('data-echo-round', round ?? '');
   await expect(c.locator('.round-echo-slot')).toHaveAttribute('aria-live', 'polite');
-  await expect(a.locator('.round-echo')).toHaveText(expected);
+  await expect(echo.locator('[data-mine]')).toHaveCount(1);
+  await expect(a.locator('.round-echo')).toHaveText(expected(pairWord));
+  // The dots between the words are read, not shown: no line of it ends in one.
+  for (const separator of await echo.locator('.round-echo__separator').all()) {
+    await expect(separator).toHaveCSS('position', 'absolute');
+  }
   // It fades in, but not for someone who asked for less motion (as the tests' pages do).
   await c.emulateMedia({ reducedMotion: 'no-preference' });
   await expect(echo).toHaveCSS('animation-name', 'round-echo-in');

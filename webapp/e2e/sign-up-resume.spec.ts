@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { expectAccessible } from './accessibility';
 import { latestCode, uniquePhone, uniqueUsername } from './helpers';
 
 const shots = '/tmp/shots-web';
@@ -58,10 +59,14 @@ test('a sign-up survives a reload and back and forward, and its password never r
   await expect(page).toHaveURL(/\/verify-mvp$/);
   await expect(page.getByLabel('생년월일')).toHaveValue('20000101');
   await expect(page.getByRole('radio', { name: '여성' })).toBeChecked();
-  await expect(page.getByLabel('휴대폰 번호')).toHaveValue(phone);
+  // The number reads as people write it, 010-1234-5678.
+  const shown = `${phone.slice(0, 3)}-${phone.slice(3, 7)}-${phone.slice(7)}`;
+  await expect(page.getByLabel('휴대폰 번호')).toHaveValue(shown);
 
   await page.getByRole('button', { name: '인증번호 받기' }).click();
   await expect(page.getByLabel('인증번호')).toBeVisible();
+  const sent = `${shown}로 인증번호를 보냈어요.`;
+  await expect(page.getByText(sent)).toBeVisible();
   expect(await localText(page)).not.toContain(password);
 
   // The tab reloads while its user reads the SMS: the code is still awaited, its time running.
@@ -70,7 +75,10 @@ test('a sign-up survives a reload and back and forward, and its password never r
   await expect(page.getByLabel('인증번호')).toBeVisible();
   await expect(page.getByLabel('생년월일')).toHaveValue('20000101');
   await expect(page.getByRole('timer')).toHaveText(/0[23]:\d\d/);
+  // The same line as before the reload.
+  await expect(page.getByText(sent)).toBeVisible();
   await screenshot(page, 'verify-after-reload');
+  await expectAccessible(page, '/verify-mvp after a reload, the code awaited');
   await page.getByLabel('인증번호').fill(await latestCode(request, phone));
   await page.getByRole('button', { name: '인증하고 가입하기' }).click();
   await expect(page).toHaveURL(/\/main$/);

@@ -45,12 +45,16 @@ pub fn opening_at(window: ServiceWindow, evening: NaiveDate) -> Option<DateTime<
     Some(opening.with_timezone(&Utc))
 }
 
-/// The bell's text: the evening's first four words, then the invitation. The words come
-/// first, as a phone cuts a long text short.
+/// The bell's text: the evening's first four words on a line of their own, then the
+/// invitation. The words come first, as a phone's lock screen shows the first line of a
+/// text; no dash nor dots, which read stiffly there. Without words, the invitation alone.
 pub fn opening_body<S: std::borrow::Borrow<str>>(first_words: &[S]) -> String {
+    if first_words.is_empty() {
+        return Notice::OpeningBody.message().to_owned();
+    }
     format!(
-        "첫 라운드: {} — {}",
-        first_words.join(" · "),
+        "첫 라운드 단어: {}\n{}",
+        first_words.join(", "),
         Notice::OpeningBody.message()
     )
 }
@@ -89,11 +93,13 @@ mod tests {
     #[test]
     fn the_bell_names_the_first_words_before_the_invitation() {
         let body = opening_body(&["봄", "여름", "가을", "겨울"]);
-        assert!(
-            body.starts_with("첫 라운드: 봄 · 여름 · 가을 · 겨울 — "),
-            "{body}"
+        assert_eq!(
+            body,
+            "첫 라운드 단어: 봄, 여름, 가을, 겨울\n지금 들어오면 같은 단어를 고른 사람과 이야기할 수 있어요."
         );
-        assert!(body.ends_with(Notice::OpeningBody.message()), "{body}");
+        assert!(!body.contains('—') && !body.contains('·'), "{body}");
+        let none: [&str; 0] = [];
+        assert_eq!(opening_body(&none), Notice::OpeningBody.message());
     }
 
     #[test]

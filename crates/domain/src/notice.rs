@@ -117,7 +117,7 @@ impl Notice {
             Self::BellOn => "저녁 8시에 문이 열리면 이 기기로 알려드릴게요.",
             Self::BellOff => "이 기기의 8시 알림을 껐어요.",
             Self::OpeningTitle => "텔레파시가 문을 열었어요",
-            Self::OpeningBody => "지금 들어와서 같은 단어를 고른 사람과 이어져 보세요.",
+            Self::OpeningBody => "지금 들어오면 같은 단어를 고른 사람과 이야기할 수 있어요.",
         }
     }
 }

@@ -386,15 +386,24 @@ pub fn questions_of(word: &str) -> Option<&'static [&'static str]> {
         .map(|(_, questions)| *questions)
 }
 
+/// How many different questions a room of `word` draws before any comes again: the word's
+/// own, then every template filled with it (a custom set's word has the templates only).
+pub fn drawable(word: &str) -> usize {
+    questions_of(word).map_or(0, <[_]>::len) + TEMPLATES.len()
+}
+
 /// Draw `draw` of the room `room_id` whose shared word is `word`: the same text for both
-/// members and every node. A room walks its own order of the word's questions, every one
-/// once before any comes again, so no draw repeats the one before it (when there are two
-/// or more to draw from).
+/// members and every node. A room walks its own order of the word's questions and then of
+/// the templates filled with the word, every one once before any comes again ([`drawable`]
+/// of them, at least six for a catalogue word), so a chat that asks for 다른 질문 sees no
+/// question twice until it has seen them all, and its first is always one of the word's own.
 pub fn question(word: &str, room_id: &str, draw: u32) -> String {
     let seed = seed(word, room_id);
-    match questions_of(word) {
-        Some(questions) => pick(questions, seed, draw).to_owned(),
-        None => pick(TEMPLATES, seed, draw).replace(SLOT, word),
+    let own = questions_of(word).unwrap_or_default();
+    let at = usize::try_from(draw).unwrap_or(0) % drawable(word);
+    match at.checked_sub(own.len()) {
+        None => pick(own, seed, at).to_owned(),
+        Some(template) => pick(TEMPLATES, seed, template).replace(SLOT, word),
     }
 }
 
@@ -407,7 +416,7 @@ pub fn all() -> impl Iterator<Item = &'static str> {
 }
 
 /// The `draw`-th question of the room's order of `list`.
-fn pick<'a>(list: &[&'a str], seed: u64, draw: u32) -> &'a str {
+fn pick<'a>(list: &[&'a str], seed: u64, draw: usize) -> &'a str {
     let len = list.len();
     if len == 0 {
         return "";
@@ -419,8 +428,7 @@ fn pick<'a>(list: &[&'a str], seed: u64, draw: u32) -> &'a str {
         let j = usize::try_from(splitmix64(&mut state) % (i as u64 + 1)).unwrap_or(0);
         order.swap(i, j);
     }
-    let at = usize::try_from(draw).unwrap_or(0) % len;
-    list[order[at]]
+    list[order[draw % len]]
 }
 
 /// FNV-1a of the word and the room id: spelled out rather than taken from `std`, whose
@@ -509,12 +517,30 @@ mod tests {
     }
 
     #[test]
-    fn a_catalogue_word_draws_its_own_questions() {
-        for draw in 0..6 {
+    fn a_catalogue_word_draws_its_own_questions_first() {
+        let own = questions_of("바닐라").unwrap_or_default();
+        for draw in 0..own.len() as u32 {
             let text = question("바닐라", ROOM, draw);
-            assert!(questions_of("바닐라")
-                .unwrap_or_default()
-                .contains(&text.as_str()));
+            assert!(own.contains(&text.as_str()), "{text}");
+        }
+        // Then the templates, with the word filled in.
+        let next = question("바닐라", ROOM, own.len() as u32);
+        assert!(next.contains("‘바닐라’"), "{next}");
+    }
+
+    #[test]
+    fn every_catalogue_word_draws_six_questions_or_more_none_twice_until_all_were_drawn() {
+        let rooms: Vec<String> = (0..20).map(|i| format!("{i:032x}")).collect();
+        for word in catalogue_words() {
+            let len = drawable(word);
+            assert!(len >= 6, "{word:?} draws only {len}");
+            for room in &rooms {
+                let drawn: Vec<String> = (0..len as u32).map(|d| question(word, room, d)).collect();
+                let distinct: HashSet<&String> = drawn.iter().collect();
+                assert_eq!(distinct.len(), len, "{word} in {room}: {drawn:?}");
+                // Then the walk starts over, in the same order.
+                assert_eq!(question(word, room, len as u32), drawn[0]);
+            }
         }
     }
 
@@ -526,7 +552,8 @@ mod tests {
             }
         }
         // Fixed, so that a change of the draw (which would show partners on nodes of two
-        // releases different questions) is a decision, not an accident.
+        // releases different questions) is a decision, not an accident. The templates after
+        // a word's own questions were one: the first three draws of a room stayed as they were.
         let drawn: Vec<String> = (0..4).map(|d| question("봄", ROOM, d)).collect();
         assert_eq!(
             drawn,
@@ -534,7 +561,7 @@ mod tests {
                 "봄 하면 생각나는 노래가 있어요?",
                 "봄이 오면 꼭 하고 싶은 일이 있어요?",
                 "기억에 남는 봄날 하루가 있어요?",
-                "봄 하면 생각나는 노래가 있어요?",
+                "‘봄’ 하면 생각나는 추억이 있어요?",
             ]
         );
     }
@@ -552,7 +579,7 @@ mod tests {
                     );
                 }
                 // Every question once before any comes again.
-                let len = questions_of(word).map_or(TEMPLATES.len(), <[_]>::len);
+                let len = drawable(word);
                 let round: HashSet<String> =
                     (0..len as u32).map(|d| question(word, room, d)).collect();
                 assert_eq!(round.len(), len, "{word} in {room}");

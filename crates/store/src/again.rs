@@ -304,4 +304,15 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?)
     }
+
+    /// Notes the chat that accepted invitation `id` opened, so the word history can say
+    /// that chat was the pair's meeting again.
+    pub async fn note_again_room(&self, id: &str, room_id: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE again_invites SET room_id = $1 WHERE id = $2")
+            .bind(room_id)
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
 }

@@ -35,7 +35,7 @@ pub use console::{AuditRow, ConsoleCounts, ReportQueue, ReportRow, Resolution, S
 pub use megaphones::{CardOrder, Grant, MegaphoneMessage, NewCardOrder, Spent};
 pub use operators::{NewOperatorSession, Operator, OperatorSession, SecondFactor};
 pub use push::{BatchCounts, NewPushSubscription, Opening, PushTarget, Subscribed};
-pub use rooms::{ArchivedMessage, HistoryItem, MatchSide, RoomRecord};
+pub use rooms::{ArchivedMessage, HistoryItem, MatchSide, RoomRecord, TopWord};
 pub use safety::{AuditEntry, NewReport, NewSanction, Sanction};
 pub use seed::{SeedOutcome, SeedUser, SeededUser, SEEDED_PASSWORD_HASH, SEEDED_USER_AGENT};
 pub use wordsets::{

@@ -51,6 +51,22 @@ pub struct ArchivedMessage {
     pub sent_at: i64,
 }
 
+/// The word of the most rooms of an evening.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopWord {
+    pub word: String,
+    pub rooms: i64,
+    /// How many other words made as many rooms (the word shown got there first).
+    pub tied: i64,
+}
+
+impl TopWord {
+    /// How many people its rooms seated: two a room.
+    pub fn people(&self) -> i64 {
+        self.rooms * 2
+    }
+}
+
 /// A line of a user's word history.
 #[derive(Debug, Clone, FromRow)]
 pub struct HistoryItem {
@@ -58,6 +74,16 @@ pub struct HistoryItem {
     pub partner_nickname: String,
     pub connected_at: i64,
     pub room_id: String,
+    /// How many accepted invitations opened this chat: more than 0 when it was a pair's
+    /// meeting again (다시 텔레파시), not a round's match.
+    pub invites: i64,
+}
+
+impl HistoryItem {
+    /// The chat was a pair's meeting again.
+    pub fn again(&self) -> bool {
+        self.invites > 0
+    }
 }
 
 impl Store {
@@ -291,8 +317,10 @@ impl Store {
         limit: i64,
     ) -> Result<Vec<HistoryItem>, StoreError> {
         Ok(sqlx::query_as(
-            "SELECT word, partner_nickname, connected_at, room_id FROM word_history
-             WHERE user_id = $1 ORDER BY connected_at DESC LIMIT $2",
+            "SELECT h.word, h.partner_nickname, h.connected_at, h.room_id,
+                    (SELECT COUNT(*) FROM again_invites i WHERE i.room_id = h.room_id) AS invites
+             FROM word_history h
+             WHERE h.user_id = $1 ORDER BY h.connected_at DESC LIMIT $2",
         )
         .bind(user_id)
         .bind(limit)
@@ -301,15 +329,32 @@ impl Store {
     }
 
     /// The word of the most rooms made since `since` (Unix ms), with how many; of words
-    /// tied, the one that got there first. None when no room was made.
-    pub async fn top_word_since(&self, since: i64) -> Result<Option<(String, i64)>, StoreError> {
-        Ok(sqlx::query_as(
+    /// tied, the one that got there first, and how many others made as many. None when no
+    /// room was made.
+    pub async fn top_word_since(&self, since: i64) -> Result<Option<TopWord>, StoreError> {
+        let top: Option<(String, i64)> = sqlx::query_as(
             "SELECT word, COUNT(*) AS n FROM rooms WHERE created_at >= $1
              GROUP BY word ORDER BY n DESC, MIN(created_at) LIMIT 1",
         )
         .bind(since)
         .fetch_optional(&self.pool)
-        .await?)
+        .await?;
+        let Some((word, rooms)) = top else {
+            return Ok(None);
+        };
+        let same: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM (SELECT word FROM rooms WHERE created_at >= $1
+             GROUP BY word HAVING COUNT(*) = $2) AS tied",
+        )
+        .bind(since)
+        .bind(rooms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(Some(TopWord {
+            word,
+            rooms,
+            tied: (same - 1).max(0),
+        }))
     }
 
     /// How many words the user shared with partners, all told.

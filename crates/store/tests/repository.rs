@@ -6,7 +6,7 @@ use telepathy_store::testing::fresh_store;
 use telepathy_store::{
     AgainPair, AnsweredInvite, ArchivedMessage, AuditEntry, Backend, Grant, InviteOutcome,
     MatchSide, NewCardOrder, NewComment, NewInvite, NewOperatorSession, NewReport, NewSanction,
-    NewSession, NewUser, Resolution, RoomRecord, SecondFactor, Store, StoreError,
+    NewSession, NewUser, Resolution, RoomRecord, SecondFactor, Store, StoreError, TopWord,
 };
 
 macro_rules! both {
@@ -37,6 +37,7 @@ both!(
     nickname_and_password_change,
     matches_write_history_for_both,
     matches_are_recorded_in_batches,
+    the_top_word_of_an_evening_says_how_many_tie_with_it,
     messages_archive_once_and_purge,
     a_refused_message_holds_back_no_other,
     feedback_once_per_room,
@@ -430,6 +431,41 @@ fn room(id: &str, a: i64, b: i64, at: i64) -> RoomRecord {
         created_at: at,
         ended_at: None,
     }
+}
+
+async fn the_top_word_of_an_evening_says_how_many_tie_with_it(store: Store) {
+    let (a, b) = two_users(&store).await;
+    assert_eq!(store.top_word_since(0).await.unwrap(), None);
+    let of = |id: &str, word: &str, at| RoomRecord {
+        word: word.into(),
+        ..room(id, a, b, at)
+    };
+    let rooms = [
+        of("t1", "봄", 10_000),
+        of("t2", "여름", 20_000),
+        of("t3", "여름", 30_000),
+        of("t4", "봄", 40_000),
+        of("t5", "가을", 50_000),
+    ];
+    let batch: Vec<_> = rooms.iter().map(|r| (r, two_sides(a, b))).collect();
+    store.record_matches(&batch).await.unwrap();
+    let top = |word: &str, rooms, tied| TopWord {
+        word: word.into(),
+        rooms,
+        tied,
+    };
+    // 봄 and 여름 made two rooms each; 봄 got there first (its second room came later, but
+    // its first came first), and one other word made as many.
+    assert_eq!(
+        store.top_word_since(0).await.unwrap(),
+        Some(top("봄", 2, 1))
+    );
+    assert_eq!(store.top_word_since(0).await.unwrap().unwrap().people(), 4);
+    assert_eq!(
+        store.top_word_since(15_000).await.unwrap(),
+        Some(top("여름", 2, 0)),
+        "no tie since 15 s"
+    );
 }
 
 async fn matches_are_recorded_in_batches(store: Store) {
@@ -1731,6 +1767,19 @@ async fn a_pair_has_one_open_invitation_answered_once(store: Store) {
         None,
         "once"
     );
+
+    // The chat it opened is the pair's meeting again in both histories; the one that made
+    // the pair is not.
+    ended_room(&store, a, b, "again-2", 122_000).await;
+    store.note_again_room("i1", "again-2").await.unwrap();
+    for user in [a, b] {
+        let history = store.word_history(user, 50).await.unwrap();
+        let marks: Vec<_> = history
+            .iter()
+            .map(|h| (h.room_id.as_str(), h.again()))
+            .collect();
+        assert_eq!(marks, [("again-2", true), ("again-1", false)]);
+    }
 
     // An answered one frees the place; an unanswered one frees it once it lapses, and
     // can no longer be answered.

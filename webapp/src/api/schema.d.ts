@@ -1802,6 +1802,14 @@ export interface components {
             message: string;
         };
         /**
+         * BellPreview
+         * @description A bell's title and text, as the device will show them.
+         */
+        BellPreview: {
+            title: string;
+            body: string;
+        };
+        /**
          * BellRun
          * @description One evening's opening bell, as its sender recorded it.
          */
@@ -2249,6 +2257,8 @@ export interface components {
              *     after it (`GET /api/again/pairs`) names it.
              */
             room_id: string;
+            /** @description The chat was a pair's meeting again (an accepted 다시 텔레파시), not a round's match. */
+            again: boolean;
         };
         /** InviteBody */
         InviteBody: {
@@ -2735,6 +2745,11 @@ export interface components {
              * @description How many of the user's devices have the bell on.
              */
             devices: number;
+            /**
+             * @description What the next opening's bell will say, as things stand (a custom word set that
+             *     starts before then may change its words).
+             */
+            preview: components["schemas"]["BellPreview"] & unknown;
         };
         /**
          * PushSubscriptionBody
@@ -3299,6 +3314,11 @@ export interface components {
             word?: string;
             /** Format: int64 */
             people: number;
+            /**
+             * Format: int64
+             * @description How many other words seated as many people: `word` is the one that got there first.
+             */
+            tied: number;
         };
         /** TotpBody */
         TotpBody: {

@@ -4,16 +4,18 @@ import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Modal } from '@/components/modal';
 import { ko } from '@/i18n/ko';
-import { tabSocket } from '@/lib/socket';
-import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { AgainInvitation } from './again-invitation';
+import { matchedFor } from '@/test/chat-info';
 
 vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
 
 const NOW = Date.UTC(2026, 10, 28, 12, 0, 0);
 let answers: unknown[];
 let answer: () => Response;
+
+fakeTabSocketPerTest();
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
@@ -28,13 +30,10 @@ beforeEach(() => {
       return answer();
     }),
   );
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
   vi.mocked(toast.error).mockClear();
 });
 
 afterEach(() => {
-  tabSocket().stop();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
@@ -180,19 +179,7 @@ describe('an invitation to meet again', () => {
     await user.click(within(dialog() as HTMLElement).getByRole('button', { name: ko.again.decline }));
     expect(screen.getByRole('alertdialog', { name: ko.again.inviteTitle('노을') })).toBeInTheDocument();
     act(() => {
-      socket.receive('matched', {
-        roomId: 'room-9',
-        word: '노을',
-        round: 1,
-        senderId: 7,
-        senderUsername: '달빛',
-        senderNickname: '달빛',
-        receiverId: 12,
-        receiverUsername: '별빛',
-        receiverNickname: '별빛',
-        question: '',
-        questionDraw: 0,
-      });
+      socket.receive('matched', matchedFor({ roomId: 'room-9', word: '노을', round: 1, question: '' }));
     });
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });

@@ -6,7 +6,7 @@ import { writeChatInfo } from '@/lib/chat-session';
 import { tabSocket } from '@/lib/socket';
 import { RECONNECT_MAX_MS } from '@/lib/socket-client';
 import { storageKeys, writeLocal } from '@/lib/storage';
-import { FakeWebSocket } from '@/test/fake-socket';
+import { fakeTabSocketPerTest, FakeWebSocket } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { Realtime } from './realtime';
 
@@ -18,6 +18,8 @@ const warningOf = (id: number, reason: string) => ({ id, reason, message: warnin
 /** Warnings waiting since the last visit, and what the page asked of the server. */
 let waiting: ReturnType<typeof warningOf>[];
 let calls: string[];
+
+fakeTabSocketPerTest();
 
 beforeEach(() => {
   waiting = [];
@@ -32,12 +34,9 @@ beforeEach(() => {
       return Promise.resolve(jsonResponse({ loggedIn: true }));
     }),
   );
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
 });
 
 afterEach(() => {
-  tabSocket().stop();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });

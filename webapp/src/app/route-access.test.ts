@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authRedirect } from './route-access';
+import { authRedirect, waitsForLogin } from './route-access';
 
 describe('authRedirect', () => {
   it.each([
@@ -27,5 +27,22 @@ describe('authRedirect', () => {
     ['/verify', true, null],
   ] as const)('%s, logged in %s → %s', (path, loggedIn, target) => {
     expect(authRedirect(path, loggedIn)).toBe(target);
+  });
+});
+
+describe('waitsForLogin', () => {
+  it.each([
+    ['/main', false],
+    ['/mypage', false],
+    ['/mywords', false],
+    ['/likes', false],
+    ['/chatpage', true],
+    ['/changepassword', true],
+    ['/verify', true],
+    ['/verify/callback', true],
+    ['/login', false],
+    ['/helppage', false],
+  ] as const)('%s → %s', (path, waits) => {
+    expect(waitsForLogin(path)).toBe(waits);
   });
 });

@@ -20,8 +20,16 @@ function matches(pathname: string, routes: readonly string[]): boolean {
   return routes.includes(path);
 }
 
-export function isMemberOnly(pathname: string): boolean {
-  return matches(pathname, memberOnly);
+/**
+ * Member pages that show before the login check answers: the pages of the bottom navigation,
+ * whose requests wait for a session known. The others act for the account as they open (a
+ * chat, identity verification) and wait behind a spinner.
+ */
+const framedEarly = ['/main', '/mypage', '/mywords', '/likes'];
+
+/** While the login check is out, `pathname` waits behind a spinner rather than showing its frame. */
+export function waitsForLogin(pathname: string): boolean {
+  return matches(pathname, memberOnly) && !matches(pathname, framedEarly);
 }
 
 /** Where the auth rule of the specification sends a visitor of `pathname`, or null to stay. */

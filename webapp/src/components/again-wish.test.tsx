@@ -80,6 +80,23 @@ describe('다시 만나고 싶어요', () => {
     });
   });
 
+  it('after a chat the pair met again in, asks to go on meeting, not as if the two were strangers', async () => {
+    answer = () => jsonResponse({ success: true, paired: true });
+    const user = userEvent.setup();
+    renderRoute(<AgainWish roomId="room-1" word="바다" again />);
+    expect(screen.queryByRole('button', { name: ko.again.wish })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: ko.again.wishMore }));
+    expect(await screen.findByRole('status')).toHaveTextContent(ko.again.pairedMore('바다'));
+    expect(wishes).toEqual([{ roomId: 'room-1' }]);
+  });
+
+  it('after a chat the pair met again in, says a one-sided wish keeps the pair going only if both wish it', async () => {
+    const user = userEvent.setup();
+    renderRoute(<AgainWish roomId="room-1" word="바다" again />);
+    await user.click(screen.getByRole('button', { name: ko.again.wishMore }));
+    expect(await screen.findByRole('status')).toHaveTextContent(ko.again.wishedMore);
+  });
+
   it('shows the answer already given after this chat (on its end) instead of the button again', () => {
     rememberWish('room-1', 'paired');
     const { button } = setup();

@@ -11,6 +11,11 @@ interface AgainWishProps {
   roomId: string;
   /** Its word, named when both wished it. */
   word: string;
+  /**
+   * The chat was a pair's meeting again (다시 텔레파시): the two are a pair already, so the
+   * wish is to go on meeting, and both wishing it starts the pair's days anew (the server's).
+   */
+  again?: boolean;
 }
 
 /**
@@ -18,7 +23,7 @@ interface AgainWishProps {
  * confirmation. It says the two are a pair only when the server says both wished it; otherwise
  * nothing about the partner. A refusal shows the server's message and the button stays.
  */
-export function AgainWish({ roomId, word }: AgainWishProps) {
+export function AgainWish({ roomId, word, again = false }: AgainWishProps) {
   const { trigger, isMutating } = useWishAgain();
   const [answer, setAnswer] = useState<WishAnswer | null>(() => recallWish(roomId));
   // The button pressed gives way to the confirmation: focus goes there, not to the page behind.
@@ -47,14 +52,22 @@ export function AgainWish({ roomId, word }: AgainWishProps) {
         <span className="again-wish__icon" aria-hidden="true">
           <Icon name={answer === 'paired' ? 'sparkles' : 'heart'} size={18} />
         </span>
-        <span>{answer === 'paired' ? ko.again.paired(word) : ko.again.wished}</span>
+        <span>
+          {answer === 'paired'
+            ? again
+              ? ko.again.pairedMore(word)
+              : ko.again.paired(word)
+            : again
+              ? ko.again.wishedMore
+              : ko.again.wished}
+        </span>
       </p>
     );
   }
   return (
     <Button variant="secondary" block className="again-wish__button" loading={isMutating} onClick={() => void onWish()}>
       {isMutating ? null : <Icon name="heart" size={18} />}
-      {isMutating ? ko.again.wishing : ko.again.wish}
+      {isMutating ? ko.again.wishing : again ? ko.again.wishMore : ko.again.wish}
     </Button>
   );
 }

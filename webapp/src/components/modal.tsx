@@ -32,6 +32,11 @@ export function Modal({ open, title, onClose, children, description, role = 'dia
   const titleId = useId();
   const descriptionId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
+  const onCloseRef = useRef(onClose);
+
+  useEffect(() => {
+    onCloseRef.current = onClose;
+  });
 
   useEffect(() => {
     if (!open) return;
@@ -48,10 +53,22 @@ export function Modal({ open, title, onClose, children, description, role = 'dia
       panel.focus();
     };
     document.addEventListener('focusin', keepFocusInside);
+    // Focus can fall out to the page with no focusin to bring it back (a button pressed inside
+    // gives way while it works, as the board's 남기기 does): Escape still closes the dialog on
+    // top. Keys inside a dialog are its own (onKeyDown below).
+    const escapeFromOutside = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || !panel) return;
+      if (event.target instanceof Element && event.target.closest('[aria-modal="true"]')) return;
+      const dialogs = document.querySelectorAll('[aria-modal="true"]');
+      if (dialogs[dialogs.length - 1] !== panel) return;
+      onCloseRef.current?.();
+    };
+    document.addEventListener('keydown', escapeFromOutside);
     const { overflow } = document.body.style;
     document.body.style.overflow = 'hidden';
     return () => {
       document.removeEventListener('focusin', keepFocusInside);
+      document.removeEventListener('keydown', escapeFromOutside);
       document.body.style.overflow = overflow;
       opener?.focus();
     };

@@ -30,14 +30,30 @@ describe('NewPasswordFields', () => {
       expect(input).toHaveAttribute('type', 'password');
       expect(input).toHaveAttribute('autocomplete', 'new-password');
     }
-    // The rule, stated before anything is typed.
-    expect(password).toHaveAccessibleDescription(ko.validation.PASSWORD_WEAK);
+    // The rule, stated before anything is typed, in 해요체.
+    expect(password).toHaveAccessibleDescription(ko.newPassword.rule);
     expect(confirmation).toHaveAttribute('placeholder', ko.newPassword.confirmationPlaceholder);
     await user.type(password, 'abcdef');
     await user.type(confirmation, 'abcdeg');
     expect(password).toHaveValue('abcdef');
     expect(confirmation).toHaveValue('abcdeg');
     expect(onValue).toHaveBeenLastCalledWith({ password: 'abcdef', confirmation: 'abcdeg' });
+  });
+
+  it('says the confirmation differs as it is typed, not while it is still the password’s beginning', async () => {
+    const user = userEvent.setup();
+    render(<Harness />);
+    const confirmation = screen.getByLabelText(ko.newPassword.confirmation);
+    await user.type(screen.getByLabelText(ko.newPassword.label), 'abcdefg1');
+    await user.type(confirmation, 'abcd');
+    expect(confirmation).not.toHaveAccessibleDescription(ko.newPassword.mismatch);
+    await user.type(confirmation, 'x');
+    expect(confirmation).toHaveAccessibleDescription(ko.newPassword.mismatch);
+    await user.clear(confirmation);
+    await user.type(confirmation, 'abcdefg1');
+    expect(confirmation).not.toHaveAccessibleDescription(ko.newPassword.mismatch);
+    await user.type(confirmation, '2');
+    expect(confirmation).toHaveAccessibleDescription(ko.newPassword.mismatch);
   });
 
   it('shows both passwords as typed while the toggle is pressed', async () => {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { ko } from '@/i18n/ko';
+import { confirmationDiffers } from '@/lib/validation';
 import { Icon } from './icons';
 import { TextField } from './text-field';
 
@@ -19,12 +20,13 @@ interface NewPasswordFieldsProps {
 
 /**
  * A password being chosen (sign-up, reset, change) and its confirmation. The rule is stated
- * under the first field before anything is typed, in the words the server answers with; a
- * toggle shows both as typed, so a typo is seen before it locks anyone out.
+ * under the first field before anything is typed; the confirmation says it differs as it is
+ * typed; a toggle shows both as typed, so a typo is seen before it locks anyone out.
  */
 export function NewPasswordFields({ value, onChange, error, labels }: NewPasswordFieldsProps) {
   const [shown, setShown] = useState(false);
   const type = shown ? 'text' : 'password';
+  const differs = confirmationDiffers(value);
   return (
     <>
       <TextField
@@ -34,7 +36,7 @@ export function NewPasswordFields({ value, onChange, error, labels }: NewPasswor
         autoComplete="new-password"
         autoCapitalize="none"
         spellCheck={false}
-        hint={ko.validation.PASSWORD_WEAK}
+        hint={ko.newPassword.rule}
         value={value.password}
         onChange={(event) => {
           onChange({ ...value, password: event.target.value });
@@ -63,7 +65,7 @@ export function NewPasswordFields({ value, onChange, error, labels }: NewPasswor
         spellCheck={false}
         placeholder={ko.newPassword.confirmationPlaceholder}
         value={value.confirmation}
-        error={error}
+        error={error ?? (differs ? ko.newPassword.mismatch : null)}
         onChange={(event) => {
           onChange({ ...value, confirmation: event.target.value });
         }}

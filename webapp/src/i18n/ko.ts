@@ -163,6 +163,10 @@ export const ko = {
     label: '새 비밀번호',
     confirmation: '새 비밀번호 확인',
     confirmationPlaceholder: '한 번 더 입력하세요',
+    /** The rule, under the field before anything is typed; refusals say the specification's words. */
+    rule: '8자 이상, 영문/숫자/특수문자 중 2가지 이상을 섞어주세요.',
+    /** Under the confirmation as it is typed, once it can no longer become the password. */
+    mismatch: '두 비밀번호가 서로 달라요.',
     /** The toggle that shows what was typed; pressed, the passwords are readable. */
     show: '비밀번호 보기',
   },
@@ -253,7 +257,8 @@ export const ko = {
     customLabel: '사용자가 신청한 단어',
     profileNotLoaded: '사용자 정보가 아직 로드되지 않았어요.',
     notConnected: '서버에 연결하고 있어요. 잠시 후 다시 시도해주세요.',
-    expired: '이번 라운드에는 같은 단어를 고른 사람이 없었어요. 새 단어를 골라보세요.',
+    /** Told once the round is over, when the next one's words are up already: about the round just closed. */
+    expired: (word: string) => `방금 라운드에는 ‘${word}’${objectParticle(word)} 고른 사람이 없었어요. 새 단어를 골라보세요.`,
     online: (n: number) => `지금 ${n}명 접속 중`,
     activeChatTitle: '대화 중인 상대가 있어요',
     activeChatText: (partner: string, word: string) => `${partner}님과 ‘${word}’${directionParticle(word)} 대화하고 있어요.`,
@@ -268,6 +273,8 @@ export const ko = {
     echoLabel: '방금 라운드: ',
     echoPick: (word: string, count: number) => `${word} ${count.toLocaleString('ko-KR')}`,
     echoSeparator: ' · ',
+    /** Beside the word this user picked in the round echoed: its count includes them. */
+    echoMine: '나 포함',
   },
 
   install: {
@@ -284,6 +291,8 @@ export const ko = {
     title: '8시에 알려주기',
     // A no-break space keeps '이 기기로' on one line.
     text: '문이 열리는 저녁 8시에 이\u00a0기기로 알려드려요.',
+    /** Over the bell's own title and text (the server's), as the device will show them. */
+    previewLabel: '이렇게 알려드려요',
     unsupported: '이 브라우저에서는 알림을 받을 수 없어요.',
     iosBrowser: 'iPhone과 iPad에서는 홈 화면에 추가한 텔레파시 앱에서 알림을 받을 수 있어요. 위 안내대로 추가한 뒤 그 앱에서 켜주세요.',
     denied: '알림이 차단되어 있어요. 브라우저의 사이트 설정에서 텔레파시의 알림을 ‘허용’으로 바꾼 뒤 다시 켜주세요.',
@@ -392,6 +401,10 @@ export const ko = {
     saveFailed: (message: string) => `기분 저장에 실패했어요: ${message}`,
     serverError: '서버 오류로 기분을 저장하지 못했어요.',
     block: (partner: string) => `${partner}님과 다시 만나지 않기`,
+    blockTitle: (partner: string) => `${partner}님과 다시 만나지 않을까요?`,
+    blockMessage: '같은 단어를 골라도 이 상대와는 다시 연결되지 않아요. 차단했다는 사실은 상대에게 알리지 않아요.',
+    blockEndsPair: '두 사람이 함께 바랐던 다시 텔레파시도 끝나요. 되돌릴 수 없어요.',
+    blockConfirm: '다시 만나지 않기',
     blocking: '차단하는 중…',
     blocked: '차단했어요. 이 상대와는 다시 연결되지 않아요.',
     blockFailed: (message: string) => `차단하지 못했어요: ${message}`,
@@ -402,6 +415,9 @@ export const ko = {
     leave: '나가기',
     partner: (nickname: string) => `${nickname}님`,
     banner: (partner: string, word: string) => `${partner}님과 같은 단어 ‘${word}’${objectParticle(word)} 떠올렸어요`,
+    /** The banner's sentence in its two parts, so a long nickname breaks inside itself, never before 님과. */
+    bannerWith: (partner: string) => `${partner}님과`,
+    bannerSameWord: (word: string) => `같은 단어 ‘${word}’${objectParticle(word)} 떠올렸어요`,
     bannerHint: '서로를 배려하는 따뜻한 대화를 나눠주세요.',
     emptyHint: '먼저 반갑게 인사를 건네보세요.',
     log: '대화 내용',
@@ -409,6 +425,9 @@ export const ko = {
     pending: '전송 중',
     failed: '전송 실패',
     retry: '다시 보내기',
+    /** A message held down (or right-clicked) is copied. */
+    copied: '메시지를 복사했어요.',
+    copyFailed: '메시지를 복사하지 못했어요.',
     masked: '메시지의 일부가 *로 가려졌어요. 욕설과, 대화를 시작하고 5분 동안의 연락처·링크는 상대에게 보이지 않아요.',
     typing: (partner: string) => `${partner}님이 입력 중이에요`,
     inputLabel: '메시지',
@@ -447,9 +466,16 @@ export const ko = {
     wished: '마음을 남겼어요. 상대도 같은 마음이면 단어 기록에서 다시 만날 수 있어요.',
     paired: (word: string) =>
       `두 사람 모두 다시 만나고 싶어 했어요. 30일 동안 단어 기록에서 ‘${word}’${directionParticle(word)} 다시 텔레파시를 보낼 수 있어요.`,
+    /** After a chat the pair met again in: they are a pair already, so the wish keeps it going. */
+    wishMore: '다음에도 만나고 싶어요',
+    wishedMore: '마음을 남겼어요. 상대도 같은 마음이면 다시 만날 수 있는 30일이 새로 시작돼요.',
+    pairedMore: (word: string) =>
+      `두 사람 모두 다음에도 만나고 싶어 했어요. 오늘부터 30일 동안 단어 기록에서 ‘${word}’${directionParticle(word)} 다시 텔레파시를 보낼 수 있어요.`,
     wishFailed: '마음을 남기지 못했어요.',
     wishServerError: '서버 오류로 마음을 남기지 못했어요. 잠시 후 다시 시도해주세요.',
     pairTag: '다시 만날 수 있어요',
+    /** On /mywords, the card of a chat a pair met again in (an accepted 다시 텔레파시). */
+    metAgainTag: '다시 만난 대화',
     daysLeft: (days: number) => `${days}일 남음`,
     send: '다시 텔레파시',
     sending: '보내는 중…',
@@ -662,6 +688,8 @@ export const ko = {
     tonightTitle: '오늘 밤의 단어',
     tonightWord: (word: string) => `‘${word}’`,
     tonightPeople: (n: number) => `오늘 밤 ${n.toLocaleString('ko-KR')}명을 이어줬어요`,
+    /** Other words seated as many: the one named got there first. */
+    tonightTied: (others: number) => `다른 단어 ${others.toLocaleString('ko-KR')}개도 같은 수예요. 먼저 그 수에 닿은 단어를 보여드려요.`,
     tonightNone: '아직 오늘 밤 이어진 사람이 없어요. 첫 텔레파시의 주인공이 되어 보세요.',
     tonightLoadFailed: '오늘 밤의 단어를 불러오지 못했어요.',
   },

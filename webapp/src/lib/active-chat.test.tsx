@@ -2,7 +2,7 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { SWRConfig } from 'swr';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chatInfo } from '@/test/chat-info';
+import { chatInfo, matchedFor } from '@/test/chat-info';
 import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { jsonResponse } from '@/test/render';
 import { readChatInfo, readMissedEnd, writeChatInfo } from './chat-session';
@@ -57,17 +57,7 @@ describe('useActiveChat', () => {
       Promise.resolve(
         new URL(request.url).pathname === '/api/match/current'
           ? jsonResponse({
-              room: {
-                roomId: 'room-5',
-                word: '노을',
-                round: 1000,
-                senderId: 7,
-                senderUsername: '달빛',
-                senderNickname: '달빛',
-                receiverId: 12,
-                receiverUsername: '별빛',
-                receiverNickname: '별빛',
-              },
+              room: matchedFor({ roomId: 'room-5', word: '노을', round: 1000 }),
             })
           : jsonResponse({}),
       ),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatKoreanDayAndTime, formatShortKoreanDate } from './date';
+import { formatKoreanDayAndTime, formatShortKoreanDate, formatShortKoreanDateTime } from './date';
 
 describe('formatShortKoreanDate', () => {
   it('uses the Seoul calendar date', () => {
@@ -16,5 +16,13 @@ describe('formatKoreanDayAndTime', () => {
   it('uses the Seoul calendar and clock', () => {
     expect(formatKoreanDayAndTime('2026-11-23T12:05:00Z')).toBe('11월 23일 21:05');
     expect(formatKoreanDayAndTime('later')).toBe('later');
+  });
+});
+
+describe('formatShortKoreanDateTime', () => {
+  it('adds the Seoul clock to the short date', () => {
+    expect(formatShortKoreanDateTime('2024-11-21T15:30:00Z')).toBe('24. 11. 22. 00:30');
+    expect(formatShortKoreanDateTime('2024-11-22T12:05:00Z')).toBe('24. 11. 22. 21:05');
+    expect(formatShortKoreanDateTime('someday')).toBe('someday');
   });
 });

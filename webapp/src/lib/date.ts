@@ -11,6 +11,22 @@ export function formatShortKoreanDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : shortKorean.format(date);
 }
 
+const clockTime = new Intl.DateTimeFormat('ko-KR', {
+  timeZone: 'Asia/Seoul',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/**
+ * An instant as a short Korean date and the 24-hour Seoul clock, e.g. "24. 11. 22. 21:05":
+ * two chats of one evening with one partner are told apart. The input when unreadable.
+ */
+export function formatShortKoreanDateTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : `${shortKorean.format(date)} ${clockTime.format(date)}`;
+}
+
 const chatTime = new Intl.DateTimeFormat('ko-KR', {
   timeZone: 'Asia/Seoul',
   hour: 'numeric',

@@ -26,7 +26,7 @@ describe('operatorLinks', () => {
   });
 
   it('without anything configured: no gallery, no inquiry, the help page’s questions', () => {
-    expect(operatorLinks(config({}))).toEqual({ community: undefined, paymentInquiry: undefined, faq: { kind: 'page', to: '/helppage#help-faq' } });
-    expect(operatorLinks(undefined).faq).toEqual({ kind: 'page', to: '/helppage#help-faq' });
+    expect(operatorLinks(config({}))).toEqual({ community: undefined, paymentInquiry: undefined, faq: { kind: 'page', to: '/helppage' } });
+    expect(operatorLinks(undefined).faq).toEqual({ kind: 'page', to: '/helppage' });
   });
 });

@@ -4,16 +4,16 @@ import { ko } from '@/i18n/ko';
 /** Where one of the app's links goes: another site (a new tab), an email, or a page of the app. */
 export type Destination = { kind: 'site'; href: string } | { kind: 'mail'; href: string } | { kind: 'page'; to: string };
 
-/** The help page's questions, the FAQ when the operator has none of its own. */
-export const helpFaqAnchor = 'help-faq';
-
 /** The operator's pages the app links to, as configured; what is not configured is not linked. */
 export interface OperatorLinks {
   /** The community gallery of the bottom navigation; none configured, no such item. */
   community?: string;
   /** The payment inquiry form, or else a mail to the operator; neither, no such button. */
   paymentInquiry?: Destination;
-  /** The operator's FAQ, or else the help page's questions. */
+  /**
+   * The operator's FAQ, or else the help page, which opens at its top as every page does
+   * (its questions are a tap below the title): landing halfway down hid the page's title.
+   */
   faq: Destination;
 }
 
@@ -28,6 +28,6 @@ export function operatorLinks(config: AppConfig | undefined): OperatorLinks {
       : email
         ? { kind: 'mail', href: `mailto:${email}?subject=${subject}` }
         : undefined,
-    faq: links?.faq ? { kind: 'site', href: links.faq } : { kind: 'page', to: `/helppage#${helpFaqAnchor}` },
+    faq: links?.faq ? { kind: 'site', href: links.faq } : { kind: 'page', to: '/helppage' },
   };
 }

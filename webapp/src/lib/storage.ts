@@ -20,6 +20,8 @@ export const sessionKeys = {
   registrationDraft: 'registrationDraft',
   /** What this tab's wishes to meet again were answered, by room (`lib/again-wish.ts`). */
   againWishes: 'againWishes',
+  /** The words this tab picked in its latest round, for that round's echo (`features/home/lib/my-picks.ts`). */
+  roundPicks: 'roundPicks',
 } as const;
 
 export type SessionKey = (typeof sessionKeys)[keyof typeof sessionKeys];

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ko, type ValidationCode } from '@/i18n/ko';
 import {
   capLength,
+  editPhone,
+  formatPhone,
   sanitizeWordInput,
   validateBirthdate,
   validateNewPassword,
@@ -120,5 +122,37 @@ describe('capLength', () => {
 describe('messages', () => {
   it('the catalogue holds exactly the shared messages', () => {
     expect(ko.validation).toEqual(table.messages);
+  });
+});
+
+describe('formatPhone', () => {
+  const check = (input: string, expected: string) => {
+    expect(formatPhone(input)).toBe(expected);
+  };
+  it('groups a phone number as people read it', () => {
+    check('01012345678', '010-1234-5678');
+    check('010-1234-5678', '010-1234-5678');
+    check('010 1234 5678', '010-1234-5678');
+    check('0111234567', '011-123-4567');
+    check('010123456789', '010-1234-5678');
+    check('0101234', '010-1234');
+    check('0101234567', '010-1234-567');
+    check('010', '010');
+    check('', '');
+  });
+});
+
+describe('editPhone', () => {
+  it('formats what was typed', () => {
+    expect(editPhone('010-1234', '010-12345', 9)).toBe('010-1234-5');
+    expect(editPhone('', '01012345678', 11)).toBe('010-1234-5678');
+  });
+  it('deletes the digit before a deleted hyphen, so the field can be emptied', () => {
+    // Backspace just after the second hyphen: the hyphen goes, and so does the 4 before it.
+    expect(editPhone('010-1234-5', '010-12345', 8)).toBe('010-1235');
+    expect(editPhone('010-1', '0101', 3)).toBe('011');
+  });
+  it('deletes a digit as any field would', () => {
+    expect(editPhone('010-1234-5678', '010-1234-567', 12)).toBe('010-1234-567');
   });
 });

@@ -75,9 +75,46 @@ export function validateNewPassword(
   return passwordRule(password) ?? (password === confirmation ? null : mismatch);
 }
 
+/**
+ * The confirmation typed so far can no longer become the password: it differs, and is not the
+ * password's beginning still being typed.
+ */
+export function confirmationDiffers({ password, confirmation }: { password: string; confirmation: string }): boolean {
+  if (confirmation === '' || confirmation === password) return false;
+  return !(confirmation.length < password.length && password.startsWith(confirmation));
+}
+
 /** The phone number as digits only: hyphens and spaces people type are dropped. */
 export function normalizePhone(input: string): string {
   return input.replace(/[\s-]/g, '');
+}
+
+/** Digits a phone field holds at most: 010-1234-5678. */
+const PHONE_DIGITS = 11;
+
+/**
+ * A phone number as people read it, from whatever was typed: 010-1234-5678, 011-123-4567
+ * (an old number of ten digits), and the first digits grouped the same way while typing.
+ */
+export function formatPhone(input: string): string {
+  const digits = input.replace(/\D/g, '').slice(0, PHONE_DIGITS);
+  if (digits.length <= 3) return digits;
+  if (digits.length <= 7) return `${digits.slice(0, 3)}-${digits.slice(3)}`;
+  // Ten digits of an old 011, 016… number split 3-3-4; 010 numbers always have eleven.
+  const middle = digits.length === 10 && !digits.startsWith('010') ? 3 : 4;
+  return `${digits.slice(0, 3)}-${digits.slice(3, 3 + middle)}-${digits.slice(3 + middle)}`;
+}
+
+/**
+ * What a phone field shows after an edit, formatted. Deleting one of its hyphens deletes the
+ * digit before it, or the hyphen would come straight back and the field could not be emptied.
+ */
+export function editPhone(previous: string, typed: string, caret: number | null): string {
+  const digits = typed.replace(/\D/g, '');
+  const hyphenDeleted = typed.length === previous.length - 1 && digits === previous.replace(/\D/g, '');
+  if (!hyphenDeleted) return formatPhone(digits);
+  const before = typed.slice(0, caret ?? typed.length).replace(/\D/g, '').length;
+  return formatPhone(digits.slice(0, Math.max(before - 1, 0)) + digits.slice(before));
 }
 
 export function validatePhone(input: string): ValidationCode | null {

@@ -1,3 +1,4 @@
+import type { Matched } from '@/api/realtime';
 import type { ChatInfo } from '@/lib/chat-session';
 
 /** A chat in progress, as the tests of the chat store it: user 7 with partner 12 in room-1. */
@@ -16,3 +17,24 @@ export const chatInfo: ChatInfo = {
   questionDraw: 0,
   again: false,
 };
+
+/**
+ * The `matched` the server tells user 7 of `chatInfo`'s pair (it names the receiving user
+ * `sender*`, the partner `receiver*`), for a room of its own: the one fixture of a match.
+ */
+export function matchedFor(room: Partial<Matched> = {}): Matched {
+  return {
+    roomId: chatInfo.roomId,
+    word: chatInfo.word,
+    round: chatInfo.round,
+    senderId: chatInfo.myId,
+    senderUsername: chatInfo.myUsername,
+    senderNickname: chatInfo.myNickname,
+    receiverId: chatInfo.partnerId,
+    receiverUsername: chatInfo.partnerUsername,
+    receiverNickname: chatInfo.partnerNickname,
+    question: chatInfo.question,
+    questionDraw: chatInfo.questionDraw,
+    ...room,
+  };
+}

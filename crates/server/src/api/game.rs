@@ -61,6 +61,8 @@ pub struct HistoryEntry {
     /// The chat's room (in the spec's snake case, as the fields before it): a pair made
     /// after it (`GET /api/again/pairs`) names it.
     pub room_id: String,
+    /// The chat was a pair's meeting again (an accepted 다시 텔레파시), not a round's match.
+    pub again: bool,
 }
 
 #[derive(Debug, Object)]
@@ -80,6 +82,8 @@ pub struct Tonight {
     /// None until someone connects this evening.
     pub word: Option<String>,
     pub people: i64,
+    /// How many other words seated as many people: `word` is the one that got there first.
+    pub tied: i64,
 }
 
 /// The spec's feedback payload. Identity fields are ignored (the session says who), the
@@ -221,6 +225,7 @@ impl GameApi {
         let history = items
             .into_iter()
             .map(|i| HistoryEntry {
+                again: i.again(),
                 word: i.word,
                 partner_nickname: i.partner_nickname,
                 connected_at: chrono::DateTime::from_timestamp_millis(i.connected_at)
@@ -252,13 +257,15 @@ impl GameApi {
             .await
             .or_internal("reading tonight's word")?;
         Ok(Json(match top {
-            Some((word, people)) => Tonight {
-                word: Some(word),
-                people,
+            Some(top) => Tonight {
+                people: top.people(),
+                tied: top.tied,
+                word: Some(top.word),
             },
             None => Tonight {
                 word: None,
                 people: 0,
+                tied: 0,
             },
         }))
     }

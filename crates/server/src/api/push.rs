@@ -3,9 +3,11 @@
 use poem::Request;
 use poem_openapi::payload::Json;
 use poem_openapi::{Object, OpenApi};
-use telepathy_domain::bell::PUSH_DEVICES_PER_USER;
+use telepathy_domain::bell::{opening_at, opening_body, PUSH_DEVICES_PER_USER};
 use telepathy_domain::limits::{PUSH_CHANGES_PER_USER, PUSH_ENDPOINT_MAX_CHARS, PUSH_WINDOW};
+use telepathy_domain::round::RoundAt;
 use telepathy_domain::terms::Terms;
+use telepathy_domain::time::seoul_date;
 use telepathy_domain::{ErrorCode, Notice};
 use telepathy_providers::PushDevice;
 use telepathy_store::{NewPushSubscription, Subscribed};
@@ -24,6 +26,40 @@ pub struct PushState {
     pub consent: bool,
     /// How many of the user's devices have the bell on.
     pub devices: i64,
+    /// What the next opening's bell will say, as things stand (a custom word set that
+    /// starts before then may change its words).
+    pub preview: BellPreview,
+}
+
+/// A bell's title and text, as the device will show them.
+#[derive(Debug, Object)]
+pub struct BellPreview {
+    pub title: String,
+    pub body: String,
+}
+
+/// The bell of the next opening from now, with the words of its first round.
+fn preview(s: &AppState) -> BellPreview {
+    let window = s.realtime.service_window();
+    let now = chrono::DateTime::from_timestamp_millis(s.clock.now_ms()).unwrap_or_default();
+    let today = seoul_date(now);
+    let words: Vec<String> = [Some(today), today.succ_opt()]
+        .into_iter()
+        .flatten()
+        .filter_map(|evening| opening_at(window, evening))
+        .find(|at| *at > now)
+        .map(|at| {
+            s.realtime
+                .words_of(RoundAt::of(at).number)
+                .into_iter()
+                .map(|w| w.word)
+                .collect()
+        })
+        .unwrap_or_default();
+    BellPreview {
+        title: Notice::OpeningTitle.message().to_owned(),
+        body: opening_body(&words),
+    }
 }
 
 #[derive(Debug, Object)]
@@ -77,6 +113,7 @@ impl PushApi {
             success: true,
             consent,
             devices,
+            preview: preview(s),
         }))
     }
 

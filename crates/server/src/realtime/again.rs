@@ -234,6 +234,11 @@ impl Realtime {
             .ok_or(ErrorCode::AgainBusy)?;
         self.metrics.matches.inc();
         let id = room.id.clone();
+        // Only the word history reads it (to mark the chat as a meeting again): a failure
+        // costs that mark, never the chat.
+        if let Err(e) = self.store.note_again_room(invite_id, &id).await {
+            tracing::warn!(error = %e, room = %id, "noting the room an invitation opened");
+        }
         self.record_later(RoomRecordNews::Made(room));
         Ok(Some(id))
     }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use telepathy_domain::round::{RoundAt, ServiceWindow};
 use telepathy_domain::words::{custom_set_for_round, topic_for_round, CustomSet};
+use telepathy_store::TopWord;
 
 use super::Realtime;
 use crate::wire::{RoundState, RoundWord};
@@ -17,7 +18,7 @@ const TONIGHT_FRESH_MS: i64 = 30_000;
 pub(super) struct TonightRead {
     read_ms: i64,
     since_ms: i64,
-    top: Option<(String, i64)>,
+    top: Option<TopWord>,
 }
 
 impl Realtime {
@@ -84,9 +85,9 @@ impl Realtime {
     }
 
     /// The word that connected the most people this evening (the one open now, or the
-    /// last), with how many people its rooms seated. Read from the rooms of the store at
+    /// last), with how many rooms it made and how many words made as many. Read from the rooms of the store at
     /// most every half minute per node.
-    pub async fn tonight(&self) -> Result<Option<(String, i64)>, telepathy_store::StoreError> {
+    pub async fn tonight(&self) -> Result<Option<TopWord>, telepathy_store::StoreError> {
         let now_ms = self.clock.now_ms();
         let now = chrono::DateTime::from_timestamp_millis(now_ms).unwrap_or_default();
         let since_ms = self.service_window().evening_start(now).timestamp_millis();
@@ -100,11 +101,7 @@ impl Realtime {
         }) {
             return Ok(read.top);
         }
-        let top = self
-            .store
-            .top_word_since(since_ms)
-            .await?
-            .map(|(word, rooms)| (word, rooms * 2));
+        let top = self.store.top_word_since(since_ms).await?;
         *self
             .tonight
             .lock()

@@ -146,6 +146,42 @@ async fn both_wishes_make_a_pair_whose_invitation_seats_both_again(mut app: Test
         .await
         .assert_error(409, "ALREADY_IN_ROOM");
     end_chat(&mut a, &mut b, &again_room).await;
+    // The history tells the chat they met again in from the one that made the pair, once
+    // the recorder has written the room (the record follows the match).
+    for _ in 0..100 {
+        if app
+            .state
+            .store
+            .room_record(&again_room)
+            .await
+            .unwrap()
+            .is_some()
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    app.cookie = Some(cookie_a.clone());
+    let history = app.get("/api/word-history").await;
+    let marks: std::collections::BTreeMap<_, _> = history.assert_ok()["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["room_id"].as_str().unwrap().to_owned(),
+                h["again"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        marks,
+        [
+            (again_room.clone(), json!(true)),
+            (room.clone(), json!(false))
+        ]
+        .into()
+    );
     let sent = invite(&mut app, &cookie_a, &pair_id).await;
     let invite_id = sent.assert_ok()["inviteId"].clone();
     assert_eq!(b.expect("againInvite").await["inviteId"], invite_id);

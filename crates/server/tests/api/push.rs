@@ -68,6 +68,29 @@ async fn the_bell_needs_the_consent_and_a_real_push_service(app: TestApp) {
     let state = app.get("/api/push").await;
     assert_eq!(state.assert_ok()["consent"], json!(false));
     assert_eq!(state.body["devices"], json!(0));
+    // What the next opening's bell will say, with the words of its first round.
+    let now = chrono::DateTime::from_timestamp_millis(app.state.clock.now_ms()).unwrap();
+    let today = telepathy_domain::time::seoul_date(now);
+    let next = [today, today.succ_opt().unwrap()]
+        .into_iter()
+        .filter_map(|d| telepathy_domain::bell::opening_at(app.state.realtime.service_window(), d))
+        .find(|at| *at > now)
+        .unwrap();
+    let words: Vec<String> = app
+        .state
+        .realtime
+        .words_of(telepathy_domain::round::RoundAt::of(next).number)
+        .into_iter()
+        .map(|w| w.word)
+        .collect();
+    assert_eq!(words.len(), 4);
+    assert_eq!(
+        state.body["preview"],
+        json!({
+            "title": "텔레파시가 문을 열었어요",
+            "body": format!("첫 라운드 단어: {}\n지금 들어오면 같은 단어를 고른 사람과 이야기할 수 있어요.", words.join(", ")),
+        })
+    );
 
     app.post("/api/push/subscribe", subscription(&device))
         .await
@@ -210,7 +233,7 @@ async fn the_evening_push_is_encrypted_signed_and_short_lived(app: TestApp) {
     let first = telepathy_domain::words::topic_for_round(
         telepathy_domain::round::RoundAt::of(eight.with_timezone(&chrono::Utc)).number,
     );
-    let named = format!("첫 라운드: {} — ", first.words.join(" · "));
+    let named = format!("첫 라운드 단어: {}\n", first.words.join(", "));
     assert!(body.starts_with(&named), "{body}");
     assert!(body.contains("같은 단어"), "{body}");
     // An hour: a phone that was off is not told at midnight.

@@ -1469,7 +1469,11 @@ async fn a_closed_round_echoes_its_picks_and_tonight_names_the_top_word(mut app:
     let (mut e, _) = user(&mut app, "ellie", "01099990000").await;
     app.cookie = Some(cookie_a);
     let tonight = app.get("/api/match/tonight").await;
-    assert_eq!(tonight.assert_ok(), &json!({ "people": 0 }), "nobody yet");
+    assert_eq!(
+        tonight.assert_ok(),
+        &json!({ "people": 0, "tied": 0 }),
+        "nobody yet"
+    );
 
     let (ma, _) = pair(&app, &mut a, &mut b).await;
     let round = app.state.realtime.round_state();
@@ -1526,7 +1530,7 @@ async fn a_closed_round_echoes_its_picks_and_tonight_names_the_top_word(mut app:
     let tonight = app.get("/api/match/tonight").await;
     assert_eq!(
         tonight.assert_ok(),
-        &json!({ "word": words[0], "people": 2 })
+        &json!({ "word": words[0], "people": 2, "tied": 0 })
     );
     // A round nobody picked in is not echoed.
     app.clock.advance(std::time::Duration::from_secs(30));

@@ -61,6 +61,25 @@ describe('ComingSoonModal', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('closes on Escape, wherever focus is in it', async () => {
+    serve(() => Promise.resolve(roundState(false)));
+    const user = userEvent.setup();
+    renderRoute(<ComingSoonModal />);
+    await screen.findByRole('dialog', { name: ko.closed.title });
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('closes on Escape typed in the comment field', async () => {
+    serve(() => Promise.resolve(roundState(false)));
+    const user = userEvent.setup();
+    renderRoute(<ComingSoonModal />);
+    await screen.findByRole('dialog', { name: ko.closed.title });
+    await user.click(screen.getByLabelText(ko.comments.label));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
   it('stays away while the service is open', async () => {
     serve(() => Promise.resolve(roundState(true)));
     renderRoute(<ComingSoonModal />);

@@ -116,9 +116,9 @@ describe('RegisterPage availability', () => {
 
   it('states the password rule once, under the field', () => {
     const { password } = setup();
-    expect(password).toHaveAccessibleDescription(ko.validation.PASSWORD_WEAK);
+    expect(password).toHaveAccessibleDescription(ko.newPassword.rule);
     expect(password).not.toHaveAttribute('placeholder');
-    expect(screen.getAllByText(ko.validation.PASSWORD_WEAK)).toHaveLength(1);
+    expect(screen.getAllByText(ko.newPassword.rule)).toHaveLength(1);
   });
 
   it('validates the password before going on', async () => {
@@ -133,7 +133,7 @@ describe('RegisterPage availability', () => {
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(ko.validation.PASSWORD_WEAK);
   });
 
-  it('refuses a confirmation that differs, before going on', async () => {
+  it('refuses a confirmation that differs under the field, before going on', async () => {
     answerAvailability(true);
     const { user, username, password, confirmation, check, submit, router } = setup();
     await user.type(username, 'alice_01');
@@ -141,8 +141,14 @@ describe('RegisterPage availability', () => {
     await screen.findByText(ko.register.usernameAvailable);
     await user.type(password, 'abcdefg1');
     await user.type(confirmation, 'abcdefg2');
+    // Said under the confirmation as it is typed, and again there on submit: no dialog.
+    expect(confirmation).toHaveAccessibleDescription(ko.newPassword.mismatch);
     await user.click(submit);
-    expect(await screen.findByRole('alertdialog')).toHaveTextContent(ko.validation.RESET_PASSWORD_MISMATCH);
+    await waitFor(() => {
+      expect(confirmation).toHaveAccessibleDescription(ko.validation.RESET_PASSWORD_MISMATCH);
+    });
+    expect(confirmation).toHaveFocus();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/register');
   });
 

@@ -27,6 +27,7 @@ export function RegisterPage() {
   const [username, setUsername] = useState(saved.username);
   const [password, setPassword] = useState(saved.password);
   const [confirmation, setConfirmation] = useState(saved.confirmation);
+  const [confirmationError, setConfirmationError] = useState<string | null>(null);
   const [availability, setAvailability] = useState<Availability>(checkedBefore ? 'available' : 'unknown');
   const [usernameMessage, setUsernameMessage] = useState<{ text: string; ok: boolean } | null>(
     checkedBefore ? { text: ko.register.usernameAvailable, ok: true } : null,
@@ -76,6 +77,13 @@ export function RegisterPage() {
       return;
     }
     const refused = validateNewPassword(password, confirmation, 'register');
+    if (refused === 'RESET_PASSWORD_MISMATCH') {
+      // Said where the typo is, not in a dialog.
+      setConfirmationError(ko.validation[refused]);
+      const field = event.currentTarget.elements.namedItem('confirm-password');
+      if (field instanceof HTMLInputElement) field.focus();
+      return;
+    }
     if (refused) {
       setModalMessage(ko.validation[refused]);
       return;
@@ -117,14 +125,16 @@ export function RegisterPage() {
                 </Button>
               }
             />
-            {/* The rule's one statement under the field: the text the server answers a weak
-                password with. The confirmation and the toggle guard against a typo. */}
+            {/* The rule under the field; the confirmation, said to differ as it is typed, and the
+                toggle guard against a typo. */}
             <NewPasswordFields
               labels={{ password: ko.register.password, confirmation: ko.register.passwordConfirmation }}
               value={{ password, confirmation }}
+              error={confirmationError}
               onChange={(value) => {
                 setPassword(value.password);
                 setConfirmation(value.confirmation);
+                setConfirmationError(null);
               }}
             />
             <Button type="submit" block>

@@ -44,6 +44,24 @@ describe('VerifyMvpPage', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  it('shows the phone number grouped as it is typed, and sends its digits', async () => {
+    saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', terms: requiredOnly });
+    fetchMock.mockImplementation(() => Promise.resolve(jsonResponse({ success: true, message: '인증번호가 전송되었어요.' })));
+    const { user } = setup();
+    const phone = screen.getByLabelText(ko.verify.phone);
+    await user.type(phone, '0101234');
+    expect(phone).toHaveValue('010-1234');
+    await user.type(phone, '5678');
+    expect(phone).toHaveValue('010-1234-5678');
+    await user.type(screen.getByLabelText(ko.verify.birthdate), '20000101');
+    await user.click(screen.getByRole('radio', { name: ko.verify.female }));
+    await user.click(screen.getByRole('button', { name: ko.verify.sendCode }));
+    // The line after the send is the app's, the same one a reload shows, not the server's.
+    expect(await screen.findByText('010-1234-5678로 인증번호를 보냈어요.')).toBeInTheDocument();
+    expect(screen.queryByText('인증번호가 전송되었어요.')).not.toBeInTheDocument();
+    expect(await fetchMock.mock.calls[0]?.[0].json()).toEqual({ phone: '01012345678', birthdate: '2000-01-01' });
+  });
+
   it('keeps only digits in the birthdate, at most 8', async () => {
     saveRegistrationDraft({ username: 'alice_01', password: 'abcdefg1', terms: requiredOnly });
     const { user } = setup();
@@ -63,12 +81,12 @@ describe('VerifyMvpPage', () => {
       await user.click(screen.getByRole('radio', { name: ko.verify.female }));
       await user.type(screen.getByLabelText(ko.verify.phone), '010-1234-5678');
       await user.click(screen.getByRole('button', { name: ko.verify.sendCode }));
-      expect(await screen.findByText('인증번호가 전송되었어요.')).toBeInTheDocument();
+      expect(await screen.findByText(ko.verify.codeSentTo('010-1234-5678'))).toBeInTheDocument();
       await act(async () => {
         await vi.advanceTimersByTimeAsync(181_000);
       });
       expect(screen.getByText(ko.codeField.expired)).toBeInTheDocument();
-      expect(screen.queryByText('인증번호가 전송되었어요.')).not.toBeInTheDocument();
+      expect(screen.queryByText(ko.verify.codeSentTo('010-1234-5678'))).not.toBeInTheDocument();
     } finally {
       vi.useRealTimers();
     }
@@ -133,7 +151,9 @@ describe('VerifyMvpPage', () => {
     setup();
     expect(screen.getByLabelText(ko.verify.birthdate)).toHaveValue('20000101');
     expect(screen.getByRole('radio', { name: ko.verify.female })).toBeChecked();
-    expect(screen.getByLabelText(ko.verify.phone)).toHaveValue('01012345678');
+    expect(screen.getByLabelText(ko.verify.phone)).toHaveValue('010-1234-5678');
+    // The same line as right after the send, the number as people read it.
+    expect(screen.getByText('010-1234-5678로 인증번호를 보냈어요.')).toBeInTheDocument();
     expect(screen.getByLabelText(ko.codeField.label)).toBeInTheDocument();
     expect(screen.getByRole('timer')).toHaveTextContent('02:30');
     expect(screen.getByRole('button', { name: ko.verify.resendIn(30) })).toBeDisabled();

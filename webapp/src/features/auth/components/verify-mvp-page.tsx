@@ -16,6 +16,8 @@ import { useCountdown } from '@/lib/countdown';
 import { storageKeys, writeLocal } from '@/lib/storage';
 import {
   birthdateToIso,
+  editPhone,
+  formatPhone,
   normalizePhone,
   sanitizeBirthdateInput,
   validateBirthdate,
@@ -58,12 +60,12 @@ export function VerifyMvpPage() {
 
   const [birthdate, setBirthdate] = useState(saved.birthdate);
   const [gender, setGender] = useState<Gender | null>(saved.gender);
-  const [phone, setPhone] = useState(saved.phone);
+  const [phone, setPhone] = useState(() => formatPhone(saved.phone));
   const [code, setCode] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(saved.sentAt === null ? null : saved.sentTo);
   const [sentAt, setSentAt] = useState<number | null>(saved.sentTo === null ? null : saved.sentAt);
   const [errors, setErrors] = useState<{ birthdate?: string; gender?: string; phone?: string; code?: string }>({});
-  const [message, setMessage] = useState<Message | null>(sentTo === null ? null : { text: ko.verify.codeSentTo(sentTo), tone: 'success' });
+  const [message, setMessage] = useState<Message | null>(sentTo === null ? null : { text: ko.verify.codeSentTo(formatPhone(sentTo)), tone: 'success' });
   const [verifying, setVerifying] = useState(false);
 
   useEffect(() => {
@@ -98,7 +100,8 @@ export function VerifyMvpPage() {
     setCode('');
     countdown.start();
     cooldown.start();
-    setMessage({ text: outcome.data.message || ko.verify.codeSentTo(normalized), tone: 'success' });
+    // The app's own line, not the server's: the same after a reload, naming the number.
+    setMessage({ text: ko.verify.codeSentTo(formatPhone(normalized)), tone: 'success' });
     window.setTimeout(() => codeInput.current?.focus(), 0);
   }
 
@@ -196,7 +199,7 @@ export function VerifyMvpPage() {
               value={phone}
               error={errors.phone}
               onChange={(event) => {
-                setPhone(event.target.value);
+                setPhone(editPhone(phone, event.target.value, event.target.selectionStart));
                 setErrors((current) => ({ ...current, phone: undefined }));
                 if (sentTo !== null) {
                   setSentTo(null);

@@ -3,9 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ko } from '@/i18n/ko';
 import { readChatInfo, writeChatInfo } from '@/lib/chat-session';
-import { tabSocket } from '@/lib/socket';
-import { chatInfo } from '@/test/chat-info';
-import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { chatInfo, matchedFor } from '@/test/chat-info';
+import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { AgainBanner } from './again-banner';
 import { ChatPage } from './chat-page';
@@ -13,6 +12,8 @@ import { ChatPage } from './chat-page';
 vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
 
 let wishes: unknown[];
+
+fakeTabSocketPerTest();
 
 beforeEach(() => {
   wishes = [];
@@ -26,30 +27,20 @@ beforeEach(() => {
       return jsonResponse({ success: true, message: '대화가 종료되었어요.' });
     }),
   );
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
 });
 
 afterEach(() => {
-  tabSocket().stop();
   vi.unstubAllGlobals();
   sessionStorage.clear();
 });
 
-const matchedAgain = {
+const matchedAgain = matchedFor({
   roomId: 'room-2',
   word: '바다',
   round: 1001,
-  senderId: chatInfo.myId,
-  senderUsername: chatInfo.myNickname,
-  senderNickname: chatInfo.myNickname,
-  receiverId: chatInfo.partnerId,
-  receiverUsername: chatInfo.partnerNickname,
-  receiverNickname: chatInfo.partnerNickname,
   question: '바다에 가면 제일 먼저 뭘 해요?',
-  questionDraw: 0,
   again: true,
-};
+});
 
 describe('the again banner', () => {
   it('says the two met again under their word', () => {
@@ -67,7 +58,7 @@ describe('the again banner', () => {
     writeChatInfo({ ...chatInfo, word: '바다', again: true });
     const first = renderRoute(<ChatPage />, { path: '/chatpage' });
     expect(screen.getByText(ko.again.banner('바다'))).toBeInTheDocument();
-    expect(screen.queryByText(ko.chat.banner(chatInfo.partnerNickname, '바다'))).not.toBeInTheDocument();
+    expect(document.body).not.toHaveTextContent(ko.chat.banner(chatInfo.partnerNickname, '바다'));
     first.unmount();
     renderRoute(<ChatPage />, { path: '/chatpage' });
     expect(screen.getByText(ko.again.banner('바다'))).toBeInTheDocument();
@@ -76,7 +67,7 @@ describe('the again banner', () => {
   it('is not in a chat a round made', () => {
     writeChatInfo(chatInfo);
     renderRoute(<ChatPage />, { path: '/chatpage' });
-    expect(screen.getByText(ko.chat.banner(chatInfo.partnerNickname, chatInfo.word))).toBeInTheDocument();
+    expect(document.querySelector('.chat-banner__text')).toHaveTextContent(ko.chat.banner(chatInfo.partnerNickname, chatInfo.word));
     expect(screen.queryByText(ko.again.banner(chatInfo.word))).not.toBeInTheDocument();
   });
 });

@@ -5,9 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vite
 import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
 import { writeChatInfo } from '@/lib/chat-session';
-import { tabSocket } from '@/lib/socket';
-import { chatInfo } from '@/test/chat-info';
-import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { chatInfo, matchedFor } from '@/test/chat-info';
+import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { ChatPage } from './chat-page';
 
@@ -32,20 +31,19 @@ function serve(reportAnswer: () => Promise<Response> = () => Promise.resolve(jso
   });
 }
 
+fakeTabSocketPerTest();
+
 beforeEach(() => {
   fetchMock = vi.fn<(request: Request) => Promise<Response>>();
   reports = [];
   serve();
   vi.stubGlobal('fetch', fetchMock);
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
   vi.mocked(toast.success).mockClear();
   vi.mocked(toast.error).mockClear();
   writeChatInfo(info);
 });
 
 afterEach(() => {
-  tabSocket().stop();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
@@ -95,6 +93,7 @@ describe('report from the chat', () => {
 
   it('sends the reasons and text, says so, and leaves after exactly 2 s without the mood question', async () => {
     const { user, router } = setup();
+    expect(screen.getByText(ko.chat.emptyHint)).toBeInTheDocument();
     const dialog = await openReport(user);
     await user.click(within(dialog).getByRole('checkbox', { name: ko.report.reasons.threat }));
     await user.click(within(dialog).getByRole('checkbox', { name: ko.report.reasons.harassment }));
@@ -110,6 +109,8 @@ describe('report from the chat', () => {
     expect(screen.queryByRole('dialog', { name: ko.report.title })).not.toBeInTheDocument();
     expect(screen.getByRole('textbox', { name: ko.chat.inputLabel })).toBeDisabled();
     expect(screen.getByText(ko.report.leavingSoon)).toBeInTheDocument();
+    // Nobody is asked to say hello in a chat that is being left.
+    expect(screen.queryByText(ko.chat.emptyHint)).not.toBeInTheDocument();
 
     await act(async () => {
       await vi.advanceTimersByTimeAsync(limits.reportLeaveDelayMs - 1);
@@ -310,20 +311,7 @@ describe('the chat page without a stored chat', () => {
 
   it('opens the room the server says the user sits in, and stores it', async () => {
     answer({
-      room: {
-        roomId: 'room-9',
-        word: '바다',
-        round: 1001,
-        senderId: 7,
-        senderUsername: '달빛',
-        senderNickname: '달빛',
-        receiverId: 12,
-        receiverUsername: '별빛',
-        receiverNickname: '별빛',
-        question: '가장 기억에 남는 바다는 어디예요?',
-        questionDraw: 0,
-        again: false,
-      },
+      room: matchedFor({ roomId: 'room-9', word: '바다', round: 1001, question: '가장 기억에 남는 바다는 어디예요?', again: false }),
     });
     setup();
     expect(await screen.findByRole('heading', { level: 1, name: '바다' })).toBeInTheDocument();

@@ -177,7 +177,9 @@ function ChatRoom({ info }: { info: ChatInfo }) {
             <Icon name="sparkles" size={20} />
           </span>
           <div>
-            <p className="chat-banner__text">{ko.chat.banner(partnerNickname, word)}</p>
+            <p className="chat-banner__text">
+              <BannerPartner nickname={partnerNickname} /> {ko.chat.bannerSameWord(word)}
+            </p>
             <p className="chat-banner__hint">{ko.chat.bannerHint}</p>
           </div>
         </div>
@@ -211,7 +213,8 @@ function ChatRoom({ info }: { info: ChatInfo }) {
       ) : null}
 
       <div className="chat-body" ref={bodyRef}>
-        {entries.length === 0 ? <p className="chat-empty">{ko.chat.emptyHint}</p> : null}
+        {/* An invitation to say hello, only while hello can still be said. */}
+        {entries.length === 0 && active ? <p className="chat-empty">{ko.chat.emptyHint}</p> : null}
         <MessageList entries={entries} myId={myId} partnerNickname={partnerNickname} onRetry={active ? room.retry : undefined} />
         <div className="typing-indicator" role="status" aria-live="polite">
           {partnerTyping ? (
@@ -291,7 +294,7 @@ function ChatRoom({ info }: { info: ChatInfo }) {
           <p className="chat-ended__hint">{ko.chat.endedByReportHint}</p>
         ) : (
           <div className="chat-ended__again">
-            <AgainWish roomId={info.roomId} word={word} />
+            <AgainWish roomId={info.roomId} word={word} again={info.again} />
           </div>
         )}
         <div className="modal__actions">
@@ -324,4 +327,18 @@ function endedText(ended: Schemas['ChatEnded'], info: ChatInfo): string {
   // The answer to a resume: the chat ended while this device was away.
   if (ended.reason === 'left' && ended.byUserId === undefined) return ko.chat.endedWhileAway;
   return ko.chat.endedGone;
+}
+
+/**
+ * "…님과" of the banner: a 20-letter nickname breaks inside itself where it must, and its last
+ * letter, 님 and 과 stay on one line.
+ */
+function BannerPartner({ nickname }: { nickname: string }) {
+  // Nicknames are Hangul, Latin letters and digits (the nickname rule): one code unit a letter.
+  return (
+    <span className="chat-banner__partner">
+      {nickname.slice(0, -1)}
+      <span className="chat-banner__with">{ko.chat.bannerWith(nickname.slice(-1))}</span>
+    </span>
+  );
 }

@@ -1,6 +1,7 @@
 import { ko } from '@/i18n/ko';
 import type { ChatEntry } from '@/lib/chat-log';
 import { formatChatTime } from '@/lib/date';
+import { useCopyMessage } from '../hooks/use-copy-message';
 
 interface MessageListProps {
   entries: ChatEntry[];
@@ -12,8 +13,12 @@ interface MessageListProps {
 
 const MINUTE_MS = 60_000;
 
-/** The conversation: the user's bubbles on the right, the partner's on the left, with times. */
+/**
+ * The conversation: the user's bubbles on the right, the partner's on the left, with times.
+ * A long press or a right click on a bubble copies its message.
+ */
 export function MessageList({ entries, myId, partnerNickname, onRetry }: MessageListProps) {
+  const copyOnHold = useCopyMessage();
   return (
     // The log is a wrapper: a list given the role would stop being a list for its items.
     <div role="log" aria-label={ko.chat.log}>
@@ -42,7 +47,7 @@ export function MessageList({ entries, myId, partnerNickname, onRetry }: Message
               <div className="bubble-row__body">
                 {!mine && startsGroup ? <span className="bubble-row__name">{partnerNickname}</span> : null}
                 <div className="bubble-row__line">
-                  <p className="bubble">
+                  <p className="bubble" {...copyOnHold(entry.message)}>
                     <span className="visually-hidden">{mine ? ko.chat.me : partnerNickname}: </span>
                     {entry.message}
                   </p>

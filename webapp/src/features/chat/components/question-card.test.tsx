@@ -4,9 +4,8 @@ import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ko } from '@/i18n/ko';
 import { readChatInfo, writeChatInfo } from '@/lib/chat-session';
-import { tabSocket } from '@/lib/socket';
 import { chatInfo as info } from '@/test/chat-info';
-import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { connectTabSocket, fakeTabSocketPerTest, FakeWebSocket } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { NEXT_QUESTION_WAIT_MS } from '../hooks/use-first-question';
 import { ChatPage, QUESTION_COMPACT_AFTER } from './chat-page';
@@ -15,16 +14,15 @@ vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), err
 
 const next = '고양이를 키워 본 적 있어요?';
 
+fakeTabSocketPerTest();
+
 beforeEach(() => {
   vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(jsonResponse({ success: true }))));
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
   vi.mocked(toast.error).mockClear();
   writeChatInfo(info);
 });
 
 afterEach(() => {
-  tabSocket().stop();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });

@@ -5,9 +5,8 @@ import type { ChatMessage } from '@/api/realtime';
 import { ko } from '@/i18n/ko';
 import { chatLog } from '@/lib/chat-log';
 import { writeChatInfo } from '@/lib/chat-session';
-import { tabSocket } from '@/lib/socket';
 import { chatInfo } from '@/test/chat-info';
-import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { connectTabSocket, fakeTabSocketPerTest, FakeWebSocket } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { PARTNER_TYPING_TIMEOUT_MS, RECONNECT_NOTICE_MS, SEND_RETRIES, SEND_RETRY_MS, useChatRoom, type ChatRoom } from './use-chat-room';
 
@@ -17,17 +16,16 @@ const info = chatInfo;
 
 let fetchMock: Mock<(request: Request) => Promise<Response>>;
 
+fakeTabSocketPerTest();
+
 beforeEach(() => {
   fetchMock = vi.fn<(request: Request) => Promise<Response>>(() => Promise.resolve(jsonResponse({ success: true, message: '종료' })));
   vi.stubGlobal('fetch', fetchMock);
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
   vi.mocked(toast.error).mockClear();
   writeChatInfo(info);
 });
 
 afterEach(() => {
-  tabSocket().stop();
   chatLog.clear();
   vi.useRealTimers();
   vi.unstubAllGlobals();

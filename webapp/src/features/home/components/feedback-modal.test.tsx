@@ -53,9 +53,42 @@ describe('the mood question after a chat', () => {
     expect(within(dialog).getByRole('status')).toHaveTextContent(ko.again.wished);
   });
 
+  it('blocks only once asked and confirmed, and says nothing of a pair when there is none', async () => {
+    const { user, dialog } = setup();
+    await user.click(within(dialog).getByRole('button', { name: ko.feedback.block(chatInfo.partnerNickname) }));
+    const ask = screen.getByRole('alertdialog', { name: ko.feedback.blockTitle(chatInfo.partnerNickname) });
+    expect(ask).toHaveTextContent(ko.feedback.blockMessage);
+    expect(ask).not.toHaveTextContent(ko.feedback.blockEndsPair);
+    expect(calls).toEqual([]);
+    await user.click(within(ask).getByRole('button', { name: ko.app.cancel }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(calls).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: ko.feedback.block(chatInfo.partnerNickname) }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: ko.feedback.blockConfirm }));
+    await waitFor(() => {
+      expect(calls).toEqual([{ path: '/api/match/block', body: { roomId: chatInfo.roomId } }]);
+    });
+  });
+
+  it('says a block ends the pair, after a chat both wished to have again', async () => {
+    rememberWish(chatInfo.roomId, 'paired');
+    const { user, dialog } = setup();
+    await user.click(within(dialog).getByRole('button', { name: ko.feedback.block(chatInfo.partnerNickname) }));
+    expect(screen.getByRole('alertdialog')).toHaveTextContent(ko.feedback.blockEndsPair);
+  });
+
+  it('says a block ends the pair, after a chat the pair met again in', async () => {
+    const user = userEvent.setup();
+    renderRoute(<FeedbackModal info={{ ...chatInfo, again: true }} onDone={vi.fn()} />);
+    const dialog = screen.getByRole('dialog', { name: ko.feedback.title });
+    await user.click(within(dialog).getByRole('button', { name: ko.feedback.block(chatInfo.partnerNickname) }));
+    expect(screen.getByRole('alertdialog')).toHaveTextContent(ko.feedback.blockEndsPair);
+  });
+
   it('offers it no more once the partner is blocked', async () => {
     const { user, dialog } = setup();
     await user.click(within(dialog).getByRole('button', { name: ko.feedback.block(chatInfo.partnerNickname) }));
+    await user.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: ko.feedback.blockConfirm }));
     await waitFor(() => {
       expect(within(dialog).queryByRole('button', { name: ko.again.wish })).not.toBeInTheDocument();
     });

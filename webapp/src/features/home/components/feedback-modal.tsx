@@ -1,9 +1,11 @@
 import { useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { AgainWish } from '@/components/again-wish';
+import { ConfirmDialog } from '@/components/alert-dialog';
 import { Button } from '@/components/button';
 import { Modal } from '@/components/modal';
 import { ko } from '@/i18n/ko';
+import { recallWish } from '@/lib/again-wish';
 import type { ChatInfo } from '@/lib/chat-session';
 import { emotions, feedbackBody, validateFeedback, type Emotion } from '@/lib/feedback';
 import { useAddFeedback } from '../api/add-feedback';
@@ -18,12 +20,14 @@ interface FeedbackModalProps {
 
 /**
  * After leaving a chat: how it felt, as one of five moods, and beside it "다시 만나고
- * 싶어요" (gone once the partner is blocked: the two can never be a pair then).
+ * 싶어요" (gone once the partner is blocked: the two can never be a pair then). Blocking
+ * asks first, as taking a pair back does, and says when it ends a pair too.
  */
 export function FeedbackModal({ info, onDone }: FeedbackModalProps) {
   const { trigger, isMutating } = useAddFeedback();
   const block = useBlockPartner();
   const [blocked, setBlocked] = useState(false);
+  const [askBlock, setAskBlock] = useState(false);
   const [emotion, setEmotion] = useState<Emotion | null>(null);
   // Focus starts on the group, not on its first mood, which would look chosen.
   const pickerRef = useRef<HTMLFieldSetElement>(null);
@@ -44,6 +48,7 @@ export function FeedbackModal({ info, onDone }: FeedbackModalProps) {
 
   async function onBlock() {
     const outcome = await block.trigger(info.roomId);
+    setAskBlock(false);
     if (outcome.ok) {
       setBlocked(true);
       toast.success(outcome.data.message || ko.feedback.blocked);
@@ -80,7 +85,7 @@ export function FeedbackModal({ info, onDone }: FeedbackModalProps) {
       </fieldset>
       {blocked ? null : (
         <div className="feedback-modal__again">
-          <AgainWish roomId={info.roomId} word={info.word} />
+          <AgainWish roomId={info.roomId} word={info.word} again={info.again} />
         </div>
       )}
       <div className="modal__actions">
@@ -96,11 +101,31 @@ export function FeedbackModal({ info, onDone }: FeedbackModalProps) {
           block
           loading={block.isMutating}
           disabled={blocked || block.isMutating}
-          onClick={() => void onBlock()}
+          onClick={() => {
+            setAskBlock(true);
+          }}
         >
           {blocked ? ko.feedback.blocked : block.isMutating ? ko.feedback.blocking : ko.feedback.block(info.partnerNickname)}
         </Button>
       </div>
+      <ConfirmDialog
+        open={askBlock}
+        title={ko.feedback.blockTitle(info.partnerNickname)}
+        message={
+          <>
+            <p>{ko.feedback.blockMessage}</p>
+            {/* A block ends the pair the two made (the server's rule); say so before, not after. */}
+            {info.again || recallWish(info.roomId) === 'paired' ? <p>{ko.feedback.blockEndsPair}</p> : null}
+          </>
+        }
+        confirmLabel={ko.feedback.blockConfirm}
+        danger
+        busy={block.isMutating}
+        onCancel={() => {
+          setAskBlock(false);
+        }}
+        onConfirm={() => void onBlock()}
+      />
     </Modal>
   );
 }

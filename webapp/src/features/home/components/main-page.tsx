@@ -18,6 +18,7 @@ import { NicknameModal } from '@/components/nickname-modal';
 import { OnlineCounter } from './online-counter';
 import { RoundPanel, type Pick } from './round-panel';
 import { megaphoneTextRefusals } from '../lib/megaphone-refusals';
+import { notePick } from '../lib/my-picks';
 import '../home.css';
 
 /** Refusals of chat frames belong to the chat screen; they are not news here. */
@@ -58,7 +59,7 @@ export function MainPage() {
   useSocketEvent('matchExpired', (expired) => {
     if (pick?.round !== expired.round) return;
     setPick(null);
-    toast(ko.round.expired);
+    toast(ko.round.expired(pick.word));
   });
 
   useSocketEvent('error', (error) => {
@@ -86,6 +87,7 @@ export function MainPage() {
       return;
     }
     setPick({ word, round, waiting: false });
+    notePick(round, word);
   }
 
   return (

@@ -4,9 +4,8 @@ import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi, type Mock } from 'vitest';
 import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
-import { tabSocket } from '@/lib/socket';
 import { readLocal, removeLocal, storageKeys, writeLocal } from '@/lib/storage';
-import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { MegaphoneBanner } from './megaphone-banner';
 import { MegaphoneButton } from './megaphone-button';
@@ -23,6 +22,8 @@ const packs = [
 let fetchMock: Mock<(request: Request) => Promise<Response>>;
 let owned: number;
 let calls: { path: string; body: unknown }[];
+
+fakeTabSocketPerTest();
 
 beforeEach(() => {
   owned = 0;
@@ -60,15 +61,12 @@ beforeEach(() => {
     }
   });
   vi.stubGlobal('fetch', fetchMock);
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
   vi.mocked(toast.success).mockClear();
   vi.mocked(toast.error).mockClear();
   removeLocal(storageKeys.seenMegaphoneIntro);
 });
 
 afterEach(() => {
-  tabSocket().stop();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });

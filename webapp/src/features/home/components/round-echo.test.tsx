@@ -2,20 +2,20 @@ import { act, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RoundEcho as Echo } from '@/api/realtime';
 import { limits } from '@/config/limits';
-import { tabSocket } from '@/lib/socket';
-import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
+import { notePick } from '../lib/my-picks';
 import { RoundEcho } from './round-echo';
 
 const SHOWN = limits.roundEchoShownMs;
 
+fakeTabSocketPerTest();
+
 beforeEach(() => {
   vi.useFakeTimers();
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
 });
 
 afterEach(() => {
-  tabSocket().stop();
+  sessionStorage.clear();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
@@ -56,6 +56,26 @@ describe('RoundEcho', () => {
     const receive = show();
     receive(echo(41, [['바다', 12], ['산', 8], ['별', 0], ['비', 5]]));
     expect(region()).toHaveTextContent('방금 라운드: 바다 12 · 산 8 · 별 0 · 비 5', { normalizeWhitespace: false });
+  });
+
+  it('marks the words this tab picked in that round: their counts include the user', () => {
+    notePick(41, '산');
+    const receive = show();
+    receive(echo(41, [['바다', 12], ['산', 1], ['별', 0], ['비', 5]]));
+    expect(region()).toHaveTextContent('방금 라운드: 바다 12 · 산 1 나 포함 · 별 0 · 비 5');
+    const mine = [...region().querySelectorAll('[data-mine]')].map((pick) => pick.textContent);
+    expect(mine).toEqual(['산 1 나 포함']);
+    // Not a word picked in another round.
+    receive(echo(42, [['봄', 3], ['산', 2], ['가을', 1], ['겨울', 0]]));
+    expect(region().querySelectorAll('[data-mine]')).toHaveLength(0);
+  });
+
+  it('reads its dots between the words but does not show them, so no line ends in one', () => {
+    const receive = show();
+    receive(echo(41, [['바다', 12], ['산', 8], ['별', 0], ['비', 5]]));
+    const separators = [...region().querySelectorAll('.round-echo__separator')];
+    expect(separators).toHaveLength(3);
+    for (const separator of separators) expect(separator).toHaveClass('visually-hidden');
   });
 
   it('groups the thousands of a large count', () => {

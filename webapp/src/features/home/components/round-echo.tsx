@@ -3,12 +3,15 @@ import type { RoundEcho as Echo } from '@/api/realtime';
 import { limits } from '@/config/limits';
 import { ko } from '@/i18n/ko';
 import { useSocketEvent } from '@/lib/socket';
+import { picksOf } from '../lib/my-picks';
 
 /**
  * The round that just closed, told a moment after: how many picked each of its words, in its
  * order, for a few seconds or until the next round's echo replaces it. Counts only, nobody is
  * named. The region is always there (empty, it takes no room), so screen readers hear what
- * comes into it; it sits under the words, so nothing on screen moves above it.
+ * comes into it; it sits under the words, so nothing on screen moves above it. The words this
+ * tab picked are marked (their counts include the user). Word and count wrap as one; the dots
+ * between them are for the ear only, so no line ends in one.
  */
 export function RoundEcho() {
   const [echo, setEcho] = useState<Echo | null>(null);
@@ -28,19 +31,30 @@ export function RoundEcho() {
     };
   }, [echo]);
 
+  const picked = echo ? picksOf(echo.round) : [];
+
   return (
     <div className="round-echo-slot" role="status" aria-live="polite">
       {echo ? (
         <p key={echo.round} className="round-echo" data-echo-round={echo.round}>
           <span className="round-echo__label">{ko.round.echoLabel}</span>
-          {echo.words.map((pick, index) => (
-            <Fragment key={pick.word}>
-              {index > 0 ? <span className="round-echo__separator">{ko.round.echoSeparator}</span> : null}
-              <span className="round-echo__pick" data-none={pick.count === 0 || undefined}>
-                {ko.round.echoPick(pick.word, pick.count)}
-              </span>
-            </Fragment>
-          ))}
+          {echo.words.map((pick, index) => {
+            const mine = picked.includes(pick.word);
+            return (
+              <Fragment key={pick.word}>
+                {index > 0 ? <span className="round-echo__separator visually-hidden">{ko.round.echoSeparator}</span> : null}
+                <span className="round-echo__pick" data-none={pick.count === 0 || undefined} data-mine={mine || undefined}>
+                  {ko.round.echoPick(pick.word, pick.count)}
+                  {mine ? (
+                    <>
+                      {' '}
+                      <span className="round-echo__mine">{ko.round.echoMine}</span>
+                    </>
+                  ) : null}
+                </span>
+              </Fragment>
+            );
+          })}
         </p>
       ) : null}
     </div>

@@ -21,6 +21,8 @@ const keys = { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg
 let steps: string[];
 let fetchMock: Mock<(request: Request) => Promise<Response>>;
 let server: { consent: boolean; devices: number; subscribe: () => Response };
+/** The next opening's bell as the server says it will read. */
+const preview = { title: '텔레파시가 문을 열었어요', body: '첫 라운드 단어: 봄, 여름, 가을, 겨울\n지금 들어오면 같은 단어를 고른 사람과 이야기할 수 있어요.' };
 
 class FakeSubscription {
   readonly endpoint = endpoint;
@@ -90,7 +92,7 @@ beforeEach(() => {
       case '/api/app-config':
         return jsonResponse({ demo: false, business: {}, megaphonePacks: [], pushPublicKey: publicKey });
       case '/api/push':
-        return jsonResponse({ success: true, consent: server.consent, devices: server.devices });
+        return jsonResponse({ success: true, consent: server.consent, devices: server.devices, preview });
       case '/api/push/consent': {
         const agree = steps[steps.length - 1]?.endsWith('{"agree":true}') === true;
         server.consent = agree;
@@ -351,6 +353,14 @@ describe('BellCard with the bell on', () => {
     expect(toast.success).toHaveBeenCalledWith('알림 수신 동의를 철회했어요. 모든 기기에서 알림이 꺼졌어요.');
     expect(bellSwitch).toHaveAttribute('aria-checked', 'false');
     expect(screen.queryByRole('button', { name: ko.bell.withdraw })).not.toBeInTheDocument();
+  });
+
+  it('shows what the push will say, in the server’s words, before it is turned on', async () => {
+    await readySwitch();
+    const shown = await screen.findByRole('figure', { name: ko.bell.previewLabel });
+    expect(shown).toHaveTextContent(preview.title);
+    expect(shown).toHaveTextContent('첫 라운드 단어: 봄, 여름, 가을, 겨울');
+    expect(shown).toHaveTextContent('지금 들어오면 같은 단어를 고른 사람과 이야기할 수 있어요.');
   });
 
   it('counts the devices when it rings on more than this one', async () => {

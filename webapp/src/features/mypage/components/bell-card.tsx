@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { ConfirmDialog } from '@/components/alert-dialog';
+import { BrandMark } from '@/components/brand';
 import { Icon } from '@/components/icons';
 import { Card } from '@/components/page';
 import { Spinner } from '@/components/spinner';
@@ -11,13 +12,15 @@ import { useBell } from '../hooks/use-bell';
 /**
  * "8시에 알려주기": a switch that has the server push a notification to this device when the
  * service opens at 20:00. Asks for the consent to notifications first when it is not given,
- * and lets a user who gave it withdraw it (which silences every device).
+ * and lets a user who gave it withdraw it (which silences every device). Under it, the push
+ * as it will come: the server's title and text, with the first words of the next evening.
  */
 export function BellCard() {
   const bell = useBell();
   const titleId = useId();
   const textId = useId();
   const noticeId = useId();
+  const previewId = useId();
   const [askingConsent, setAskingConsent] = useState(false);
   const [confirmingWithdrawal, setConfirmingWithdrawal] = useState(false);
 
@@ -73,6 +76,21 @@ export function BellCard() {
           <span className="switch__thumb">{bell.busy || (bell.loading && notice === null) ? <Spinner size="sm" /> : null}</span>
         </button>
       </div>
+
+      {bell.state ? (
+        <figure className="bell-card__preview" aria-labelledby={previewId}>
+          <figcaption id={previewId} className="bell-card__preview-label">{ko.bell.previewLabel}</figcaption>
+          <div className="bell-card__push">
+            <span className="bell-card__push-icon" aria-hidden="true">
+              <BrandMark size={28} />
+            </span>
+            <div>
+              <p className="bell-card__push-title">{bell.state.preview.title}</p>
+              <p className="bell-card__push-body">{bell.state.preview.body}</p>
+            </div>
+          </div>
+        </figure>
+      ) : null}
 
       {notice ? (
         <p id={noticeId} className="bell-card__notice">

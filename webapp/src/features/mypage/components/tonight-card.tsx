@@ -7,7 +7,7 @@ import { useTonight } from '../api/tonight';
 
 /**
  * "오늘 밤의 단어": the word whose rooms seated the most people this evening and how many, or,
- * before anyone met, an invitation to be the first.
+ * before anyone met, an invitation to be the first. A tie is said, not broken silently.
  */
 export function TonightCard() {
   const { data, error } = useTonight();
@@ -27,6 +27,7 @@ export function TonightCard() {
             <>
               <p className="tonight-card__word">{ko.mypage.tonightWord(data.word)}</p>
               <p className="tonight-card__text">{ko.mypage.tonightPeople(data.people)}</p>
+              {data.tied > 0 ? <p className="tonight-card__note">{ko.mypage.tonightTied(data.tied)}</p> : null}
             </>
           ) : (
             <p className="tonight-card__text">{ko.mypage.tonightNone}</p>

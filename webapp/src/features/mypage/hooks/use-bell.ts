@@ -103,7 +103,9 @@ export function useBell() {
   }, [state, subscription, busy, mutate]);
 
   const showState = useCallback(
-    (next: Pick<PushState, 'consent' | 'devices'>) => mutate({ success: true, ...next }, { revalidate: false }),
+    (next: Pick<PushState, 'consent' | 'devices'>) =>
+      // The switch is in use only once the state is known: there is a state to update.
+      mutate((current) => (current ? { ...current, ...next } : current), { revalidate: false }),
     [mutate],
   );
 

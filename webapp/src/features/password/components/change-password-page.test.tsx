@@ -38,7 +38,7 @@ describe('ChangePasswordPage', () => {
   it('states the sign-up rule and holds a new password to it, without asking the server', async () => {
     const { user } = setup();
     const password = screen.getByLabelText(ko.newPassword.label);
-    expect(password).toHaveAccessibleDescription(ko.validation.PASSWORD_WEAK);
+    expect(password).toHaveAccessibleDescription(ko.newPassword.rule);
     await user.type(screen.getByLabelText(ko.changePassword.currentPassword), 'old-pass1');
     await user.type(password, 'abcdef');
     await user.type(screen.getByLabelText(ko.newPassword.confirmation), 'abcdef');

@@ -3,11 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ko } from '@/i18n/ko';
-import { tabSocket } from '@/lib/socket';
-import { connectTabSocket, FakeWebSocket } from '@/test/fake-socket';
+import { connectTabSocket, fakeTabSocketPerTest } from '@/test/fake-socket';
 import { jsonResponse, renderRoute } from '@/test/render';
 import { forgetInvites } from '../hooks/use-again-invite';
 import { MyWordsPage } from './my-words-page';
+import { matchedFor } from '@/test/chat-info';
 
 vi.mock('sonner', () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
 
@@ -16,8 +16,8 @@ const DAY = 24 * 60 * 60 * 1000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const history = [
-  { word: '노을', partner_nickname: '구름', connected_at: iso(NOW - DAY), room_id: 'room-3' },
-  { word: '바다', partner_nickname: '별빛', connected_at: iso(NOW - 2 * DAY), room_id: 'room-2' },
+  { word: '노을', partner_nickname: '구름', connected_at: iso(NOW - DAY), room_id: 'room-3', again: false },
+  { word: '바다', partner_nickname: '별빛', connected_at: iso(NOW - 2 * DAY), room_id: 'room-2', again: false },
 ];
 const pair = { id: 5, word: '바다', roomId: 'room-2', since: iso(NOW - 2 * DAY), until: iso(NOW + 28 * DAY - 1000) };
 
@@ -25,6 +25,8 @@ let open: boolean;
 let pairs: (typeof pair)[];
 let invite: () => Response;
 let calls: { method: string; path: string; body?: unknown }[];
+
+fakeTabSocketPerTest();
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
@@ -56,15 +58,12 @@ beforeEach(() => {
       }
     }),
   );
-  vi.stubGlobal('WebSocket', FakeWebSocket);
-  FakeWebSocket.instances = [];
   vi.mocked(toast.error).mockClear();
   vi.mocked(toast.success).mockClear();
   forgetInvites();
 });
 
 afterEach(() => {
-  tabSocket().stop();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
@@ -90,6 +89,23 @@ describe('/mywords, the card of a pair', () => {
     // The other card is a plain one.
     const other = screen.getByText('노을').closest('li') as HTMLElement;
     expect(within(other).queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it('tells the chat a pair met again in from the one that made the pair: by its mark and its time', async () => {
+    history.splice(1, 0, { word: '바다', partner_nickname: '별빛', connected_at: iso(NOW - 2 * DAY + 40 * 60 * 1000), room_id: 'room-4', again: true });
+    try {
+      const { card } = await setup();
+      const pairCard = await card();
+      expect(pairCard).toHaveTextContent('26. 11. 26. 21:00');
+      expect(pairCard).not.toHaveTextContent(ko.again.metAgainTag);
+      const later = screen.getByText('26. 11. 26. 21:40').closest('li') as HTMLElement;
+      expect(later).toHaveTextContent('바다');
+      expect(later).toHaveTextContent(ko.minimal.partner('별빛'));
+      expect(later).toHaveTextContent(ko.again.metAgainTag);
+      expect(screen.getByText('노을').closest('li')).not.toHaveTextContent(ko.again.metAgainTag);
+    } finally {
+      history.splice(1, 1);
+    }
   });
 
   it('shows no 다시 텔레파시 on any card without a pair', async () => {
@@ -153,20 +169,7 @@ describe('/mywords, the card of a pair', () => {
     await user.click(within(await card()).getByRole('button', { name: ko.again.send }));
     await screen.findByRole('status');
     act(() => {
-      socket.receive('matched', {
-        roomId: 'room-4',
-        word: '바다',
-        round: 1,
-        senderId: 7,
-        senderUsername: '달빛',
-        senderNickname: '달빛',
-        receiverId: 12,
-        receiverUsername: '별빛',
-        receiverNickname: '별빛',
-        question: '',
-        questionDraw: 0,
-        again: true,
-      });
+      socket.receive('matched', matchedFor({ roomId: 'room-4', word: '바다', round: 1, question: '', again: true }));
     });
     view.unmount();
     renderRoute(<MyWordsPage />, { path: '/mywords' });

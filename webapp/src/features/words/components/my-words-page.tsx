@@ -5,7 +5,7 @@ import { Icon } from '@/components/icons';
 import { Card, PageBody, PageHeader } from '@/components/page';
 import { Spinner } from '@/components/spinner';
 import { ko } from '@/i18n/ko';
-import { formatShortKoreanDate } from '@/lib/date';
+import { formatShortKoreanDateTime } from '@/lib/date';
 import { useAgainPairs, type AgainPair } from '../api/again-pairs';
 import { PairCard } from './pair-card';
 import '../words.css';
@@ -16,6 +16,8 @@ type HistoryEntry = WordHistory['history'][number];
  * The words the user shared with partners, as cards; an empty message when there are none.
  * The cards of chats both members wished to meet again after (a pair) come first, each
  * offering 다시 텔레파시; a pair whose chat the history does not list has a card of its own.
+ * A chat a pair met again in says so, and every card has its time: two chats of one word with
+ * one partner in one evening are told apart.
  */
 export function MyWordsPage() {
   const { data, error, isLoading } = useWordHistory();
@@ -75,9 +77,15 @@ export function MyWordsPage() {
               {plain.map((entry) => (
                 <li key={entry.room_id} className="card word-card">
                   <span className="word-card__word">{entry.word}</span>
+                  {entry.again ? (
+                    <span className="word-card__again">
+                      <Icon name="sparkles" size={14} />
+                      {ko.again.metAgainTag}
+                    </span>
+                  ) : null}
                   <span className="word-card__partner">{ko.minimal.partner(entry.partner_nickname)}</span>
                   <time className="word-card__date" dateTime={entry.connected_at}>
-                    {formatShortKoreanDate(entry.connected_at)}
+                    {formatShortKoreanDateTime(entry.connected_at)}
                   </time>
                 </li>
               ))}

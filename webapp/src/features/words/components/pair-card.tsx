@@ -6,7 +6,7 @@ import { Button } from '@/components/button';
 import { Icon } from '@/components/icons';
 import { ko } from '@/i18n/ko';
 import { secondsUntil } from '@/lib/countdown';
-import { formatShortKoreanDate } from '@/lib/date';
+import { formatShortKoreanDateTime } from '@/lib/date';
 import { serverNow, useServerNow } from '@/lib/server-clock';
 import { againPairsKey, type AgainPair } from '../api/again-pairs';
 import { useEndAgainPair } from '../api/end-again-pair';
@@ -69,7 +69,7 @@ export function PairCard({ pair, partnerNickname, connectedAt, isOpen }: PairCar
       <p className="pair-card__meta">
         {partnerNickname ? <span className="word-card__partner">{ko.minimal.partner(partnerNickname)}</span> : null}
         <time className="word-card__date" dateTime={connectedAt}>
-          {formatShortKoreanDate(connectedAt)}
+          {formatShortKoreanDateTime(connectedAt)}
         </time>
       </p>
       <div className="pair-card__actions">
