@@ -29,6 +29,21 @@ async function leave(a: Page) {
 const wished = '마음을 남겼어요. 상대도 같은 마음이면 단어 기록에서 다시 만날 수 있어요.';
 const paired = (word: string) => new RegExp(`^두 사람 모두 다시 만나고 싶어 했어요\\. 30일 동안 단어 기록에서 ‘${word}’(으로|로) 다시 텔레파시를 보낼 수 있어요\\.$`);
 
+/**
+ * Alice leaves and wishes to meet again on the mood question, Bob on the chat's end: the two
+ * are a pair. Bob's end-of-chat dialog, still open.
+ */
+async function bothWish(a: Page, b: Page, word: string) {
+  const mood = await leave(a);
+  await mood.getByRole('button', { name: '다시 만나고 싶어요' }).click();
+  await expect(mood.getByRole('status')).toHaveText(wished);
+  await mood.getByRole('button', { name: '다음에 할게요' }).click();
+  const ended = b.getByRole('alertdialog', { name: '대화가 종료되었어요' });
+  await ended.getByRole('button', { name: '다시 만나고 싶어요' }).click();
+  await expect(ended.getByRole('status')).toHaveText(paired(word));
+  return ended;
+}
+
 test('both wish it: one sends 다시 텔레파시 from /mywords, the other accepts, and both meet again', async ({ browser, baseURL, viewport, locale, timezoneId }) => {
   test.setTimeout(150_000);
   const { contextA, contextB, a, b, alice, word } = await twoInChat(browser, { baseURL, viewport, locale, timezoneId }, 'ag');
@@ -148,13 +163,7 @@ test('a declined invitation tells the sender only that it did not reach them now
 }) => {
   test.setTimeout(180_000);
   const { contextA, contextB, a, b, word } = await twoInChat(browser, { baseURL, viewport, locale, timezoneId }, 'ad');
-  const mood = await leave(a);
-  await mood.getByRole('button', { name: '다시 만나고 싶어요' }).click();
-  await expect(mood.getByRole('status')).toHaveText(wished);
-  await mood.getByRole('button', { name: '다음에 할게요' }).click();
-  const ended = b.getByRole('alertdialog', { name: '대화가 종료되었어요' });
-  await ended.getByRole('button', { name: '다시 만나고 싶어요' }).click();
-  await expect(ended.getByRole('status')).toHaveText(paired(word));
+  const ended = await bothWish(a, b, word);
   await ended.getByRole('button', { name: '나가기' }).click();
   await b.getByRole('dialog', { name: '방금 대화는 어땠나요?' }).getByRole('button', { name: '다음에 할게요' }).click();
 
@@ -230,13 +239,7 @@ test('one wishes it alone: neither can send 다시 텔레파시, and the other l
 test('an invitation sent while the other was away opens from its push, while its minute lasts', async ({ browser, baseURL, viewport, locale, timezoneId }) => {
   test.setTimeout(120_000);
   const { contextA, contextB, a, b, word } = await twoInChat(browser, { baseURL, viewport, locale, timezoneId }, 'ap');
-  const mood = await leave(a);
-  await mood.getByRole('button', { name: '다시 만나고 싶어요' }).click();
-  await expect(mood.getByRole('status')).toHaveText(wished);
-  await mood.getByRole('button', { name: '다음에 할게요' }).click();
-  const ended = b.getByRole('alertdialog', { name: '대화가 종료되었어요' });
-  await ended.getByRole('button', { name: '다시 만나고 싶어요' }).click();
-  await expect(ended.getByRole('status')).toHaveText(paired(word));
+  await bothWish(a, b, word);
   // Bob leaves the site: the invitation reaches him only through its push.
   await b.close();
 
