@@ -169,6 +169,8 @@ pub struct Metrics {
     pub connections_cut: Cut,
     pub messages_masked: Masked,
     pub typing: Typing,
+    /// Read marks (`chatRead`) told to the partner.
+    pub read_marks: Counter,
     pub reports: Reports,
     /// Reports waiting for an operator, and those of them past their due time (24 hours),
     /// as of this node's last look at the database.
@@ -262,6 +264,7 @@ impl Metrics {
             },
             messages_masked: Masked { abuse, contact },
             typing: Typing { told, skipped },
+            read_marks: Counter::default(),
             reports: Reports {
                 user: by_user,
                 filter: by_filter,
@@ -340,6 +343,11 @@ impl Metrics {
             "typing_notices",
             "Typing notices (typing, stopTyping) from sockets, by what became of them (op): told to the partner, or skipped (a stopTyping after the user's chat message, which already told the partner)",
             typing,
+        );
+        r.register(
+            "read_marks",
+            "Read marks (chatRead: what a member has read, or a request for the partner's) told to the partner",
+            metrics.read_marks.clone(),
         );
         r.register(
             "reports",

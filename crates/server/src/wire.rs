@@ -9,10 +9,11 @@
 //! takes identity from the session. These types are poem-openapi objects so the OpenAPI
 //! document, and through it the web app, carries them (see `GET /api/realtime/protocol`).
 //!
-//! Client → server: `join_match`, `chatMessage`, `typing`, `stopTyping`, `leaveRoom`,
-//! `getOnlineCount`, `resume`, `megaphone:send`, `nextQuestion`.
+//! Client → server: `join_match`, `chatMessage`, `typing`, `stopTyping`, `chatRead`,
+//! `leaveRoom`, `getOnlineCount`, `resume`, `megaphone:send`, `nextQuestion`.
 //! Server → client: `hello`, `round`, `onlineCount`, `matchWaiting`, `matched`,
 //! `matchExpired`, `roundEcho`, `againInvite`, `chatMessage`, `typing`, `stopTyping`,
+//! `chatRead`,
 //! `question`, `chatEnded`, `chatEndedByReport`, `resumed`, `accountRestricted`, `accountWarned`, `megaphone`, `megaphoneSent`,
 //! `megaphoneCount`, `megaphoneHidden`, `error`.
 
@@ -38,6 +39,8 @@ pub enum ClientFrame {
     Typing(RoomRef),
     #[serde(rename = "stopTyping", deserialize_with = "object")]
     StopTyping(RoomRef),
+    #[serde(rename = "chatRead", deserialize_with = "object")]
+    ChatRead(ReadMark),
     #[serde(rename = "leaveRoom", deserialize_with = "object")]
     LeaveRoom(RoomRef),
     /// Its data is not read: absent, `null`, `{}` or anything else.
@@ -65,6 +68,7 @@ impl ClientFrame {
             Self::ChatMessage(_) => "chatMessage",
             Self::Typing(_) => "typing",
             Self::StopTyping(_) => "stopTyping",
+            Self::ChatRead(_) => "chatRead",
             Self::LeaveRoom(_) => "leaveRoom",
             Self::GetOnlineCount(_) => "getOnlineCount",
             Self::SendMegaphone(_) => "megaphone:send",
@@ -148,6 +152,28 @@ pub struct SendChatMessage {
 pub struct RoomRef {
     pub room_id: String,
     /// Ignored on the way in; on the way out, who is typing.
+    // Never read from a client, whatever its type.
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub user_id: Option<i64>,
+}
+
+/// `chatRead`, both ways: a member has read the room's messages up to `lastId` (the
+/// newest one shown while their page was visible), so the partner's client stops showing
+/// "1" beside their own messages up to it. A notice, stored nowhere: a client sends one
+/// for the newest message read, not one per message, and after a reconnect asks the
+/// partner for theirs (`ask`), which the partner's client answers with its mark.
+#[derive(Debug, Clone, Object, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[oai(rename_all = "camelCase", skip_serializing_if_is_none)]
+pub struct ReadMark {
+    pub room_id: String,
+    /// The newest message read (a `chatMessage` id); absent when none was yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_id: Option<String>,
+    /// True: "tell me your mark" (the sender's page has just come back).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ask: Option<bool>,
+    /// Ignored on the way in; on the way out, whose mark it is.
     // Never read from a client, whatever its type.
     #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<i64>,
@@ -581,6 +607,7 @@ pub struct ProtocolTypes {
     pub join_match: Option<JoinMatch>,
     pub send_chat_message: Option<SendChatMessage>,
     pub room_ref: Option<RoomRef>,
+    pub read_mark: Option<ReadMark>,
     pub resume: Option<Resume>,
     pub next_question: Option<NextQuestion>,
     pub hello: Option<Hello>,
@@ -758,6 +785,13 @@ mod tests {
                     assert_eq!(r.user_id, None, "{text}");
                 }
             }
+            let read = format!(
+                r#"{{"event":"chatRead","data":{{"roomId":"r","lastId":"1-0",{identity}}}}}"#
+            );
+            let Some(ClientFrame::ChatRead(mark)) = ClientFrame::parse(&read) else {
+                panic!("{read}");
+            };
+            assert_eq!((mark.user_id, mark.last_id.as_deref()), (None, Some("1-0")));
             let chat = r#""roomId":"r","message":"안녕""#;
             check(
                 &format!(r#"{{"event":"chatMessage","data":{{{chat},{identity}}}}}"#),
@@ -943,6 +977,18 @@ mod tests {
         same(&RoomRef {
             room_id: "r".into(),
             user_id: None,
+        });
+        same(&ReadMark {
+            room_id: "r".into(),
+            last_id: Some("1700000000000-3".into()),
+            ask: Some(true),
+            user_id: Some(7),
+        });
+        same(&ReadMark {
+            room_id: "r".into(),
+            last_id: None,
+            ask: None,
+            user_id: Some(7),
         });
         for code in ErrorCode::ALL {
             same(&SocketError::new("chatMessage", *code));

@@ -18,6 +18,8 @@ export interface ServerEvents {
   chatMessage: Schemas['ChatMessage'];
   typing: Schemas['RoomRef'];
   stopTyping: Schemas['RoomRef'];
+  /** The partner's read mark (the newest message they have read), or their asking for this side's (`ask`). */
+  chatRead: Schemas['ReadMark'];
   /** Another first question of the room, to both members after either asked (`nextQuestion`). */
   question: Schemas['Question'];
   chatEnded: Schemas['ChatEnded'];
@@ -47,6 +49,8 @@ export interface ClientEvents {
   chatMessage: Schemas['SendChatMessage'];
   typing: Schemas['RoomRef'];
   stopTyping: Schemas['RoomRef'];
+  /** The newest message read while the page was visible; `ask` after a reconnect for the partner's. */
+  chatRead: Schemas['ReadMark'];
   leaveRoom: Schemas['RoomRef'];
   getOnlineCount: Record<string, never>;
   resume: Schemas['Resume'];

@@ -2678,6 +2678,7 @@ export interface components {
             joinMatch?: components["schemas"]["JoinMatch"];
             sendChatMessage?: components["schemas"]["SendChatMessage"];
             roomRef?: components["schemas"]["RoomRef"];
+            readMark?: components["schemas"]["ReadMark"];
             resume?: components["schemas"]["Resume"];
             nextQuestion?: components["schemas"]["NextQuestion"];
             hello?: components["schemas"]["Hello"];
@@ -2779,6 +2780,26 @@ export interface components {
          * @enum {string}
          */
         QueueStatus: "open" | "closed";
+        /**
+         * ReadMark
+         * @description `chatRead`, both ways: a member has read the room's messages up to `lastId` (the
+         *     newest one shown while their page was visible), so the partner's client stops showing
+         *     "1" beside their own messages up to it. A notice, stored nowhere: a client sends one
+         *     for the newest message read, not one per message, and after a reconnect asks the
+         *     partner for theirs (`ask`), which the partner's client answers with its mark.
+         */
+        ReadMark: {
+            roomId: string;
+            /** @description The newest message read (a `chatMessage` id); absent when none was yet. */
+            lastId?: string;
+            /** @description True: "tell me your mark" (the sender's page has just come back). */
+            ask?: boolean;
+            /**
+             * Format: int64
+             * @description Ignored on the way in; on the way out, whose mark it is.
+             */
+            userId?: number;
+        };
         /** RealNameBody */
         RealNameBody: {
             /**

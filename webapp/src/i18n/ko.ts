@@ -424,6 +424,8 @@ export const ko = {
     me: '나',
     pending: '전송 중',
     failed: '전송 실패',
+    /** Beside one's own message the partner has not read yet, for screen readers (the "1"). */
+    unread: '안 읽음',
     retry: '다시 보내기',
     /** A message held down (or right-clicked) is copied. */
     copied: '메시지를 복사했어요.',

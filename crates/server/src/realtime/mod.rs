@@ -39,8 +39,8 @@ use crate::clock::{SharedClock, ShiftedClock};
 use crate::error::internal_code as internal;
 use crate::metrics::Metrics;
 use crate::wire::{
-    frame, ChatEnded, ChatMessage, EndReason, JoinMatch, MatchState, Matched, Question, RoomRef,
-    SendChatMessage,
+    frame, ChatEnded, ChatMessage, EndReason, JoinMatch, MatchState, Matched, Question, ReadMark,
+    RoomRef, SendChatMessage,
 };
 
 /// Rooms' news waiting for the recorder before one is written on its own.
@@ -532,6 +532,24 @@ impl Realtime {
         };
         drop(self.engine.relay(room, user_id, &frame(event, &data)));
         self.metrics.typing.told.inc();
+    }
+
+    /// `chatRead` of a member of `room`: their read mark (or their request for the
+    /// partner's), told to the partner only, in the typing notices' path. `lastId` must
+    /// be a message id's shape; nothing is stored.
+    pub fn relay_read(&self, room: &Room, user_id: i64, mark: &ReadMark) -> Result<(), ErrorCode> {
+        if mark.last_id.as_deref().is_some_and(|id| !is_stream_id(id)) {
+            return Err(ErrorCode::InvalidRequest);
+        }
+        let data = ReadMark {
+            room_id: room.id.clone(),
+            last_id: mark.last_id.clone(),
+            ask: mark.ask.filter(|ask| *ask),
+            user_id: Some(user_id),
+        };
+        drop(self.engine.relay(room, user_id, &frame("chatRead", &data)));
+        self.metrics.read_marks.inc();
+        Ok(())
     }
 
     /// `nextQuestion` of a member of `room` who sees draw `draw` of its questions: both

@@ -600,6 +600,10 @@ impl Socket<'_> {
                     Err(e) => Err(e),
                 }
             }
+            ClientFrame::ChatRead(mark) => match self.room(&mark.room_id).await {
+                Ok(room) => realtime.relay_read(&room, self.user.id, &mark),
+                Err(e) => Err(e),
+            },
             ClientFrame::LeaveRoom(r) => realtime.leave_room(self.user.id, &r.room_id).await,
             ClientFrame::GetOnlineCount(_) => match realtime.engine.online_count().await {
                 Ok(count) => {

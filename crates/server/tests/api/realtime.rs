@@ -35,6 +35,7 @@ crate::both!(
     room_ids_the_database_cannot_hold_are_refused_as_input,
     typing_names_a_room_as_every_other_frame_does,
     a_message_tells_that_typing_stopped_and_the_stop_after_it_goes_no_further,
+    a_read_mark_reaches_the_partner_alone_and_a_request_for_one_too,
     abuse_and_early_contacts_are_masked_and_the_archive_keeps_what_was_said,
     a_blocked_partner_is_never_matched_again,
     the_one_who_was_left_may_rate_the_chat_and_block_the_partner,
@@ -940,6 +941,65 @@ async fn a_message_tells_that_typing_stopped_and_the_stop_after_it_goes_no_furth
         .is_err());
     let notices = |op: &str| app.metric(&format!("telepathy_typing_notices_total{{op=\"{op}\"}}"));
     assert_eq!((notices("told"), notices("skipped")), (4.0, 2.0));
+}
+
+/// `chatRead` tells the partner, and only the partner, what its sender has read, in order
+/// with the sender's messages; `ask` (after a reconnect) goes with it. The mark is named by
+/// the server, whatever the client says; a `lastId` of another shape, or a room the sender
+/// is not in, is refused before the engine sees it.
+async fn a_read_mark_reaches_the_partner_alone_and_a_request_for_one_too(mut app: TestApp) {
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let (mut b, _) = user(&mut app, "bobby", "01033334444").await;
+    let (ma, mb) = pair(&app, &mut a, &mut b).await;
+    let room = ma["roomId"].as_str().unwrap().to_owned();
+    let (id_a, id_b) = (ma["senderId"].clone(), mb["senderId"].clone());
+    let hello = a.say(&mut b, &room, "안녕").await;
+    a.expect("chatMessage").await;
+    b.send(
+        "chatRead",
+        json!({ "roomId": room, "lastId": hello["id"], "userId": id_a, "ask": false }),
+    )
+    .await;
+    let read = a.expect("chatRead").await;
+    assert_eq!(
+        read,
+        json!({ "roomId": room, "lastId": hello["id"], "userId": id_b })
+    );
+    // Back from a reconnect, with nothing read yet: a request alone.
+    a.send("chatRead", json!({ "roomId": room, "ask": true }))
+        .await;
+    a.send("chatMessage", json!({ "roomId": room, "message": "또" }))
+        .await;
+    let asked = b.expect_any(&["chatRead", "chatMessage"]).await;
+    assert_eq!(
+        asked,
+        (
+            "chatRead".to_owned(),
+            json!({ "roomId": room, "ask": true, "userId": id_a })
+        )
+    );
+    assert_eq!(b.expect("chatMessage").await["message"], json!("또"));
+    // Nobody hears their own mark.
+    assert!(b
+        .try_expect_any(&["chatRead"], std::time::Duration::from_millis(300))
+        .await
+        .is_err());
+    for bad in [json!("12"), json!("x-1"), json!("1-2-3"), json!(5)] {
+        b.send("chatRead", json!({ "roomId": room, "lastId": bad }))
+            .await;
+        let refused = b.expect("error").await;
+        assert_eq!(refused["event"], json!("chatRead"), "{bad}");
+        assert_eq!(refused["code"], json!("INVALID_REQUEST"), "{bad}");
+    }
+    let other = "0".repeat(32);
+    b.send("chatRead", json!({ "roomId": other, "lastId": "1-0" }))
+        .await;
+    assert_eq!(b.expect("error").await["code"], json!("NOT_IN_ROOM"));
+    assert!(a
+        .try_expect_any(&["chatRead"], std::time::Duration::from_millis(300))
+        .await
+        .is_err());
+    assert_eq!(app.metric("telepathy_read_marks_total"), 2.0);
 }
 
 /// `typing` and `stopTyping` check the room id as `chatMessage` does: an id of another shape

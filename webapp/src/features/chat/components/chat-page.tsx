@@ -215,7 +215,12 @@ function ChatRoom({ info }: { info: ChatInfo }) {
       <div className="chat-body" ref={bodyRef}>
         {/* An invitation to say hello, only while hello can still be said. */}
         {entries.length === 0 && active ? <p className="chat-empty">{ko.chat.emptyHint}</p> : null}
-        <MessageList entries={entries} myId={myId} partnerNickname={partnerNickname} onRetry={active ? room.retry : undefined} />
+        <MessageList
+          entries={entries}
+          myId={myId}
+          partnerNickname={partnerNickname}
+          partnerRead={room.partnerRead}
+          onRetry={active ? room.retry : undefined} />
         <div className="typing-indicator" role="status" aria-live="polite">
           {partnerTyping ? (
             <>

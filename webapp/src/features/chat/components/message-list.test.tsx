@@ -94,3 +94,24 @@ describe('copying a message', () => {
     expect(toast.error).toHaveBeenCalledWith(ko.chat.copyFailed);
   });
 });
+
+describe('read marks', () => {
+  const log = [entry('1', 7, '안녕'), entry('2', 12, '반가워요'), entry('3', 7, '바다 좋아해요?'), entry('4', 7, '저는 여름 바다요')];
+  const unreadOf = () => Array.from(document.querySelectorAll('.bubble-row')).map((row) => row.querySelector('.bubble-row__unread')?.textContent ?? '');
+
+  it('shows "1" beside each of my messages the partner has not read, never beside theirs', () => {
+    const { rerender } = render(<MessageList entries={log} myId={7} partnerNickname="별빛" partnerRead={null} />);
+    expect(unreadOf()).toEqual([`1${ko.chat.unread}`, '', `1${ko.chat.unread}`, `1${ko.chat.unread}`]);
+    rerender(<MessageList entries={log} myId={7} partnerNickname="별빛" partnerRead="3-0" />);
+    expect(unreadOf()).toEqual(['', '', '', `1${ko.chat.unread}`]);
+    rerender(<MessageList entries={log} myId={7} partnerNickname="별빛" partnerRead="4-0" />);
+    expect(unreadOf()).toEqual(['', '', '', '']);
+  });
+
+  it('shows no "1" on a message still on its way or failed', () => {
+    const pending: ChatEntry = { ...entry('5', 7, '가는 중'), id: null, clientId: 'c5', status: 'pending' };
+    const failed: ChatEntry = { ...entry('6', 7, '실패'), id: null, clientId: 'c6', status: 'failed' };
+    render(<MessageList entries={[pending, failed]} myId={7} partnerNickname="별빛" partnerRead={null} />);
+    expect(unreadOf()).toEqual(['', '']);
+  });
+});

@@ -10,6 +10,7 @@ import { tabSocket, useSocketEvent, useSocketStatus } from '@/lib/socket';
 import { useEndMatch } from '../api/end-match';
 import { useReport } from '../api/report';
 import type { ReportForm } from '../components/report-modal';
+import { useReadMarks } from './use-read-marks';
 import { useTypingSignal } from './use-typing-signal';
 
 /** The partner's indicator goes away this long after their last `typing`, should `stopTyping` be lost. */
@@ -41,6 +42,8 @@ export interface ChatRoom {
   /** The partner can be reported: while chatting, or after they left or stayed away. */
   canReport: boolean;
   partnerTyping: boolean;
+  /** The newest message the partner has read (their read mark); null before they read any. */
+  partnerRead: string | null;
   /** The socket has been down longer than a short drop. */
   reconnecting: boolean;
   /** Browser back was pressed during the chat and waits for the leave confirmation. */
@@ -84,6 +87,7 @@ export function useChatRoom(info: ChatInfo): ChatRoom {
   const toldMasked = useRef(false);
   const active = ended === null && !leaving && !reported;
   const typing = useTypingSignal(roomId, active);
+  const partnerRead = useReadMarks(roomId, entries, partnerId, active);
   const canReport = !leaving && !reported && (ended === null || ended.reason === 'left' || ended.reason === 'disconnected');
 
   const blocker = useBlocker(({ historyAction }) => historyAction === NavigationType.Pop && active);
@@ -301,6 +305,7 @@ export function useChatRoom(info: ChatInfo): ChatRoom {
     reporting,
     canReport,
     partnerTyping: partnerTypingAt !== null && active,
+    partnerRead,
     reconnecting: socketStatus !== 'open' && lateConnection === tabSocket().connectionId(),
     backBlocked: blocker.state === 'blocked',
     send,

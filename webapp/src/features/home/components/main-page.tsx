@@ -22,7 +22,7 @@ import { notePick } from '../lib/my-picks';
 import '../home.css';
 
 /** Refusals of chat frames belong to the chat screen; they are not news here. */
-const chatEvents = new Set(['chatMessage', 'typing', 'stopTyping', 'leaveRoom', 'resume']);
+const chatEvents = new Set(['chatMessage', 'typing', 'stopTyping', 'chatRead', 'leaveRoom', 'resume']);
 
 /** Home after login: the round's four words, a pick, and the wait for someone who picked the same. */
 export function MainPage() {
