@@ -7,6 +7,9 @@ use crate::{isolate, Batch, Store, StoreError};
 /// Rooms whose ends one statement records: three parameters each, well under SQLite's
 /// limit.
 const ENDS_PER_STATEMENT: usize = 200;
+/// Rooms a statement of `insert_matches` writes: 600 parameters for the rooms and 1,200 for
+/// their history, well inside both databases' limits.
+const MATCHES_PER_STATEMENT: usize = 100;
 
 /// A room as archived.
 #[derive(Debug, Clone, FromRow)]
@@ -119,43 +122,58 @@ impl Store {
         }
     }
 
+    /// Rooms and their word-history lines in two multi-row statements a chunk, in one
+    /// transaction: at a round's start the recorder writes a few batches a second, and a
+    /// statement per row cost the database as much as Redis spent on the whole join.
     async fn insert_matches(
         &self,
         batch: &[(&RoomRecord, [MatchSide<'_>; 2])],
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        for (room, sides) in batch {
-            let added = sqlx::query(
-                "INSERT INTO rooms (id, word, round, user_a, user_b, created_at) VALUES ($1, $2, $3, $4, $5, $6)
-                 ON CONFLICT (id) DO NOTHING",
-            )
-            .bind(&room.id)
-            .bind(&room.word)
-            .bind(room.round)
-            .bind(room.user_a)
-            .bind(room.user_b)
-            .bind(room.created_at)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-            // Recorded already (by the recorder, or by a report that needed it first).
-            if added == 0 {
+        for chunk in batch.chunks(MATCHES_PER_STATEMENT) {
+            let mut sql = String::from(
+                "INSERT INTO rooms (id, word, round, user_a, user_b, created_at) VALUES ",
+            );
+            values(&mut sql, chunk.len(), 6);
+            // Recorded already (by the recorder, or by a report that needed it first): no
+            // history again.
+            sql.push_str(" ON CONFLICT (id) DO NOTHING RETURNING id");
+            let mut rooms = sqlx::query_scalar::<_, String>(&sql);
+            for (room, _) in chunk {
+                rooms = rooms
+                    .bind(&room.id)
+                    .bind(&room.word)
+                    .bind(room.round)
+                    .bind(room.user_a)
+                    .bind(room.user_b)
+                    .bind(room.created_at);
+            }
+            let mut added: std::collections::HashSet<String> =
+                rooms.fetch_all(&mut *tx).await?.into_iter().collect();
+            let fresh: Vec<_> = chunk
+                .iter()
+                .filter(|(room, _)| added.remove(&room.id))
+                .collect();
+            if fresh.is_empty() {
                 continue;
             }
-            for (me, partner) in [(&sides[0], &sides[1]), (&sides[1], &sides[0])] {
-                sqlx::query(
-                    "INSERT INTO word_history (user_id, room_id, word, partner_id, partner_nickname, connected_at)
-                     VALUES ($1, $2, $3, $4, $5, $6)",
-                )
-                .bind(me.user_id)
-                .bind(&room.id)
-                .bind(&room.word)
-                .bind(partner.user_id)
-                .bind(partner.nickname)
-                .bind(room.created_at)
-                .execute(&mut *tx)
-                .await?;
+            let mut sql = String::from(
+                "INSERT INTO word_history (user_id, room_id, word, partner_id, partner_nickname, connected_at) VALUES ",
+            );
+            values(&mut sql, 2 * fresh.len(), 6);
+            let mut lines = sqlx::query(&sql);
+            for (room, sides) in fresh {
+                for (me, partner) in [(&sides[0], &sides[1]), (&sides[1], &sides[0])] {
+                    lines = lines
+                        .bind(me.user_id)
+                        .bind(&room.id)
+                        .bind(&room.word)
+                        .bind(partner.user_id)
+                        .bind(partner.nickname)
+                        .bind(room.created_at);
+                }
             }
+            lines.execute(&mut *tx).await?;
         }
         tx.commit().await?;
         Ok(())
@@ -422,5 +440,18 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         Ok(ids)
+    }
+}
+
+
+/// Appends `rows` parenthesised rows of `width` numbered placeholders (`($1, $2), ($3, $4)`).
+fn values(sql: &mut String, rows: usize, width: usize) {
+    for row in 0..rows {
+        sql.push_str(if row == 0 { "(" } else { ", (" });
+        for column in 0..width {
+            let sep = if column == 0 { "" } else { ", " };
+            let _ = write!(sql, "{sep}${}", row * width + column + 1);
+        }
+        sql.push(')');
     }
 }

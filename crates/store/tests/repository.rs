@@ -497,6 +497,20 @@ async fn matches_are_recorded_in_batches(store: Store) {
     store.record_matches(&again).await.unwrap();
     assert_eq!(store.word_history(a, 50).await.unwrap().len(), 4);
     assert!(store.room_record("batch3").await.unwrap().is_some());
+    // A round's start: more rooms than one statement holds, one of them recorded already
+    // and sitting in the middle of a statement.
+    let many: Vec<RoomRecord> = (0..230)
+        .map(|i| room(&format!("many{i}"), a, b, 10_000 + i))
+        .collect();
+    let mut rush: Vec<_> = many.iter().map(|r| (r, sides())).collect();
+    rush.insert(150, (&rooms[1], sides()));
+    let written = store.record_matches(&rush).await.unwrap();
+    assert!(written.refused.is_empty());
+    assert_eq!(store.word_history(a, 1_000).await.unwrap().len(), 234);
+    assert_eq!(store.word_history(b, 1_000).await.unwrap().len(), 234);
+    for id in ["many0", "many99", "many100", "many229"] {
+        assert!(store.room_record(id).await.unwrap().is_some(), "{id}");
+    }
 }
 
 async fn matches_write_history_for_both(store: Store) {
