@@ -443,9 +443,8 @@ pub trait Engine: Send + Sync + 'static {
     /// room is still open. `room` is the caller's record of the room, which vouches that
     /// `sender` sits in it (as for [`Engine::send`]). The notice is on its way when this
     /// returns, in order with the sender's messages of the room that follow; the answer
-    /// says later whether it went (false: `sender` is no member, or the room had ended,
-    /// which a notice may not learn: one to a room that has just ended may still go to
-    /// the partner's sockets), and may be dropped unread.
+    /// says later whether it went (false: the room had ended, or `sender` is no member),
+    /// and may be dropped unread.
     fn relay(&self, room: &Room, sender: i64, frame: &str) -> Relayed;
 
     /// Messages of the room after `after` (all when `None`), oldest first, at most `limit`.

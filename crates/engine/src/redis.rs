@@ -42,7 +42,6 @@
 mod bus;
 mod lanes;
 mod layout;
-mod routes;
 mod scripts;
 
 use std::collections::{HashMap, HashSet};
@@ -60,9 +59,8 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 pub(crate) use self::bus::RedisInbox;
 use self::bus::{probe, resubscribe, subscribe, Bus, Probes, INBOX_CAPACITY};
-use self::lanes::{answer_of, closing, LaneState, Lanes, SendJob, Work};
+use self::lanes::{answer_of, closing, LaneState, Lanes, SendJob};
 use self::layout::{partition_of, room_key_in, tag, user_partition, Layout};
-use self::routes::Route;
 use self::scripts::Scripts;
 use crate::{
     duration_ms, millis, presence_ttl_ms, ArchiveMark, ArchiveShare, Backlog, Engine, EngineError,
@@ -190,7 +188,6 @@ impl RedisEngine {
             deafened: broadcast::channel(16).0,
             resubscribed: broadcast::channel(16).0,
             probes: Arc::new(Probes::new()),
-            routes: Arc::default(),
         };
         tokio::spawn(resubscribe(bus.clone()));
         tokio::spawn(probe(client.clone(), bus.clone()));
@@ -284,13 +281,13 @@ impl RedisEngine {
         let anchor = self.layout.of(&room.id);
         let job = SendJob {
             anchor: anchor.to_owned(),
-            work: Work::Script([
+            args: [
                 format!("{}:s", room_key_in(anchor, &room.id)),
                 prefix,
                 data,
                 tail,
                 key,
-            ]),
+            ],
             answer,
         };
         (job, answered)
@@ -379,26 +376,6 @@ impl RedisEngine {
                 .await?;
         }
         Ok(())
-    }
-
-    /// Reads the room's record of its members' sockets for its notices' route, in the
-    /// background (see `routes`).
-    fn read_route(&self, room_id: &str, generation: u64) {
-        let (client, routes) = (self.client.clone(), Arc::clone(&self.bus.routes));
-        let (room_id, key) = (room_id.to_owned(), format!("{}:w", self.room_key(room_id)));
-        tokio::spawn(async move {
-            let record: Option<Vec<String>> = client
-                .hgetall::<HashMap<String, String>, _>(key)
-                .await
-                .ok()
-                .map(|fields| {
-                    fields
-                        .into_iter()
-                        .flat_map(|(field, user)| [field, user])
-                        .collect()
-                });
-            routes.read(&room_id, generation, record);
-        });
     }
 
     /// Records in room `room_id` that a socket of a member is here, or (`here` false) no
@@ -997,33 +974,15 @@ impl Engine for RedisEngine {
         let Some(partner) = room.partner_of(sender) else {
             return Box::pin(std::future::ready(Ok(false)));
         };
-        let head = crate::bus::head(&[partner.user_id]);
-        // Where the node knows the partner's instances, a plain publish; else the send
-        // script, and the route is read for the next notice.
-        let (job, answered) = match self.bus.routes.of(&room.id, partner.user_id) {
-            Route::Known(instances) => {
-                let anchor = self.layout.of(&room.id);
-                let channels = instances
-                    .iter()
-                    .map(|i| format!("{anchor}in:{i}"))
-                    .collect();
-                SendJob::publish(anchor, channels, format!("\u{1e}{head}{frame}"))
-            }
-            Route::Unknown(read) => {
-                if let Some(generation) = read {
-                    self.read_route(&room.id, generation);
-                }
-                self.send_job(
-                    room,
-                    [
-                        head,
-                        String::new(),
-                        frame.to_owned(),
-                        partner.user_id.to_string(),
-                    ],
-                )
-            }
-        };
+        let (job, answered) = self.send_job(
+            room,
+            [
+                crate::bus::head(&[partner.user_id]),
+                String::new(),
+                frame.to_owned(),
+                partner.user_id.to_string(),
+            ],
+        );
         // Queued now, so that it goes before any message the caller sends next.
         match self.sends.lane(job.slot()).try_send(job) {
             Ok(()) => Box::pin(async move { Ok(answer_of(answered).await?.is_some()) }),

@@ -98,7 +98,6 @@ both!(
     hundreds_join_one_word_at_once,
     a_retried_message_is_appended_once_and_echoed_with_its_id,
     many_senders_at_once_are_delivered_whole_and_in_order,
-    notices_keep_their_order_and_follow_their_receiver_to_another_node,
 );
 
 /// More sockets than any test opens for one user.
@@ -654,10 +653,7 @@ async fn only_members_of_open_rooms_send(engine: Arc<dyn Engine>) {
     assert!(!engine.relay(&room, 3, "typing").await.unwrap());
     engine.end_room(&room.id, None, 9_000, &BYE).await.unwrap();
     assert_eq!(send(&engine, &room, 1, "too late").await, None);
-    // A notice to a room that has just ended may still go (over Redis a node that knows
-    // the partner's instances publishes it itself), to a client that has closed the chat.
-    engine.relay(&room, 1, "typing").await.unwrap();
-    assert!(!engine.relay(&room, 3, "typing").await.unwrap());
+    assert!(!engine.relay(&room, 1, "typing").await.unwrap());
     assert!(engine
         .read_after(&room.id, None, 10)
         .await
@@ -959,54 +955,6 @@ async fn an_inbox_that_falls_behind_says_so(engine: Arc<dyn Engine>) {
     }
     engine.deliver(&[1], "after").await.unwrap();
     assert_eq!(next(&mut slow).await, event(&[1], "after"));
-}
-
-/// A notice (typing) reaches the partner's sockets in its place among the sender's
-/// messages, whether the engine routes it with the messages or by what it learnt of the
-/// room (over Redis, the instances in the room's record), and follows the partner when
-/// their socket moves to another node.
-async fn notices_keep_their_order_and_follow_their_receiver_to_another_node(
-    engine: Arc<dyn Engine>,
-) {
-    let now = 1_000_000;
-    let mut n1 = node(&engine, "n1", now).await;
-    let mut n2 = node(&engine, "n2", now).await;
-    let mut n3 = node(&engine, "n3", now).await;
-    n1.hold(&engine, 1).await;
-    n2.hold(&engine, 2).await;
-    join(&engine, 7, "봄", 1).await;
-    assert_eq!(next(&mut n1).await, event(&[1], "waiting 1"));
-    let room = matched(join(&engine, 7, "봄", 2).await);
-    assert_eq!(next(&mut n1).await, event(&[1], "matched 1"));
-    assert_eq!(next(&mut n2).await, event(&[2], "matched 2"));
-    for round in 0..3 {
-        engine
-            .relay(&room, 1, &format!("typing {round}"))
-            .await
-            .unwrap();
-        let id = send(&engine, &room, 1, "hi").await.unwrap();
-        engine
-            .relay(&room, 1, &format!("read {round}"))
-            .await
-            .unwrap();
-        assert_eq!(next(&mut n2).await, event(&[2], &format!("typing {round}")));
-        assert_eq!(next(&mut n2).await, event(&[2], &format!("<{id}>")));
-        assert_eq!(next(&mut n2).await, event(&[2], &format!("read {round}")));
-        assert_eq!(next(&mut n1).await, event(&[1], &format!("<{id}>")));
-        // Time for the way to the partner to be learnt.
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    // The partner opens a socket on n3 and closes theirs on n2; n1 hears that the room's
-    // sockets changed as it hears the room's events.
-    n3.hold(&engine, 2).await;
-    engine.detach("n2", 2, 2, now).await.unwrap();
-    quiet(&mut n1).await;
-    for notice in ["typing here", "typing still"] {
-        engine.relay(&room, 1, notice).await.unwrap();
-        assert_eq!(next(&mut n3).await, event(&[2], notice));
-    }
-    quiet(&mut n2).await;
-    quiet(&mut n3).await;
 }
 
 async fn events_reach_the_nodes_that_hold_their_users(engine: Arc<dyn Engine>) {

@@ -13,7 +13,6 @@ use fred::types::Message;
 use futures_util::future::join_all;
 use tokio::sync::broadcast;
 
-use super::routes::{Routes, ROUTE};
 use super::PARTITIONS;
 use crate::bus::decode_events;
 use crate::{wall_ms, EngineError, Inbound, Received};
@@ -73,7 +72,6 @@ impl RedisInbox {
                 next = self.reconnects.recv() => match next {
                     Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {
                         self.probes.hole(0..PARTITIONS);
-                        self.bus.routes.forget_all();
                         self.holes += 1;
                         self.pending.clear();
                         return Some(Received::Gap);
@@ -82,7 +80,6 @@ impl RedisInbox {
                 },
                 next = self.deafened.recv() => match next {
                     Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {
-                        self.bus.routes.forget_all();
                         self.holes += 1;
                         self.pending.clear();
                         return Some(Received::Gap);
@@ -110,11 +107,6 @@ impl RedisInbox {
                     }
                     Ok(_) if self.holes > 0 => {}
                     Ok(message) if !message.channel.ends_with(&*self.mine) && *message.channel != *self.bus.everyone => {}
-                    Ok(message) if message.value.as_bytes().is_some_and(|b| b.first() == Some(&(ROUTE as u8))) => {
-                        if let Some(room) = message.value.as_str() {
-                            self.bus.routes.changed(&room[1..]);
-                        }
-                    }
                     Ok(message) => {
                         let read = message.value.as_str().is_some_and(|text| decode_events(&text, &mut self.pending));
                         if !read {
@@ -123,7 +115,6 @@ impl RedisInbox {
                     }
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         self.probes.hole(0..PARTITIONS);
-                        self.bus.routes.forget_all();
                         return Some(Received::Gap);
                     }
                     Err(broadcast::error::RecvError::Closed) => return None,
@@ -273,9 +264,6 @@ pub(super) struct Bus {
     pub(super) deafened: broadcast::Sender<()>,
     pub(super) resubscribed: broadcast::Sender<()>,
     pub(super) probes: Arc<Probes>,
-    /// Where this node's notices of each room go (see `routes`), kept current by the news
-    /// the inboxes hear.
-    pub(super) routes: Arc<Routes>,
 }
 
 /// Subscribes to the bus's channels, one per call (a cluster takes several in one call only

@@ -4,54 +4,25 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use fred::interfaces::PubsubInterface as _;
 use fred::prelude::*;
 use fred::types::config::Server;
 use fred::types::scripts::Script;
-use fred::types::{ClusterHash, CustomCommand};
 use futures_util::future::join_all;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{CALL_TIMEOUT, COMMAND_QUEUE};
 use crate::{EngineError, STREAM_MAX};
 
-/// One chat message or notice, waiting for its batch: its partition's anchor, and what
-/// goes to Redis for it.
+/// One chat message or notice, waiting for its batch: its partition's anchor, and its part
+/// of the call's arguments (room stream key, event prefix, stored data ('' for a notice),
+/// frame tail, client id key or '' (for a notice, whom it is for); see `SEND`).
 pub(super) struct SendJob {
     pub(super) anchor: String,
-    pub(super) work: Work,
+    pub(super) args: [String; 5],
     pub(super) answer: oneshot::Sender<Result<Option<String>, EngineError>>,
 }
 
-pub(super) enum Work {
-    /// Its part of the send script's arguments (room stream key, event prefix, stored data
-    /// ('' for a notice), frame tail, client id key or '' (for a notice, whom it is for);
-    /// see `SEND`).
-    Script([String; 5]),
-    /// A notice whose route the node knows (see `routes`): the event, published as it is
-    /// on each of these inboxes, in the room's partition.
-    Publish {
-        channels: Vec<String>,
-        event: String,
-    },
-}
-
 impl SendJob {
-    /// A notice for `channels`, answered '+' once published.
-    pub(super) fn publish(
-        anchor: &str,
-        channels: Vec<String>,
-        event: String,
-    ) -> (Self, oneshot::Receiver<Result<Option<String>, EngineError>>) {
-        let (answer, answered) = oneshot::channel();
-        let job = Self {
-            anchor: anchor.to_owned(),
-            work: Work::Publish { channels, event },
-            answer,
-        };
-        (job, answered)
-    }
-
     /// The slot of the job's partition, which picks its lane.
     pub(super) fn slot(&self) -> u16 {
         fred::util::redis_keyslot(self.anchor.as_bytes())
@@ -157,7 +128,7 @@ pub(super) async fn send_batches(
                 break;
             }
         }
-        let answers = send_all(&client, &script, &batch).await;
+        let answers = send_call(&client, &script, &batch).await;
         let mut away = Vec::new();
         for (job, answer) in batch.drain(..).zip(answers) {
             match answer {
@@ -184,154 +155,35 @@ pub(super) async fn send_batches(
     }
 }
 
-/// A batch in its order: each run of script jobs one call of the send script, each run of
-/// publishes their `SPUBLISH`es (the notices of one inbox in one message), all pipelined
-/// on the lane's connection, so that a notice keeps its place among the messages; an
-/// answer per job. A batch without publishes is one plain call.
-async fn send_all(
-    client: &Client,
-    script: &Script,
-    jobs: &[SendJob],
-) -> Vec<Result<Option<String>, EngineError>> {
-    if jobs.iter().all(|job| matches!(job.work, Work::Script(_))) {
-        return send_call(client, script, jobs).await;
-    }
-    let runs = runs(jobs);
-    let pipe = client.pipeline();
-    for run in &runs {
-        let queued: Result<(), _> = match run {
-            Run::Script(range) => {
-                // EVALSHA by hand (a pipeline has no script calls): routed by its key, the
-                // first job's anchor.
-                let jobs = &jobs[range.clone()];
-                let mut args: Vec<fred::types::Value> = vec![
-                    script.sha1().clone().into(),
-                    1.into(),
-                    jobs[0].anchor.clone().into(),
-                ];
-                args.extend(script_args(jobs).into_iter().map(Into::into));
-                let evalsha = CustomCommand::new_static("EVALSHA", ClusterHash::Offset(2), false);
-                pipe.custom(evalsha, args).await
-            }
-            Run::Publish(channel, message) => pipe.spublish(channel.clone(), message.clone()).await,
-        };
-        if let Err(e) = queued {
-            return jobs
-                .iter()
-                .map(|_| Err(EngineError::Redis(e.clone())))
-                .collect();
-        }
-    }
-    let results: Vec<Result<fred::types::Value, fred::error::Error>> = pipe.try_all().await;
-    let mut answers: Vec<Option<Result<Option<String>, EngineError>>> =
-        jobs.iter().map(|_| None).collect();
-    for (run, result) in runs.iter().zip(results) {
-        match run {
-            Run::Script(range) => {
-                let range = range.clone();
-                let got = match result {
-                    // After a Redis restart the script is gone: this run again, alone (it
-                    // did not run, so nothing of it doubles).
-                    Err(e) if e.details().starts_with("NOSCRIPT") => {
-                        send_call(client, script, &jobs[range.clone()]).await
-                    }
-                    result => answers_of(result.and_then(fred::types::Value::convert), range.len()),
-                };
-                for (slot, answer) in answers[range].iter_mut().zip(got) {
-                    *slot = Some(answer);
-                }
-            }
-            Run::Publish(..) => {}
-        }
-    }
-    jobs.iter()
-        .zip(answers)
-        .map(|(job, answer)| match (&job.work, answer) {
-            (_, Some(answer)) => answer,
-            (Work::Publish { .. }, None) => Ok(Some("+".to_owned())),
-            (Work::Script(_), None) => {
-                Err(EngineError::Protocol("a chat message had no answer".into()))
-            }
-        })
-        .collect()
-}
-
-/// A batch cut into what goes to Redis in its order.
-enum Run {
-    /// Jobs of the send script, one call.
-    Script(std::ops::Range<usize>),
-    /// One inbox's notices of a run of publishes, joined.
-    Publish(String, String),
-}
-
-fn runs(jobs: &[SendJob]) -> Vec<Run> {
-    let mut runs = Vec::new();
-    let mut i = 0;
-    while i < jobs.len() {
-        if matches!(jobs[i].work, Work::Script(_)) {
-            let start = i;
-            while i < jobs.len() && matches!(jobs[i].work, Work::Script(_)) {
-                i += 1;
-            }
-            runs.push(Run::Script(start..i));
-            continue;
-        }
-        let mut inboxes: Vec<(String, String)> = Vec::new();
-        while let Some(Work::Publish { channels, event }) = jobs.get(i).map(|j| &j.work) {
-            for channel in channels {
-                match inboxes.iter_mut().find(|(c, _)| c == channel) {
-                    Some((_, message)) => message.push_str(event),
-                    None => inboxes.push((channel.clone(), event.clone())),
-                }
-            }
-            i += 1;
-        }
-        runs.extend(inboxes.into_iter().map(|(c, m)| Run::Publish(c, m)));
-    }
-    runs
-}
-
-fn script_args(jobs: &[SendJob]) -> Vec<String> {
-    let mut args = Vec::with_capacity(1 + jobs.len() * 5);
-    args.push(STREAM_MAX.to_string());
-    for job in jobs {
-        if let Work::Script(part) = &job.work {
-            args.extend(part.iter().cloned());
-        }
-    }
-    args
-}
-
-/// The send script's answers for `n` jobs, or the error for each.
-fn answers_of(
-    answers: Result<Vec<Option<String>>, fred::error::Error>,
-    n: usize,
-) -> Vec<Result<Option<String>, EngineError>> {
-    match answers {
-        Ok(answers) if answers.len() == n => answers.into_iter().map(Ok).collect(),
-        Ok(answers) => {
-            let e = format!("{} answers to {n} chat messages", answers.len());
-            (0..n)
-                .map(|_| Err(EngineError::Protocol(e.clone())))
-                .collect()
-        }
-        Err(e) => (0..n).map(|_| Err(EngineError::Redis(e.clone()))).collect(),
-    }
-}
-
-/// One call of the send script for `jobs` (not empty, all of the script), routed by the
-/// first's slot; an answer per job.
+/// One call of the send script for `jobs` (not empty), routed by the first's slot; an
+/// answer per job.
 pub(super) async fn send_call(
     client: &Client,
     script: &Script,
     jobs: &[SendJob],
 ) -> Vec<Result<Option<String>, EngineError>> {
-    let args = script_args(jobs);
+    let mut args = Vec::with_capacity(1 + jobs.len() * 5);
+    args.push(STREAM_MAX.to_string());
+    for job in jobs {
+        args.extend(job.args.iter().cloned());
+    }
     // After a Redis restart the script is gone: loaded again, and the call made again.
     let answers: Result<Vec<Option<String>>, _> = script
         .evalsha_with_reload(client, jobs[0].anchor.clone(), args)
         .await;
-    answers_of(answers, jobs.len())
+    match answers {
+        Ok(answers) if answers.len() == jobs.len() => answers.into_iter().map(Ok).collect(),
+        Ok(answers) => {
+            let e = format!("{} answers to {} chat messages", answers.len(), jobs.len());
+            jobs.iter()
+                .map(|_| Err(EngineError::Protocol(e.clone())))
+                .collect()
+        }
+        Err(e) => jobs
+            .iter()
+            .map(|_| Err(EngineError::Redis(e.clone())))
+            .collect(),
+    }
 }
 
 /// The answer to a chat message or notice handed to a lane: a message waits for the batch

@@ -286,25 +286,19 @@ return 1
 ";
 
 /// A socket of a member seated in a room: the room's events reach its instance from now
-/// on, and every instance in the record hears that it changed (`routes::ROUTE`: a node
-/// that publishes the room's notices itself reads the record again). The room may not be made yet (its last step comes after the seat), or be gone: the
+/// on. The room may not be made yet (its last step comes after the seat), or be gone: the
 /// record then expires unless the room is made. ARGV: room id, `<instance>/<socket>`,
 /// user.
 const ROOM_HERE: &str = r"
 local rk = K .. 'room:' .. ARGV[1]
 redis.call('HSET', rk .. ':w', ARGV[2], ARGV[3])
 if redis.call('EXISTS', rk) == 0 then redis.call('EXPIRE', rk .. ':w', 3600) end
-publish_room(redis.call('HGETALL', rk .. ':w'), '^' .. ARGV[1])
 return 1
 ";
 
-/// A socket recorded in a room closed; the instances left in the record hear it, as for
-/// `ROOM_HERE`. ARGV: room id, `<instance>/<socket>`.
+/// A socket recorded in a room closed. ARGV: room id, `<instance>/<socket>`.
 const ROOM_GONE: &str = r"
-local w = K .. 'room:' .. ARGV[1] .. ':w'
-local gone = redis.call('HDEL', w, ARGV[2])
-if gone == 1 then publish_room(redis.call('HGETALL', w), '^' .. ARGV[1]) end
-return gone
+return redis.call('HDEL', K .. 'room:' .. ARGV[1] .. ':w', ARGV[2])
 ";
 
 /// Frees a user from a room (ended, or never made): only that room. ARGV: user, room id.
@@ -662,8 +656,8 @@ impl Scripts {
             release: publishing(RELEASE),
             end_room: publishing(END_ROOM),
             send: script("#!lua flags=allow-cross-slot-keys", &[SEND]),
-            room_here: publishing(ROOM_HERE),
-            room_gone: publishing(ROOM_GONE),
+            room_here: anchored(ROOM_HERE),
+            room_gone: anchored(ROOM_GONE),
             deliver: publishing(DELIVER),
             read: anchored(READ),
             mark_archived: anchored(MARK_ARCHIVED),
