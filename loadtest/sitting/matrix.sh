@@ -5,7 +5,9 @@
 #   binary's path.
 # - SHAPE: R (the app's: typing, 120 Korean characters, 2,000 users at 1/s), P (the plain
 #   shape at the bench's defaults, 3,000 users at 4/s) or Q (the app's, quiet: 500 users at
-#   0.5/s).
+#   0.5/s), or M (the app's with read marks: each partner message answered with `chatRead`,
+#   at most one every 2 s, as the web app does; the bench's driver with read-marks.patch
+#   applied, `patch -p1 < read-marks.patch` in a copy of it).
 # - MASTERS: 0 for the Redis at 6379, N for a local Redis Cluster of N masters.
 # - STORM: 1 for the 10,000-join storm.
 # Writes OUT/NAME.json and OUT/NAME.err.
@@ -27,6 +29,7 @@ while read -r name kind shape nodes masters storm; do
   case $shape in
     R) export MESSAGES=12 RATE=1 RELAY_ARGS="--typing --msg-bytes 120 --hangul --pairs cross" ;;
     P) export USERS=3000 MESSAGES=30 RATE=4 RELAY_ARGS="--pairs cross" ;;
+    M) export MESSAGES=12 RATE=1 RELAY_ARGS="--typing --msg-bytes 120 --hangul --pairs cross --read-marks" ;;
     Q) export USERS=500 MESSAGES=10 RATE=0.5 RELAY_ARGS="--typing --msg-bytes 120 --hangul --pairs cross" ;;
     *) echo "unknown shape $shape" >&2; exit 2 ;;
   esac

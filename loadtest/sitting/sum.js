@@ -1,6 +1,6 @@
 // The sitting's runs, a line each: CPU per delivered message in the relay phase (nodes /
 // Redis / PostgreSQL), the relay's p50 / p99, losses, the leave, the match; for a storm,
-// join→matched and Redis per join.
+// join→matched and CPU per join (nodes / Redis / PostgreSQL).
 //   node loadtest/sitting/sum.js OUT/*.json
 const fs = require('fs');
 const r1 = (x) => (x == null ? '-' : Math.round(x * 10) / 10);
@@ -29,10 +29,17 @@ for (const f of process.argv.slice(2)) {
   const m = j.match;
   if (m && m.match) {
     const mp = (m.cpu?.phases ?? []).find((p) => p.phase === 'matched');
-    let redis = 0;
-    if (mp) for (const [k, v] of Object.entries(mp.perProcessCpuS)) if (k.startsWith('redis')) redis += v ?? 0;
+    let redis = 0, pg = 0, nodes = 0;
+    if (mp) {
+      for (const [k, v] of Object.entries(mp.perProcessCpuS)) {
+        if (k.startsWith('redis')) redis += v ?? 0;
+        else if (k.startsWith('pg')) pg += v ?? 0;
+        else nodes += v ?? 0;
+      }
+    }
     const joins = m.match.joins;
-    line += ` STORM p50/p99 ${m.match.latencyMs?.p50}/${m.match.latencyMs?.p99} matched ${m.match.matched} bad ${m.match.badRooms} twice ${m.match.doubleMatched} redis/join ${r1((redis * 1e6) / joins)} µs other ${mp?.otherCpuS}`;
+    const pj = (s) => r1((s * 1e6) / joins);
+    line += ` STORM p50/p99 ${m.match.latencyMs?.p50}/${m.match.latencyMs?.p99} matched ${m.match.matched} bad ${m.match.badRooms} twice ${m.match.doubleMatched} per join ${pj(redis + pg + nodes)} µs (nodes ${pj(nodes)} / redis ${pj(redis)} / pg ${pj(pg)}) other ${mp?.otherCpuS}`;
   }
   console.log(line);
 }
