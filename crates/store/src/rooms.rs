@@ -443,7 +443,6 @@ impl Store {
     }
 }
 
-
 /// Appends `rows` parenthesised rows of `width` numbered placeholders (`($1, $2), ($3, $4)`).
 fn values(sql: &mut String, rows: usize, width: usize) {
     for row in 0..rows {
