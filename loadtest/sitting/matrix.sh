@@ -9,7 +9,7 @@
 #   at most one every 2 s, as the web app does; the bench's driver with read-marks.patch
 #   applied, `patch -p1 < read-marks.patch` in a copy of it).
 # - MASTERS: 0 for the Redis at 6379, N for a local Redis Cluster of N masters.
-# - STORM: 1 for the 10,000-join storm.
+# - STORM: 1 for the 10,000-join storm, N > 1 for a storm of N joins.
 # Writes OUT/NAME.json and OUT/NAME.err.
 #
 #   NEW=… OLD=… BENCH=../shared/bench OUT=out loadtest/sitting/matrix.sh PLAN
@@ -33,7 +33,8 @@ while read -r name kind shape nodes masters storm; do
     Q) export USERS=500 MESSAGES=10 RATE=0.5 RELAY_ARGS="--typing --msg-bytes 120 --hangul --pairs cross" ;;
     *) echo "unknown shape $shape" >&2; exit 2 ;;
   esac
-  if [[ "$storm" == 1 ]]; then export STORM=1 USERS=10000 MESSAGES=2 RATE=1; fi
+  if [[ "$storm" == 1 ]]; then export STORM=1 USERS=10000 MESSAGES=2 RATE=1;
+  elif (( storm > 1 )); then export STORM=1 USERS=$storm MESSAGES=2 RATE=1; fi
   if (( masters > 0 )); then export REDIS_CLUSTER=$masters; else unset REDIS_CLUSTER; fi
   echo "$(date +%H:%M:%S) start $name" >&2
   if [[ "$kind" == peer ]]; then

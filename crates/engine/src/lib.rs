@@ -538,7 +538,10 @@ pub trait Engine: Send + Sync + 'static {
 }
 
 /// What a join tells: `waiting` to a user who waits now; to the members of a new room,
-/// each their own frame of `matched(room)`, in the order of `room.members`.
+/// each their own frame of `matched(room)`, in the order of `room.members`. `matched` may
+/// be called on a room whose waiter is not yet known and filled in afterwards, as text: it
+/// must write a member's id in decimal and a nickname as serde_json writes the string,
+/// and derive nothing else from them.
 pub struct JoinFrames<'a> {
     pub waiting: &'a str,
     pub matched: &'a (dyn Fn(&Room) -> [String; 2] + Sync),

@@ -61,7 +61,7 @@ pub(crate) use self::bus::RedisInbox;
 use self::bus::{probe, resubscribe, subscribe, Bus, Probes, INBOX_CAPACITY};
 use self::lanes::{answer_of, closing, LaneState, Lanes, SendJob};
 use self::layout::{partition_of, room_key_in, tag, user_partition, Layout};
-use self::scripts::Scripts;
+use self::scripts::{Scripts, WAITER_ID_MARK, WAITER_NICKNAME_MARK};
 use crate::{
     duration_ms, millis, presence_ttl_ms, ArchiveMark, ArchiveShare, Backlog, Engine, EngineError,
     Farewell, Gone, Heartbeat, Hit, Inbox, InboxKind, JoinFrames, JoinOutcome, Member,
@@ -98,6 +98,8 @@ pub struct RedisEngine {
     archive_turns: AtomicUsize,
     /// Chat messages and notices on their way to Redis.
     sends: Lanes,
+    /// Every partition on one server (not a cluster): a join is one call (`JOIN_ONE`).
+    one_server: bool,
 }
 
 /// Rooms of one partition whose streams the archive reads in one pipeline: the rooms of a
@@ -154,6 +156,7 @@ impl RedisEngine {
     pub async fn connect(url: &str, prefix: &str) -> Result<Self, EngineError> {
         let layout = Layout::new(prefix)?;
         let config = Config::from_url(url)?;
+        let one_server = config.server.is_centralized();
         let mut builder = Builder::from_config(config);
         builder
             .with_connection_config(|c| {
@@ -191,7 +194,7 @@ impl RedisEngine {
         };
         tokio::spawn(resubscribe(bus.clone()));
         tokio::spawn(probe(client.clone(), bus.clone()));
-        let scripts = Scripts::new();
+        let scripts = Scripts::new(&layout.anchors);
         let time = Script::from_lua("return redis.call('TIME')");
         for script in scripts.all().into_iter().chain([&time]) {
             script.load(&client).await?;
@@ -211,6 +214,7 @@ impl RedisEngine {
             bus,
             archive_turns: AtomicUsize::new(rand::random::<u16>().into()),
             sends,
+            one_server,
         })
     }
 
@@ -489,6 +493,95 @@ fn backlog_from(
     })
 }
 
+impl RedisEngine {
+    /// A join on one server: every step of [`Engine::join`] in one call (`JOIN_ONE`), the
+    /// `matched` frames built from templates in which the waiter, not known before the
+    /// call, stands as marks. A seat found stale is cleared and the join tried once more.
+    #[allow(clippy::too_many_arguments)]
+    async fn join_in_one(
+        &self,
+        round: i64,
+        word: &str,
+        member: &Member,
+        apart: &[i64],
+        room_id: &str,
+        now_ms: i64,
+        frames: &JoinFrames<'_>,
+    ) -> Result<JoinOutcome, EngineError> {
+        let me = member.user_id;
+        let queue = format!("{round}:{word}");
+        let token = random_token();
+        let apart = apart_list(apart);
+        let member_json =
+            serde_json::to_string(member).map_err(|e| EngineError::Protocol(e.to_string()))?;
+        let waiter = Member {
+            user_id: WAITER_ID_MARK,
+            nickname: WAITER_NICKNAME_MARK.to_owned(),
+        };
+        let template = Room {
+            id: room_id.to_owned(),
+            word: word.to_owned(),
+            round,
+            members: [waiter, member.clone()],
+            created_ms: now_ms,
+            ended_ms: None,
+        };
+        let [for_waiter, for_me] = (frames.matched)(&template);
+        let args = vec![
+            me.to_string(),
+            queue.clone(),
+            token.clone(),
+            frames.waiting.to_owned(),
+            format!("{me}|{token}|{apart}|{member_json}"),
+            apart,
+            round.to_string(),
+            room_id.to_owned(),
+            now_ms.to_string(),
+            member_json,
+            word.to_owned(),
+            (partition_of(&queue) + 1).to_string(),
+            (partition_of(room_id) + 1).to_string(),
+            for_waiter,
+            for_me,
+        ];
+        let mut repaired = false;
+        loop {
+            let reply: Vec<String> = self
+                .run(&self.scripts.join_one, self.layout.user(me), args.clone())
+                .await?;
+            match reply.as_slice() {
+                [kind] if kind == "waiting" => return Ok(JoinOutcome::Waiting),
+                [kind, waiter] if kind == "matched" => {
+                    let [_, me] = template.members;
+                    return Ok(JoinOutcome::Matched(Room {
+                        members: [member_from(waiter)?, me],
+                        ..template
+                    }));
+                }
+                [kind, room, since] if kind == "in_room" => {
+                    let since = since.parse().unwrap_or(0);
+                    if repaired || !self.stale_seat(room, since, now_ms).await? {
+                        return Ok(JoinOutcome::AlreadyInRoom(room.clone()));
+                    }
+                    self.leave_room(me, room).await?;
+                    repaired = true;
+                }
+                other => return Err(EngineError::Protocol(format!("join returned {other:?}"))),
+            }
+        }
+    }
+}
+
+/// The users a joiner is kept apart from, as queue entries and the scripts hold them:
+/// `,1,2,`, or empty.
+fn apart_list(apart: &[i64]) -> String {
+    if apart.is_empty() {
+        return String::new();
+    }
+    let ids: Vec<String> = apart.iter().map(i64::to_string).collect();
+    format!(",{},", ids.join(","))
+}
+
 fn random_token() -> String {
     format!("{:016x}", rand::random::<u64>())
 }
@@ -637,6 +730,11 @@ impl Engine for RedisEngine {
         now_ms: i64,
         frames: &JoinFrames<'_>,
     ) -> Result<JoinOutcome, EngineError> {
+        if self.one_server {
+            return self
+                .join_in_one(round, word, member, apart, room_id, now_ms, frames)
+                .await;
+        }
         let me = member.user_id;
         let queue = format!("{round}:{word}");
         let token = random_token();
@@ -669,12 +767,7 @@ impl Engine for RedisEngine {
                 other => return Err(EngineError::Protocol(format!("join returned {other:?}"))),
             }
         };
-        let apart = if apart.is_empty() {
-            String::new()
-        } else {
-            let ids: Vec<String> = apart.iter().map(i64::to_string).collect();
-            format!(",{},", ids.join(","))
-        };
+        let apart = apart_list(apart);
         let member_json =
             serde_json::to_string(member).map_err(|e| EngineError::Protocol(e.to_string()))?;
         let entry = format!("{me}|{token}|{apart}|{member_json}");

@@ -73,6 +73,7 @@ both!(
     clock_is_close_to_now,
     turns_on_air_never_overlap_nor_wait_past_the_limit,
     same_word_same_round_matches,
+    matched_frames_are_the_rooms_own,
     other_words_and_rounds_do_not_match,
     users_kept_apart_are_never_matched,
     a_user_waits_in_one_queue,
@@ -411,6 +412,59 @@ async fn same_word_same_round_matches(engine: Arc<dyn Engine>) {
         "the third waits for a fourth"
     );
     matched(join(&engine, 7, "봄", 4).await);
+}
+
+/// Each member of a new room is told exactly its own frame of the room, whatever the
+/// nicknames hold (one engine builds the waiter's part of the frames after the fact).
+async fn matched_frames_are_the_rooms_own(engine: Arc<dyn Engine>) {
+    let now = 1_000_000;
+    let mut n1 = node(&engine, "n1", now).await;
+    let mut n2 = node(&engine, "n2", now).await;
+    n1.hold(&engine, 11).await;
+    n2.hold(&engine, 12).await;
+    let told = |room: &Room| {
+        room.members.each_ref().map(|me| {
+            let partner = room.partner_of(me.user_id).unwrap();
+            serde_json::json!({
+                "room": room.id, "word": room.word, "round": room.round,
+                "me": me.user_id, "myName": me.nickname,
+                "partner": partner.user_id, "partnerName": partner.nickname,
+                "again": [me.nickname, partner.nickname],
+            })
+            .to_string()
+        })
+    };
+    let names = [
+        r#"따옴"표\\/|"nickname":"x|,11,"#,
+        "닉 %1 $& \\u0001 끝\"}\n-7",
+    ];
+    let mut outcomes = Vec::new();
+    for (id, name) in [11, 12].into_iter().zip(names) {
+        let me = Member {
+            user_id: id,
+            nickname: name.to_owned(),
+        };
+        let frames = JoinFrames {
+            waiting: "waiting",
+            matched: &told,
+        };
+        let outcome = engine
+            .join(9, "별", &me, &[], &format!("room-{id}"), now, &frames)
+            .await
+            .unwrap();
+        outcomes.push(outcome);
+    }
+    assert_eq!(outcomes[0], JoinOutcome::Waiting);
+    assert_eq!(next(&mut n1).await, event(&[11], "waiting"));
+    let room = matched(outcomes.remove(1));
+    let got: Vec<&str> = room.members.iter().map(|m| m.nickname.as_str()).collect();
+    assert_eq!(got, names, "the waiter first, each with their own nickname");
+    assert_eq!(engine.room("room-12").await.unwrap(), Some(room.clone()));
+    let [for_waiter, for_joiner] = told(&room);
+    assert_eq!(next(&mut n1).await, event(&[11], &for_waiter));
+    assert_eq!(next(&mut n2).await, event(&[12], &for_joiner));
+    quiet(&mut n1).await;
+    quiet(&mut n2).await;
 }
 
 /// A block keeps two users apart whoever joins first and whoever holds the block; a

@@ -1,7 +1,8 @@
 //! The Lua of the Redis engine (the clock's one-line `TIME` aside, in `redis.rs`). Every
 //! script here is a `#!lua` script: on a Redis Cluster, Redis refuses any key or shard
 //! channel it touches outside the slot of its one declared key, `KEYS[1]`, but for the send
-//! script's, which `allow-cross-slot-keys` lets reach every partition of its server. That
+//! script's and the one-server join's, which `allow-cross-slot-keys` lets reach every
+//! partition of their server. That
 //! key is the anchor of a partition (`<prefix>{tag}`, see `Layout`), or a counter's own
 //! key; every other key a script touches is the anchor followed by a name, so it hashes to
 //! the same slot.
@@ -261,6 +262,112 @@ redis.call('HDEL', ukey, 'room', 'room_at')
 redis.call('HSET', ukey, 'wait', ARGV[2], 'wq', ARGV[4])
 return 1
 ";
+
+/// The user id a frame template of [`JOIN_ONE`] gives the waiter.
+pub(super) const WAITER_ID_MARK: i64 = -7_777_777_777_777_777_777;
+/// The nickname a frame template of [`JOIN_ONE`] gives the waiter, found by its JSON.
+pub(super) const WAITER_NICKNAME_MARK: &str = "\u{1}waiter\u{1}";
+
+/// A whole join in one call, where every partition lives on one server (one Redis, not a
+/// cluster): `BEGIN`, `TAKE`, both `CLAIM`s and `CREATE_ROOM` in turn, atomic as one. `A`
+/// is the partitions' anchors (built into the script, see `Scripts::new`); `KEYS[1]` the
+/// joiner's. Answers `{'in_room', room, since}`, `{'waiting'}` (queued, or already waiting
+/// here: told either way), or `{'matched', waiter's member JSON}`. A waiter that left or
+/// moved on (its wait is not its entry's token, or it sits in a room) is dropped from the
+/// queue, as a failed `CLAIM` drops it. The room's `matched` frames are the caller's
+/// templates with the waiter filled in where the marks stand (`WAITER_ID_MARK`,
+/// `WAITER_NICKNAME_MARK`).
+/// ARGV: user, queue id, token, waiting frame, entry, apart list, round, room id, now ms,
+/// member JSON, word, the queue's partition, the room's partition (1-based), the frame
+/// template for the waiter, the one for the joiner.
+const JOIN_ONE: &str = r#"
+local me, qid, token = ARGV[1], ARGV[2], ARGV[3]
+local KU = KEYS[1]
+local ukey = KU .. 'u:' .. me
+local s = redis.call('HMGET', ukey, 'room', 'wait', 'wq', 'room_at')
+if s[1] then return {'in_room', s[1], s[4] or '0'} end
+local mine = redis.call('HKEYS', KU .. 'loc:' .. me)
+local function tell_waiting()
+  local seen = {}
+  for _, f in ipairs(mine) do
+    local inst = string.match(f, '^(.*)/')
+    if inst and not seen[inst] then
+      seen[inst] = true
+      redis.call('SPUBLISH', KU .. 'in:' .. inst, me .. '\n' .. ARGV[4])
+    end
+  end
+end
+if s[2] and s[3] == qid then
+  tell_waiting()
+  return {'waiting'}
+end
+local KQ = A[tonumber(ARGV[12])]
+local qkey, apart = KQ .. 'q:' .. qid, ARGV[6]
+local picked = KQ .. 'pk:' .. qid
+if redis.call('SADD', picked, me) == 1 then redis.call('EXPIRE', picked, 300) end
+local passed, found, wu, wkey = {}, nil, nil, nil
+while true do
+  local e = redis.call('LPOP', qkey)
+  if not e then break end
+  local u, t, theirs = string.match(e, '^([^|]*)|([^|]*)|([^|]*)|')
+  local n = tonumber(u)
+  if n and u ~= me then
+    if string.find(apart, ',' .. u .. ',', 1, true)
+        or string.find(theirs, ',' .. me .. ',', 1, true) then
+      passed[#passed + 1] = e
+    else
+      local k = A[n % #A + 1] .. 'u:' .. u
+      local w = redis.call('HMGET', k, 'wait', 'room')
+      if w[1] == t and not w[2] then
+        found, wu, wkey = e, u, k
+        break
+      end
+    end
+  end
+end
+for i = #passed, 1, -1 do redis.call('LPUSH', qkey, passed[i]) end
+if not found then
+  redis.call('HSET', ukey, 'wait', token, 'wq', qid)
+  redis.call('RPUSH', qkey, ARGV[5])
+  redis.call('EXPIRE', qkey, 900)
+  local rq = KQ .. 'rq:' .. ARGV[7]
+  redis.call('SADD', rq, qkey)
+  redis.call('EXPIRE', rq, 900)
+  tell_waiting()
+  return {'waiting'}
+end
+local room, now = ARGV[8], ARGV[9]
+redis.call('HDEL', wkey, 'wait', 'wq')
+redis.call('HSET', wkey, 'room', room, 'room_at', now)
+redis.call('HDEL', ukey, 'wait', 'wq')
+redis.call('HSET', ukey, 'room', room, 'room_at', now)
+local WA = A[tonumber(wu) % #A + 1]
+local member = string.match(found, '^[^|]*|[^|]*|[^|]*|(.*)$')
+local nickname = string.match(member, '"nickname":(".*")}$') or '""'
+local function put(text, mark, value)
+  local i, j = string.find(text, mark, 1, true)
+  while i do
+    text = string.sub(text, 1, i - 1) .. value .. string.sub(text, j + 1)
+    i, j = string.find(text, mark, i + #value, true)
+  end
+  return text
+end
+local function fill(text) return put(put(text, ID_MARK, wu), NICKNAME_MARK, nickname) end
+local KR = A[tonumber(ARGV[13])]
+local rk = KR .. 'room:' .. room
+redis.call('HSET', rk, 'a', member, 'b', ARGV[10], 'ua', wu,
+  'ub', me, 'word', ARGV[11], 'round', ARGV[7], 'created', now, 'ended', '0')
+redis.call('SADD', KR .. 'archive', room)
+local w = rk .. ':w'
+for _, f in ipairs(redis.call('HKEYS', WA .. 'loc:' .. wu)) do redis.call('HSET', w, f, wu) end
+for _, f in ipairs(mine) do redis.call('HSET', w, f, me) end
+redis.call('PERSIST', w)
+local sockets = redis.call('HGETALL', w)
+K = KR
+publish_room(sockets, wu .. '\n' .. fill(ARGV[14]), wu)
+publish_room(sockets, me .. '\n' .. fill(ARGV[15]), me)
+return {'matched', member}
+"#;
 
 /// The last step of a match, in the room's partition: the room, its place on the archive
 /// list (so that it is archived and its end recorded even without messages), its
@@ -608,6 +715,7 @@ pub(super) struct Scripts {
     pub seat: Script,
     pub unclaim: Script,
     pub create_room: Script,
+    pub join_one: Script,
     pub leave_room: Script,
     pub cancel: Script,
     pub expire_queues: Script,
@@ -628,7 +736,8 @@ pub(super) struct Scripts {
 }
 
 impl Scripts {
-    pub fn new() -> Self {
+    /// The scripts of a deployment whose partitions' anchors are `anchors`.
+    pub fn new(anchors: &[String]) -> Self {
         // Each script carries only the helpers it calls: Lua builds them at every call.
         let script = |shebang: &str, parts: &[&str]| {
             Script::from_lua(format!("{shebang}\n{}", parts.concat()))
@@ -650,6 +759,10 @@ impl Scripts {
             seat: anchored(SEAT),
             unclaim: anchored(UNCLAIM),
             create_room: publishing(CREATE_ROOM),
+            join_one: script(
+                "#!lua flags=allow-cross-slot-keys",
+                &[PUBLISH, &join_prelude(anchors), JOIN_ONE],
+            ),
             leave_room: anchored(LEAVE_ROOM),
             cancel: anchored(CANCEL),
             expire_queues: anchored(EXPIRE_QUEUES),
@@ -670,7 +783,7 @@ impl Scripts {
         }
     }
 
-    pub fn all(&self) -> [&Script; 29] {
+    pub fn all(&self) -> [&Script; 30] {
         [
             &self.hit,
             &self.take_part,
@@ -684,6 +797,7 @@ impl Scripts {
             &self.seat,
             &self.unclaim,
             &self.create_room,
+            &self.join_one,
             &self.leave_room,
             &self.cancel,
             &self.expire_queues,
@@ -703,4 +817,36 @@ impl Scripts {
             &self.gone_before,
         ]
     }
+}
+
+/// `JOIN_ONE`'s constants: the anchors, and the marks of the waiter in a frame template.
+fn join_prelude(anchors: &[String]) -> String {
+    let anchors: Vec<String> = anchors.iter().map(|a| lua_string(a)).collect();
+    let nickname = serde_json::to_string(WAITER_NICKNAME_MARK).unwrap_or_default();
+    format!(
+        "local A = {{{}}}\nlocal ID_MARK, NICKNAME_MARK = {}, {}\n",
+        anchors.join(", "),
+        lua_string(&WAITER_ID_MARK.to_string()),
+        lua_string(&nickname),
+    )
+}
+
+/// `text` as a Lua string literal.
+fn lua_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('\'');
+    for c in text.chars() {
+        match c {
+            '\\' | '\'' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\0' => out.push_str("\\0"),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
 }
