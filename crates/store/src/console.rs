@@ -219,11 +219,7 @@ impl Store {
 
     /// A user's sanctions with who gave them, newest first.
     pub async fn sanction_history(&self, user_id: i64) -> Result<Vec<SanctionRow>, StoreError> {
-        let columns = SANCTION_COLUMNS
-            .split(", ")
-            .map(|c| format!("s.{c}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let columns = crate::columns_of("s", SANCTION_COLUMNS);
         let sql = format!(
             "SELECT {columns}, o.username AS operator_username
              FROM sanctions s LEFT JOIN operators o ON o.id = s.operator_id

@@ -267,6 +267,16 @@ fn is_outage(e: &sqlx::Error) -> bool {
     }
 }
 
+/// A list of columns (`"id, name"`) as columns of the table named `alias` in a query
+/// (`"u.id, u.name"`).
+fn columns_of(alias: &str, columns: &str) -> String {
+    columns
+        .split(',')
+        .map(|c| format!("{alias}.{}", c.trim()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(db) if db.is_unique_violation())
 }

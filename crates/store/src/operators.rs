@@ -188,11 +188,7 @@ impl Store {
         token_hash: &str,
         now: i64,
     ) -> Result<Option<OperatorSession>, StoreError> {
-        let columns = OPERATOR_COLUMNS
-            .split(", ")
-            .map(|c| format!("o.{}", c.trim()))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let columns = crate::columns_of("o", OPERATOR_COLUMNS);
         let sql = format!(
             "SELECT {columns}, s.created_at AS session_created_at,
                 s.expires_at AS session_expires_at, s.second_factor_at

@@ -26,6 +26,7 @@ macro_rules! both {
 
 both!(
     blocks_keep_both_apart,
+    a_session_user_comes_with_whom_they_are_kept_apart,
     registers_only_with_a_fresh_verified_phone,
     a_verification_registers_once,
     username_and_phone_are_unique_among_active_accounts,
@@ -719,6 +720,49 @@ async fn blocks_keep_both_apart(store: Store) {
     assert_eq!(store.kept_apart(b).await.unwrap(), [a], "both ways");
     assert!(store.add_block(b, a, 12_000).await.unwrap());
     assert_eq!(store.kept_apart(a).await.unwrap(), [b], "each person once");
+}
+
+async fn a_session_user_comes_with_whom_they_are_kept_apart(store: Store) {
+    let (a, b) = two_users(&store).await;
+    verify_phone(&store, "01055556666", 1000).await;
+    let c = store
+        .register_user(&user("carol", "01055556666", 2000), 0)
+        .await
+        .unwrap()
+        .unwrap();
+    store
+        .create_session(&NewSession {
+            token_hash: "ta",
+            user_id: a,
+            now: 2000,
+            expires_at: 10_000,
+            ip: "ip",
+            user_agent: "ua",
+        })
+        .await
+        .unwrap();
+    let (user, apart) = store.session_user_apart("ta", 3000).await.unwrap().unwrap();
+    assert_eq!((user.id, apart), (a, vec![]));
+    store.add_block(a, b, 3000).await.unwrap();
+    store.add_block(c, a, 3000).await.unwrap();
+    store.add_block(b, a, 3000).await.unwrap();
+    let (user, mut apart) = store.session_user_apart("ta", 3000).await.unwrap().unwrap();
+    apart.sort_unstable();
+    assert_eq!(user.id, a);
+    assert_eq!(apart, [b, c], "both ways, each person once");
+    assert!(
+        store
+            .session_user_apart("ta", 10_000)
+            .await
+            .unwrap()
+            .is_none(),
+        "expired"
+    );
+    assert!(store
+        .session_user_apart("nope", 3000)
+        .await
+        .unwrap()
+        .is_none());
 }
 
 fn audit(action: &str, now: i64) -> AuditEntry<'_> {

@@ -28,6 +28,13 @@ pub fn digest(text: &str) -> String {
     hex::encode(Sha256::digest(text.as_bytes()))
 }
 
+/// The hash of the request's session token, if it carries one.
+fn token_hash(req: &Request) -> Option<String> {
+    req.cookie()
+        .get(COOKIE)
+        .map(|token| digest(token.value_str()))
+}
+
 /// The logged-in user of a request, and the hash of its session token.
 pub struct CurrentUser {
     pub user: User,
@@ -49,16 +56,32 @@ pub struct Sessions {
 impl Sessions {
     /// The user of the request's session, if it is live.
     pub async fn current_user(&self, req: &Request) -> Result<Option<CurrentUser>, ApiError> {
-        let Some(token) = req.cookie().get(COOKIE) else {
+        let Some(token_hash) = token_hash(req) else {
             return Ok(None);
         };
-        let token_hash = digest(token.value_str());
         let user = self
             .store
             .session_user(&token_hash, self.clock.now_ms())
             .await
             .or_internal("looking up a session")?;
         Ok(user.map(|user| CurrentUser { user, token_hash }))
+    }
+
+    /// [`Self::current_user`] and whom the user is kept apart from, read together: what a
+    /// socket opens with.
+    pub async fn current_user_apart(
+        &self,
+        req: &Request,
+    ) -> Result<Option<(CurrentUser, Vec<i64>)>, ApiError> {
+        let Some(token_hash) = token_hash(req) else {
+            return Ok(None);
+        };
+        let found = self
+            .store
+            .session_user_apart(&token_hash, self.clock.now_ms())
+            .await
+            .or_internal("looking up a session")?;
+        Ok(found.map(|(user, apart)| (CurrentUser { user, token_hash }, apart)))
     }
 
     /// Like [`Self::current_user`] but refuses a request without a live session.

@@ -31,8 +31,8 @@ pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Res
     if state.realtime.draining() || !state.engine.bus_ready() {
         return ApiError::from(ErrorCode::Unavailable).into_response();
     }
-    let current = match state.sessions.current_user(req).await {
-        Ok(Some(current)) => current,
+    let (current, apart) = match state.sessions.current_user_apart(req).await {
+        Ok(Some(found)) => found,
         Ok(None) => return ApiError::from(ErrorCode::Unauthorized).into_response(),
         Err(e) => return e.into_response(),
     };
@@ -60,6 +60,7 @@ pub async fn ws(req: &Request, socket: WebSocket, state: Data<&AppState>) -> Res
         services: Arc::new(NodeServices(state)),
         user: current.user,
         token_hash: current.token_hash,
+        apart,
     });
     socket
         .config(config)

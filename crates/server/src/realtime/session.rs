@@ -63,14 +63,16 @@ pub struct Opened {
     pub services: Arc<dyn Services>,
     pub user: User,
     pub token_hash: String,
+    /// Whom the user is kept apart from, read with the session.
+    pub apart: Vec<i64>,
 }
 
 type Incoming = futures_util::stream::SplitStream<WebSocketStream>;
 
 /// One socket, from its upgrade to its close. Most sockets idle for minutes, so what its
 /// task holds all along is kept small: its arguments stay in the task for its whole life
-/// (hence one box of them), and what runs once (attaching and `hello`, reading whom the
-/// user is kept apart from, detaching) is boxed, as is the handling of each frame, so the
+/// (hence one box of them), and what runs once (attaching and `hello`, detaching) is
+/// boxed, as is the handling of each frame, so the
 /// task holds its loop's state and not the space of the largest step it ever takes.
 ///
 /// The stream is split before the task begins (hence a plain function that returns the
@@ -86,6 +88,7 @@ async fn live(opened: Box<Opened>, sink: Sink, mut incoming: Incoming) {
         services,
         user,
         token_hash,
+        apart,
     } = *opened;
     let Registered {
         id: conn,
@@ -102,7 +105,7 @@ async fn live(opened: Box<Opened>, sink: Sink, mut incoming: Incoming) {
         reply: &reply,
         control: &control,
         room: None,
-        apart: None,
+        apart: Some(apart),
         typing: false,
     };
 
@@ -121,9 +124,6 @@ async fn live(opened: Box<Opened>, sink: Sink, mut incoming: Incoming) {
         }
     }
 
-    // Read now, while `hello` is on its way, rather than on the first join: a crowd
-    // joining at once (a new round) must not wait on the database.
-    Box::pin(socket.read_apart()).await;
     let first_check = SESSION_CHECK.mul_f64(rand::random::<f64>().max(0.01));
     let mut session_check =
         tokio::time::interval_at(tokio::time::Instant::now() + first_check, SESSION_CHECK);
@@ -473,7 +473,8 @@ struct Socket<'a> {
     control: &'a Control,
     /// The room this socket last sent to; members never change, so it is read once.
     room: Option<Room>,
-    /// Whom the user is kept apart from: read when the socket opens and again at the bell.
+    /// Whom the user is kept apart from: read with the session when the socket opens (a
+    /// crowd joining at once, a new round, never waits on the database), again at the bell.
     apart: Option<Vec<i64>>,
     /// Whether the partner was last told by this socket that its user types.
     typing: bool,
