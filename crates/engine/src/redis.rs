@@ -348,18 +348,25 @@ impl RedisEngine {
         Ok(())
     }
 
-    /// Whether a user's record of sitting in `room_id` since `since_ms` is stale: the room
-    /// ended, or it was never made and will not be.
-    async fn stale_seat(
+    /// Clears a user's record of sitting in `room_id` since `since` (a join's answer, in
+    /// ms) if it is stale: the room ended, or it was never made and will not be. Whether
+    /// it was (the join may be tried again).
+    async fn clear_stale_seat(
         &self,
+        user_id: i64,
         room_id: &str,
-        since_ms: i64,
+        since: &str,
         now_ms: i64,
     ) -> Result<bool, EngineError> {
-        Ok(match self.room(room_id).await? {
+        let since_ms: i64 = since.parse().unwrap_or(0);
+        let stale = match self.room(room_id).await? {
             Some(room) => room.ended_ms.is_some(),
             None => now_ms - since_ms > ROOM_MAKING,
-        })
+        };
+        if stale {
+            self.leave_room(user_id, room_id).await?;
+        }
+        Ok(stale)
     }
 
     /// Removes the instances given up for dead: their users are detached in every
@@ -559,11 +566,9 @@ impl RedisEngine {
                     }));
                 }
                 [kind, room, since] if kind == "in_room" => {
-                    let since = since.parse().unwrap_or(0);
-                    if repaired || !self.stale_seat(room, since, now_ms).await? {
+                    if repaired || !self.clear_stale_seat(me, room, since, now_ms).await? {
                         return Ok(JoinOutcome::AlreadyInRoom(room.clone()));
                     }
-                    self.leave_room(me, room).await?;
                     repaired = true;
                 }
                 other => return Err(EngineError::Protocol(format!("join returned {other:?}"))),
@@ -757,11 +762,9 @@ impl Engine for RedisEngine {
                 [kind, instances @ ..] if kind == "go" => break instances.to_vec(),
                 [kind] if kind == "waiting" => return Ok(JoinOutcome::Waiting),
                 [kind, room, since] if kind == "in_room" => {
-                    let since = since.parse().unwrap_or(0);
-                    if repaired || !self.stale_seat(room, since, now_ms).await? {
+                    if repaired || !self.clear_stale_seat(me, room, since, now_ms).await? {
                         return Ok(JoinOutcome::AlreadyInRoom(room.clone()));
                     }
-                    self.leave_room(me, room).await?;
                     repaired = true;
                 }
                 other => return Err(EngineError::Protocol(format!("join returned {other:?}"))),
