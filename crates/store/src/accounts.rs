@@ -2,6 +2,7 @@ use sqlx::FromRow;
 
 use crate::consents::{record_consents, Consent};
 use crate::push::forget_devices;
+use crate::rooms::kept_apart_from;
 use crate::{columns_of, is_unique_violation, Backend, Store, StoreError};
 
 /// An account as stored.
@@ -45,6 +46,11 @@ pub struct NewSession<'a> {
     pub ip: &'a str,
     pub user_agent: &'a str,
 }
+
+/// The user `u` of the live session `s` whose token hash is `$1` at `$2` (ms).
+const LIVE_SESSION: &str = "FROM sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2
+       AND u.status = 'active'";
 
 pub(crate) const USER_COLUMNS: &str =
     "id, username, password_hash, phone, gender, birthdate, nickname, \
@@ -261,11 +267,7 @@ impl Store {
         now: i64,
     ) -> Result<Option<User>, StoreError> {
         let columns = columns_of("u", USER_COLUMNS);
-        let sql = format!(
-            "SELECT {columns} FROM sessions s JOIN users u ON u.id = s.user_id
-             WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2
-               AND u.status = 'active'"
-        );
+        let sql = format!("SELECT {columns} {LIVE_SESSION}");
         Ok(sqlx::query_as(&sql)
             .bind(token_hash)
             .bind(now)
@@ -292,15 +294,9 @@ impl Store {
             Backend::Postgres => "string_agg(CAST(k.id AS TEXT), ',')",
             Backend::Sqlite => "group_concat(k.id, ',')",
         };
-        let sql = format!(
-            "SELECT {columns},
-                    (SELECT {list} FROM (SELECT blocked_id AS id FROM blocks WHERE user_id = u.id
-                                         UNION SELECT user_id FROM blocks WHERE blocked_id = u.id) k)
-                    AS apart
-             FROM sessions s JOIN users u ON u.id = s.user_id
-             WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2
-               AND u.status = 'active'"
-        );
+        let apart = kept_apart_from("u.id", "u.id");
+        let sql =
+            format!("SELECT {columns}, (SELECT {list} FROM ({apart}) k) AS apart {LIVE_SESSION}");
         let row: Option<Row> = sqlx::query_as(&sql)
             .bind(token_hash)
             .bind(now)

@@ -431,16 +431,23 @@ impl Store {
     /// Everyone `user_id` must never be matched with: whom they blocked and who blocked
     /// them.
     pub async fn kept_apart(&self, user_id: i64) -> Result<Vec<i64>, StoreError> {
-        let ids: Vec<i64> = sqlx::query_scalar(
-            "SELECT blocked_id FROM blocks WHERE user_id = $1
-             UNION SELECT user_id FROM blocks WHERE blocked_id = $2",
-        )
-        .bind(user_id)
-        .bind(user_id)
-        .fetch_all(&self.pool)
-        .await?;
+        let ids: Vec<i64> = sqlx::query_scalar(&kept_apart_from("$1", "$2"))
+            .bind(user_id)
+            .bind(user_id)
+            .fetch_all(&self.pool)
+            .await?;
         Ok(ids)
     }
+}
+
+/// The ids (column `id`) of everyone the user `first` (and again `second`: the same user,
+/// as SQL names it twice) must never be matched with: whom they blocked and who blocked
+/// them.
+pub(crate) fn kept_apart_from(first: &str, second: &str) -> String {
+    format!(
+        "SELECT blocked_id AS id FROM blocks WHERE user_id = {first}
+         UNION SELECT user_id FROM blocks WHERE blocked_id = {second}"
+    )
 }
 
 /// Appends `rows` parenthesised rows of `width` numbered placeholders (`($1, $2), ($3, $4)`).

@@ -173,17 +173,7 @@ async fn withdrawal_frees_username_and_ends_sessions(store: Store) {
         .unwrap()
         .unwrap();
     for token in ["t1", "t2"] {
-        store
-            .create_session(&NewSession {
-                token_hash: token,
-                user_id: id,
-                now: 2000,
-                expires_at: 99_000,
-                ip: "ip",
-                user_agent: "ua",
-            })
-            .await
-            .unwrap();
+        open_session(&store, token, id, 2000, 99_000).await;
     }
     store.withdraw_user(id, 3000).await.unwrap();
     assert!(store.session_user("t1", 4000).await.unwrap().is_none());
@@ -213,17 +203,7 @@ async fn sessions_expire_and_revoke(store: Store) {
         .unwrap()
         .unwrap();
     for token in ["a", "b", "c"] {
-        store
-            .create_session(&NewSession {
-                token_hash: token,
-                user_id: id,
-                now: 2000,
-                expires_at: 10_000,
-                ip: "ip",
-                user_agent: "ua",
-            })
-            .await
-            .unwrap();
+        open_session(&store, token, id, 2000, 10_000).await;
     }
     assert_eq!(
         store.session_user("a", 9_999).await.unwrap().unwrap().id,
@@ -390,6 +370,21 @@ fn backends_from_urls() {
     );
     assert_eq!(Backend::of_url("mysql://h/db"), None);
     let _ = fresh_store;
+}
+
+/// Opens a session of `user_id` with token hash `token`, from address "ip" and agent "ua".
+async fn open_session(store: &Store, token: &str, user_id: i64, now: i64, expires_at: i64) {
+    store
+        .create_session(&NewSession {
+            token_hash: token,
+            user_id,
+            now,
+            expires_at,
+            ip: "ip",
+            user_agent: "ua",
+        })
+        .await
+        .unwrap();
 }
 
 async fn two_users(store: &Store) -> (i64, i64) {
@@ -730,17 +725,7 @@ async fn a_session_user_comes_with_whom_they_are_kept_apart(store: Store) {
         .await
         .unwrap()
         .unwrap();
-    store
-        .create_session(&NewSession {
-            token_hash: "ta",
-            user_id: a,
-            now: 2000,
-            expires_at: 10_000,
-            ip: "ip",
-            user_agent: "ua",
-        })
-        .await
-        .unwrap();
+    open_session(&store, "ta", a, 2000, 10_000).await;
     let (user, apart) = store.session_user_apart("ta", 3000).await.unwrap().unwrap();
     assert_eq!((user.id, apart), (a, vec![]));
     store.add_block(a, b, 3000).await.unwrap();
@@ -809,17 +794,7 @@ async fn a_report_is_filed_once_and_keeps_the_pair_apart(store: Store) {
 
 async fn sanctions_restrict_until_they_run_out(store: Store) {
     let (a, _) = two_users(&store).await;
-    store
-        .create_session(&NewSession {
-            token_hash: "t1",
-            user_id: a,
-            now: 1000,
-            expires_at: 1_000_000,
-            ip: "",
-            user_agent: "",
-        })
-        .await
-        .unwrap();
+    open_session(&store, "t1", a, 1000, 1_000_000).await;
     let sanction = |kind, until| NewSanction {
         user_id: a,
         kind,
@@ -1266,17 +1241,7 @@ async fn a_report_resolves_once_with_its_sanction(store: Store) {
         })
         .await
         .unwrap();
-    store
-        .create_session(&NewSession {
-            token_hash: "t1",
-            user_id: b,
-            now: 1000,
-            expires_at: 1_000_000,
-            ip: "",
-            user_agent: "",
-        })
-        .await
-        .unwrap();
+    open_session(&store, "t1", b, 1000, 1_000_000).await;
     let resolution = Resolution {
         report_id: report,
         status: "actioned",
