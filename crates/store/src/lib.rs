@@ -151,6 +151,9 @@ where
 /// How long a call waits for a connection from the pool, or for a lock held by another
 /// transaction, before it fails as an outage.
 pub const WAIT: Duration = Duration::from_secs(2);
+/// How long a store's start waits for the migrations' lock, held by another node or test
+/// bringing the same database up to date.
+const MIGRATION_WAIT: Duration = Duration::from_secs(60);
 
 /// The repositories over one connection pool.
 #[derive(Clone)]
@@ -202,10 +205,27 @@ impl Store {
             })
             .connect_with(options)
             .await?;
-        match backend {
-            Backend::Sqlite => sqlx::migrate!("./migrations/sqlite").run(&pool).await?,
-            Backend::Postgres => sqlx::migrate!("./migrations/postgres").run(&pool).await?,
+        // On a connection of its own, which waits longer for a lock than a request would:
+        // nodes starting together take turns under the migrations' lock (one per database),
+        // and the last of them may wait for every other's turn.
+        let mut conn = pool.acquire().await?;
+        if backend == Backend::Postgres {
+            let wait = MIGRATION_WAIT.as_millis();
+            sqlx::query(&format!("SET lock_timeout = {wait}"))
+                .execute(&mut *conn)
+                .await?;
         }
+        let migrated = match backend {
+            Backend::Sqlite => sqlx::migrate!("./migrations/sqlite").run(&mut *conn).await,
+            Backend::Postgres => {
+                sqlx::migrate!("./migrations/postgres")
+                    .run(&mut *conn)
+                    .await
+            }
+        };
+        // Not back to the pool with the longer wait.
+        let _ = sqlx::Connection::close(conn.detach()).await;
+        migrated?;
         Ok(Self { pool, backend })
     }
 

@@ -1901,3 +1901,33 @@ async fn invitations_at_once_keep_the_nightly_limit(store: Store) {
     assert_eq!(count(InviteOutcome::Sent), 5, "{outcomes:?}");
     assert_eq!(count(InviteOutcome::TooMany), 2, "{outcomes:?}");
 }
+
+/// Nodes starting together take turns under the migrations' lock, and a turn may last
+/// longer than a request waits for a lock: a store that starts behind one waits for it.
+#[tokio::test]
+async fn a_store_starting_behind_another_s_migration_waits_for_it() {
+    use sqlx::Connection as _;
+    let url = telepathy_store::testing::fresh_url(Backend::Postgres).await;
+    let _first = Store::connect(&url).await.unwrap();
+    let mut holder = sqlx::AnyConnection::connect(&url).await.unwrap();
+    for sql in [
+        "BEGIN",
+        "LOCK TABLE _sqlx_migrations IN ACCESS EXCLUSIVE MODE",
+    ] {
+        sqlx::query(sql).execute(&mut holder).await.unwrap();
+    }
+    let held = telepathy_store::WAIT + std::time::Duration::from_secs(1);
+    let release = tokio::spawn(async move {
+        tokio::time::sleep(held).await;
+        sqlx::query("COMMIT").execute(&mut holder).await.unwrap();
+    });
+    let started = std::time::Instant::now();
+    let second = Store::connect(&url).await;
+    assert!(
+        second.is_ok(),
+        "the second start waited: {:?}",
+        second.err()
+    );
+    assert!(started.elapsed() >= held, "it did wait for the lock");
+    release.await.unwrap();
+}
