@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a sitting: one line of PLAN per run, in order, each under `flock /tmp/cargo.lock` so
-# that no build runs beside it. A line: NAME KIND SHAPE NODES MASTERS STORM.
+# that no build runs beside it. A line: NAME KIND SHAPE NODES MASTERS STORM [THREADS].
 # - KIND: `peer`, NEW or OLD (the release `telepathy` binaries those variables name), or a
 #   binary's path.
 # - SHAPE: R (the app's: typing, 120 Korean characters, 2,000 users at 1/s), P (the plain
@@ -10,6 +10,7 @@
 #   applied, `patch -p1 < read-marks.patch` in a copy of it).
 # - MASTERS: 0 for the Redis at 6379, N for a local Redis Cluster of N masters.
 # - STORM: 1 for the 10,000-join storm, N > 1 for a storm of N joins.
+# - THREADS: each node's worker threads (TELEPATHY_WORKER_THREADS), 1 when left out.
 # Writes OUT/NAME.json and OUT/NAME.err.
 #
 #   NEW=… OLD=… BENCH=../shared/bench OUT=out loadtest/sitting/matrix.sh PLAN
@@ -22,10 +23,10 @@ unset OUT
 mkdir -p "$out"
 cd "${BENCH:-$(dirname "$0")/../../../shared/bench}"
 [[ -d node_modules/ws ]] || npm ci --no-audit --no-fund >&2
-while read -r name kind shape nodes masters storm; do
+while read -r name kind shape nodes masters storm threads; do
   [[ -z "$name" || "$name" == \#* ]] && continue
   case $kind in NEW) kind=${NEW:?set NEW} ;; OLD) kind=${OLD:?set OLD} ;; esac
-  export USERS=2000 STORM=0 IDLE_USERS=200 HOLD=1 WARMUP=1 TELEPATHY_WORKER_THREADS=1 NODES=$nodes
+  export USERS=2000 STORM=0 IDLE_USERS=200 HOLD=1 WARMUP=1 TELEPATHY_WORKER_THREADS=${threads:-1} NODES=$nodes
   case $shape in
     R) export MESSAGES=12 RATE=1 RELAY_ARGS="--typing --msg-bytes 120 --hangul --pairs cross" ;;
     P) export USERS=3000 MESSAGES=30 RATE=4 RELAY_ARGS="--pairs cross" ;;

@@ -34,7 +34,8 @@
 //! **Hearing.** A subscription can go silent without a word from fred: a master that owned
 //! a channel's slot fails over or hands the slot to another master (Redis then pushes a
 //! `sunsubscribe`, which fred drops). So each node publishes a probe on each of its inboxes each
-//! `PROBE_EVERY` and checks that it hears its own; a channel that misses
+//! `PROBE_EVERY` (on one Redis server, which has no slot to lose, on one inbox for all)
+//! and checks that it hears its own; a channel that misses
 //! `PROBE_MISSES` probes while the others are heard is a hole like a reconnection:
 //! subscribed again, and every socket resumes, from before the hole for a while (a room's
 //! later messages may have come on another channel; see [`Engine::resume_from`]).
@@ -75,6 +76,11 @@ pub const PARTITIONS: usize = 24;
 /// answer) before it fails as an outage, so that callers answer "try again" instead of
 /// hanging until Redis returns.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(2);
+/// The online count is counted (an `SCARD` in every partition) at most this often by
+/// all nodes together: the beat that finds the last count older counts it and stores it,
+/// the others read it (see `HEARTBEAT`). Shorter than a node's beat, so that one node
+/// alone still counts at each of its beats.
+const ONLINE_COUNT_EVERY: Duration = Duration::from_millis(1_500);
 /// Commands queued in the client beyond this fail at once (back-pressure) instead of
 /// growing the queue without bound while Redis is away.
 const COMMAND_QUEUE: usize = 100_000;
@@ -190,7 +196,7 @@ impl RedisEngine {
             repairing: Arc::new(tokio::sync::Mutex::new(())),
             deafened: broadcast::channel(16).0,
             resubscribed: broadcast::channel(16).0,
-            probes: Arc::new(Probes::new()),
+            probes: Arc::new(Probes::new(one_server)),
         };
         tokio::spawn(resubscribe(bus.clone()));
         tokio::spawn(probe(client.clone(), bus.clone()));
@@ -1117,8 +1123,8 @@ impl Engine for RedisEngine {
             .collect())
     }
 
-    /// Plain commands, pipelined: per partition its list and marks, then the streams and
-    /// records of the share's rooms, a chunk at a time. Not a script: a script's reply of
+    /// Plain commands, pipelined: every partition's list, then per partition with rooms its
+    /// marks, then the streams and records of the share's rooms, a chunk at a time. Not a script: a script's reply of
     /// stream entries passes through Lua (each entry parsed into a table, its strings
     /// hashed whole, written out again), which cost Redis three times what `XRANGE`
     /// writing to the connection does. The partitions one after another: each chunk's
@@ -1135,16 +1141,21 @@ impl Engine for RedisEngine {
         let turn = self.archive_turns.fetch_add(1, Ordering::Relaxed);
         let budget = (budget / PARTITIONS).max(1);
         let mut backlog = Vec::new();
+        // Every partition's list in one go: most are empty most of the time.
+        let pipe = self.client.pipeline();
         for anchor in &self.layout.anchors {
-            let pipe = self.client.pipeline();
             let () = pipe.smembers(format!("{anchor}archive")).await?;
+        }
+        let lists: Vec<Vec<String>> = pipe.all().await?;
+        for (anchor, mut rooms) in self.layout.anchors.iter().zip(lists) {
+            if rooms.is_empty() {
+                continue;
+            }
+            let pipe = self.client.pipeline();
             let () = pipe.hgetall(format!("{anchor}archived")).await?;
             let () = pipe.hgetall(format!("{anchor}resting")).await?;
-            let (mut rooms, mut marks, resting): (
-                Vec<String>,
-                HashMap<String, String>,
-                HashMap<String, i64>,
-            ) = pipe.all().await?;
+            let (mut marks, resting): (HashMap<String, String>, HashMap<String, i64>) =
+                pipe.all().await?;
             // A room finished by a build that knew no rests leaves its rest behind.
             let listed: HashSet<&String> = rooms.iter().collect();
             let stale: Vec<&String> = resting.keys().filter(|id| !listed.contains(id)).collect();
@@ -1352,18 +1363,33 @@ impl Engine for RedisEngine {
                     now_ms.to_string(),
                     presence_ttl_ms().to_string(),
                     if first { "1" } else { "0" }.to_owned(),
+                    duration_ms(ONLINE_COUNT_EVERY).to_string(),
                 ],
             )
             .await?;
         match reply.split_first() {
-            Some((head, dead)) if head == "1" => {
+            Some((head, rest)) if head == "1" && !rest.is_empty() => {
+                let (counted, dead) = rest.split_at(1);
                 let dead: Vec<(String, String)> = dead
                     .chunks_exact(2)
                     .map(|pair| (pair[0].clone(), pair[1].clone()))
                     .collect();
                 self.reap(&dead).await?;
+                let online = match counted[0].parse::<i64>() {
+                    // This beat counts for every node (a reaping forgot an instance, so
+                    // the count after it is counted afresh).
+                    Ok(n) if n >= 0 && dead.is_empty() => u64::try_from(n).unwrap_or(0),
+                    _ => {
+                        let online = self.online_count().await?;
+                        let () = self
+                            .client
+                            .hset(format!("{}counted", self.layout.anchor(0)), ("n", online))
+                            .await?;
+                        online
+                    }
+                };
                 Ok(Heartbeat {
-                    online: self.online_count().await?,
+                    online,
                     was_dropped: false,
                 })
             }
@@ -1396,10 +1422,34 @@ impl Engine for RedisEngine {
             .sum())
     }
 
+    /// The script only in the partitions where someone is due: the sweep runs every few
+    /// seconds, and mostly finds nobody, which a plain look (pipelined) tells for less
+    /// than a script.
     async fn gone_before(&self, cutoff_ms: i64) -> Result<Vec<Gone>, EngineError> {
-        let flats: Vec<Vec<String>> = self
-            .in_every_partition(&self.scripts.gone_before, vec![cutoff_ms.to_string()])
-            .await?;
+        let pipe = self.client.pipeline();
+        for anchor in &self.layout.anchors {
+            let () = pipe
+                .zrangebyscore(
+                    format!("{anchor}away"),
+                    "-inf",
+                    cutoff_ms,
+                    false,
+                    Some((0, 1)),
+                )
+                .await?;
+        }
+        let due: Vec<Vec<String>> = pipe.all().await?;
+        let args = due
+            .iter()
+            .map(|first| {
+                if first.is_empty() {
+                    Vec::new()
+                } else {
+                    vec![cutoff_ms.to_string()]
+                }
+            })
+            .collect();
+        let flats: Vec<Vec<String>> = self.in_partitions(&self.scripts.gone_before, args).await?;
         Ok(flats
             .iter()
             .flat_map(|flat| flat.chunks_exact(2))

@@ -93,6 +93,7 @@ both!(
     an_inbox_that_falls_behind_says_so,
     presence_counts_users_on_live_nodes,
     a_silent_node_is_given_up_and_must_start_over,
+    every_node_s_beat_tells_an_online_count_at_most_a_beat_old,
     users_gone_past_a_cutoff_are_answered_once,
     a_user_who_leaves_every_node_stops_waiting,
     an_attach_names_the_oldest_sockets_beyond_those_kept,
@@ -1157,6 +1158,30 @@ async fn presence_counts_users_on_live_nodes(engine: Arc<dyn Engine>) {
     );
     engine.detach("n2", 3, 5, now).await.unwrap();
     assert_eq!(engine.online_count().await.unwrap(), 1, "and owes nothing");
+}
+
+/// The nodes may share one count of who is online (Redis counts it once for all of them
+/// every period, shorter than a beat), so a beat may tell the count of a moment before;
+/// never of more than a beat before, on any node.
+async fn every_node_s_beat_tells_an_online_count_at_most_a_beat_old(engine: Arc<dyn Engine>) {
+    let now = 1_000_000;
+    let _n1 = node(&engine, "n1", now).await;
+    let _n2 = node(&engine, "n2", now + 100).await;
+    engine.attach("n1", 1, 1, KEEP_ALL).await.unwrap();
+    engine.attach("n2", 2, 2, KEEP_ALL).await.unwrap();
+    let beat = 2_000;
+    for (n, at, online) in [("n1", now + beat, 2), ("n2", now + 100 + beat, 2)] {
+        let told = engine.heartbeat(n, at, false).await.unwrap();
+        assert_eq!(told.online, online, "{n}'s beat at {at}");
+    }
+    engine.detach("n2", 2, 2, now + 2_200).await.unwrap();
+    for (n, at, online) in [
+        ("n2", now + 100 + 2 * beat, 1),
+        ("n1", now + 2 * beat + 200, 1),
+    ] {
+        let told = engine.heartbeat(n, at, false).await.unwrap();
+        assert_eq!(told.online, online, "{n}'s beat at {at}");
+    }
 }
 
 async fn a_silent_node_is_given_up_and_must_start_over(engine: Arc<dyn Engine>) {

@@ -144,6 +144,10 @@ pub(super) struct Probes {
     pub(super) listening: AtomicUsize,
     /// The holes of the last [`FLOOR_KEEP`], if any.
     pub(super) holes: std::sync::Mutex<Option<Holes>>,
+    /// One server holds every channel: a probe heard on one channel was heard after
+    /// everything published before it on all of them (one connection, in order), so one
+    /// channel is probed for all (see `probe`).
+    pub(super) one_server: bool,
 }
 
 /// The holes in a node's bus of the last [`FLOOR_KEEP`]: what may have been missed since
@@ -165,8 +169,9 @@ impl Holes {
 }
 
 impl Probes {
-    pub(super) fn new() -> Self {
+    pub(super) fn new(one_server: bool) -> Self {
         Self {
+            one_server,
             mine: format!("{:016x}", rand::random::<u64>()),
             heard: (0..PARTITIONS).map(|_| AtomicU64::new(0)).collect(),
             since: unix_ms(),
@@ -231,7 +236,11 @@ impl Probes {
         let partition = parts.next().and_then(|p| p.parse::<usize>().ok());
         let seq = parts.next().and_then(|q| q.parse::<u64>().ok());
         if let (Some(p), Some(seq)) = (partition, seq) {
-            if let Some(heard) = self.heard.get(p) {
+            if self.one_server {
+                self.heard
+                    .iter()
+                    .for_each(|heard| _ = heard.fetch_max(seq, Ordering::Relaxed));
+            } else if let Some(heard) = self.heard.get(p) {
                 heard.fetch_max(seq, Ordering::Relaxed);
             }
         }
@@ -383,7 +392,9 @@ impl Bus {
 
 /// Publishes a probe on each of the node's inboxes every [`PROBE_EVERY`] (a channel in
 /// each partition, so on every master: partition 0's inbox shares its slot with the
-/// channel for everyone), and repairs the partitions whose
+/// channel for everyone; a slot that moves takes one partition's channel), or on one
+/// Redis server on partition 0's alone, which speaks for all (see `Probes::one_server`),
+/// and repairs the partitions whose
 /// last [`PROBE_MISSES`] probes went unheard while later probes came in on other channels:
 /// a hole begins (every socket resumes), the channels are subscribed again (to whichever
 /// master owns them now), and the hole ends. A listener that falls behind hears no channel
@@ -440,7 +451,14 @@ pub(super) async fn probe(client: Client, bus: Bus) {
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .last()
-            .map(|l| l.channels.clone())
+            .map(|l| {
+                let probed = if bus.probes.one_server {
+                    1
+                } else {
+                    l.channels.len()
+                };
+                l.channels[..probed.min(l.channels.len())].to_vec()
+            })
         else {
             continue;
         };
@@ -472,8 +490,8 @@ mod tests {
 
     #[test]
     fn a_node_hears_only_its_own_probes() {
-        let mine = Probes::new();
-        let theirs = Probes::new();
+        let mine = Probes::new(false);
+        let theirs = Probes::new(false);
         mine.heard(&mine.probe(3, 7));
         mine.heard(&mine.probe(3, 5));
         mine.heard(&theirs.probe(4, 9));
@@ -493,8 +511,26 @@ mod tests {
     }
 
     #[test]
+    fn on_one_server_a_probe_heard_on_one_channel_speaks_for_all() {
+        let probes = Probes::new(true);
+        let now = unix_ms();
+        probes.heard(&probes.probe(0, now - 3_000));
+        assert!(probes
+            .heard
+            .iter()
+            .all(|h| h.load(Ordering::Relaxed) == now - 3_000));
+        // A reconnection's hole floors resumes at that probe, not at the listening's start.
+        probes.hole(0..PARTITIONS);
+        let floor = i64::try_from(now - 3_000).unwrap() - CLOCK_SLACK_MS;
+        assert_eq!(
+            probes.resume_from(i64::try_from(now).unwrap() - 1_000),
+            Some(floor)
+        );
+    }
+
+    #[test]
     fn a_hole_floors_resumes_from_inside_it_at_the_last_probe_heard_on_its_channels() {
-        let probes = Probes::new();
+        let probes = Probes::new(false);
         let now = unix_ms();
         let ms = |t: u64| i64::try_from(t).unwrap();
         assert_eq!(probes.resume_from(ms(now)), None, "no hole, no floor");
@@ -518,7 +554,7 @@ mod tests {
         probes.hole_ends();
         assert_eq!(probes.resume_from(ms(now - 15_000)), Some(floor));
         // A channel never heard: everything since listening began.
-        let fresh = Probes::new();
+        let fresh = Probes::new(false);
         fresh.hole([5]);
         let since = ms(fresh.since);
         assert_eq!(fresh.resume_from(since), Some(since - CLOCK_SLACK_MS));

@@ -653,10 +653,13 @@ return 1
 ";
 
 /// In partition 0. ARGV: node instance, now ms, ttl ms, '1' for the instance's first
-/// beat. Answers `{-1}` when the instance had been given up for dead, else `{1}` followed
-/// by the instances silent for the ttl and their last beats, to be reaped in every
-/// partition and then forgotten (`FORGET`). A dead instance stays listed until then, so
-/// a reaping cut short is done again by the next beat of any node.
+/// beat, how often the online count is counted (ms). Answers `{-1}` when the instance had
+/// been given up for dead, else `{1, count}` followed by the instances silent for the ttl
+/// and their last beats, to be reaped in every partition and then forgotten (`FORGET`). A
+/// dead instance stays listed until then, so a reaping cut short is done again by the
+/// next beat of any node. `count` is the online count another beat counted (`counted`'s
+/// `n`), or -1 when this beat is to count it and store it: the first beat after the
+/// period, or after an instance was forgotten.
 const HEARTBEAT: &str = r"
 local nodes = K .. 'nodes'
 local cutoff = tonumber(ARGV[2]) - tonumber(ARGV[3])
@@ -665,14 +668,23 @@ if ARGV[4] ~= '1' then
   if not last or tonumber(last) <= cutoff then return {-1} end
 end
 redis.call('ZADD', nodes, ARGV[2], ARGV[1])
-local out = {1}
+local counted = K .. 'counted'
+local n, at = unpack(redis.call('HMGET', counted, 'n', 'at'))
+local count = tonumber(n)
+if not count or not at or tonumber(ARGV[2]) - tonumber(at) >= tonumber(ARGV[5]) then
+  redis.call('HSET', counted, 'at', ARGV[2])
+  count = -1
+end
+local out = {1, count}
 local dead = redis.call('ZRANGEBYSCORE', nodes, '-inf', cutoff, 'WITHSCORES')
 for i = 1, #dead do out[#out + 1] = dead[i] end
 return out
 ";
 
-/// In partition 0, after `REAP` in every partition. ARGV: node instance.
+/// In partition 0, after `REAP` in every partition. ARGV: node instance. The online count
+/// is counted again at the next beat.
 const FORGET: &str = r"
+redis.call('HDEL', K .. 'counted', 'at')
 return redis.call('ZREM', K .. 'nodes', ARGV[1])
 ";
 
