@@ -7,7 +7,8 @@
 #   BIN=target/release/telepathy [NODES=2] [MASTERS=0] [SECONDS=30] bash loadtest/idle.sh
 #
 # Prints one line: nodes, masters, each node's ms/s, Redis's ms/s above its own idle
-# (all masters together), per node. CPU is read from /proc (utime + stime).
+# (all masters together), per node. CPU is each thread's run time from /proc (schedstat, in
+# nanoseconds: a tick of utime is 10 ms, too coarse for an idle process).
 set -euo pipefail
 BIN=$(realpath "${BIN:?set BIN to a telepathy binary}")
 NODES=${NODES:-2}
@@ -28,8 +29,8 @@ cleanup() {
 trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-ticks() { local t=0 p; for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done; echo "$t"; }
-hz=$(getconf CLK_TCK)
+ticks() { local p; for p in "$@"; do cat /proc/"$p"/task/*/schedstat; done | awk '{ t += $1 } END { printf "%d", t / 1000 }'; }
+hz=1000000
 
 ports=()
 if ((MASTERS > 0)); then
@@ -42,7 +43,7 @@ if ((MASTERS > 0)); then
     ports+=("$port")
   done
   for port in "${ports[@]}"; do until redis-cli -p "$port" ping >/dev/null 2>&1; do sleep 0.1; done; done
-  yes yes | redis-cli --cluster create $(printf '127.0.0.1:%s ' "${ports[@]}") --cluster-replicas 0 >/dev/null
+  redis-cli --cluster create $(printf '127.0.0.1:%s ' "${ports[@]}") --cluster-replicas 0 --cluster-yes >/dev/null
   until redis-cli -p "${ports[0]}" cluster info | grep -q 'cluster_state:ok'; do sleep 0.2; done
   url="redis-cluster://127.0.0.1:${ports[0]}?$(printf 'node=127.0.0.1:%s&' "${ports[@]:1}")"
   url=${url%&}
