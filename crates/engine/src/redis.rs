@@ -257,6 +257,26 @@ impl RedisEngine {
         .await
     }
 
+    /// Whether any partition holds the key `<anchor><suffix>` (a list of rooms or users
+    /// that is empty most of the time on an idle service). On one server, one `EXISTS` of
+    /// all the partitions' keys answers it, so that a periodic job asks Redis one command
+    /// when there is nothing to do, not one a partition; a cluster's partitions sit on
+    /// different slots, which one command cannot span, so there the answer is yes and the
+    /// job reads each partition.
+    async fn any_partition_has(&self, suffix: &str) -> Result<bool, EngineError> {
+        if !self.one_server {
+            return Ok(true);
+        }
+        let keys: Vec<String> = self
+            .layout
+            .anchors
+            .iter()
+            .map(|anchor| format!("{anchor}{suffix}"))
+            .collect();
+        let present: u64 = self.client.exists(keys).await?;
+        Ok(present > 0)
+    }
+
     /// Runs `script` at once in each partition given arguments (`args[p]` for partition
     /// `p`; none when empty).
     async fn in_partitions<R: FromValue>(
@@ -1141,6 +1161,9 @@ impl Engine for RedisEngine {
         let turn = self.archive_turns.fetch_add(1, Ordering::Relaxed);
         let budget = (budget / PARTITIONS).max(1);
         let mut backlog = Vec::new();
+        if !self.any_partition_has("archive").await? {
+            return Ok(backlog);
+        }
         // Every partition's list in one go: most are empty most of the time.
         let pipe = self.client.pipeline();
         for anchor in &self.layout.anchors {
@@ -1426,6 +1449,9 @@ impl Engine for RedisEngine {
     /// seconds, and mostly finds nobody, which a plain look (pipelined) tells for less
     /// than a script.
     async fn gone_before(&self, cutoff_ms: i64) -> Result<Vec<Gone>, EngineError> {
+        if !self.any_partition_has("away").await? {
+            return Ok(Vec::new());
+        }
         let pipe = self.client.pipeline();
         for anchor in &self.layout.anchors {
             let () = pipe
