@@ -28,7 +28,19 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# A free port whose cluster bus port (10,000 above it) is free too.
+free_port() {
+  python3 -c '
+import random, socket
+while True:
+    p = random.randint(20000, 50000)
+    try:
+        for q in (p, p + 10000):
+            socket.create_server(("127.0.0.1", q)).close()
+        print(p); break
+    except OSError:
+        pass'
+}
 ticks() { local p; for p in "$@"; do cat /proc/"$p"/task/*/schedstat; done | awk '{ t += $1 } END { printf "%d", t / 1000 }'; }
 hz=1000000
 
@@ -42,7 +54,9 @@ if ((MASTERS > 0)); then
     redis_pids+=("$!")
     ports+=("$port")
   done
-  for port in "${ports[@]}"; do until redis-cli -p "$port" ping >/dev/null 2>&1; do sleep 0.1; done; done
+  for port in "${ports[@]}"; do
+    for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.1; done
+  done
   redis-cli --cluster create $(printf '127.0.0.1:%s ' "${ports[@]}") --cluster-replicas 0 --cluster-yes >/dev/null
   until redis-cli -p "${ports[0]}" cluster info | grep -q 'cluster_state:ok'; do sleep 0.2; done
   url="redis-cluster://127.0.0.1:${ports[0]}?$(printf 'node=127.0.0.1:%s&' "${ports[@]:1}")"

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use futures_util::stream::{self, StreamExt};
 use telepathy_domain::limits::{ROUND_ECHO_MIN_PICKS, WORDSET_REFRESH};
+use telepathy_domain::round::RoundAt;
 use telepathy_domain::time::millis;
 use telepathy_engine::{
     ArchiveMark, ArchiveShare, Backlog, EngineError, Heartbeat, Inbox, Kind, Received, Room,
@@ -19,7 +20,9 @@ use super::{chat_frame, decode, Realtime, RoomRecordNews};
 use crate::wire::{frame, EndReason, MatchExpired, OnlineCount, RoundEcho, WordPicks};
 
 const CLOCK_SYNC: Duration = Duration::from_secs(5);
-const ROUND_TICK: Duration = Duration::from_millis(200);
+/// The rounds' task sleeps until the next round begins, but at most this long: the demo's
+/// clock can be moved by hand, and a round it skips to is pushed within this.
+const ROUND_WATCH: Duration = Duration::from_secs(1);
 /// How long after a round closes its echo is read: the joins sent in its last moment
 /// have landed by then.
 const ECHO_AFTER: Duration = Duration::from_secs(1);
@@ -264,13 +267,13 @@ async fn listen_bus(rt: Realtime, mut next_inboxes: tokio::sync::mpsc::Receiver<
 /// Pushes each new round to this node's sockets and ends the waits of the round before.
 async fn rounds(rt: Realtime) {
     let mut last = rt.round_state().round;
-    let mut tick = tokio::time::interval(ROUND_TICK);
     loop {
-        tick.tick().await;
-        let now = rt.round_state();
-        if now.round == last {
+        let at = round_at(rt.clock.now_ms());
+        if at.number == last {
+            tokio::time::sleep(round_wait(at.remaining_ms)).await;
             continue;
         }
+        let now = rt.round_state();
         rt.hub.send_all(&frame("round", &now));
         let ended = last;
         last = now.round;
@@ -280,6 +283,18 @@ async fn rounds(rt: Realtime) {
         }
         tokio::spawn(echo(rt.clone(), ended));
     }
+}
+
+fn round_at(now_ms: i64) -> RoundAt {
+    RoundAt::of(chrono::DateTime::from_timestamp_millis(now_ms).unwrap_or_default())
+}
+
+/// How long the rounds' task sleeps when the next round begins in `remaining_ms`: until a
+/// millisecond after it (the timer's grain), at most `ROUND_WATCH`. An idle node wakes
+/// about once a second for the rounds, not five times.
+fn round_wait(remaining_ms: i64) -> Duration {
+    let until = Duration::from_millis(u64::try_from(remaining_ms.max(0)).unwrap_or(0) + 1);
+    until.min(ROUND_WATCH)
 }
 
 /// Pushes to this node's sockets how many people picked each word of `round`, once the
@@ -654,6 +669,14 @@ async fn make_sure(rt: &Realtime, room_id: &str, room: Option<&Room>) -> anyhow:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_rounds_task_wakes_just_after_a_round_begins_and_at_least_every_watch() {
+        assert_eq!(round_wait(300), Duration::from_millis(301));
+        assert_eq!(round_wait(0), Duration::from_millis(1));
+        assert_eq!(round_wait(-5), Duration::from_millis(1));
+        assert_eq!(round_wait(29_000), ROUND_WATCH);
+    }
 
     #[test]
     fn a_small_count_is_pushed_at_every_beat_even_unchanged() {
