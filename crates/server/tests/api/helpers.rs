@@ -11,7 +11,7 @@ use poem::listener::Acceptor;
 use poem::test::TestClient;
 use poem::{EndpointExt, Server};
 use serde_json::{json, Value};
-use telepathy_engine::{Engine, RedisEngine};
+use telepathy_engine::{Engine, RedisEngine, PRESENCE_TTL};
 use telepathy_providers::{CardPayments, CodePurpose, IdentityVerifier};
 use telepathy_server::clock::ManualClock;
 use telepathy_server::config::Config;
@@ -428,6 +428,37 @@ impl TestApp {
             json!({ "username": username, "password": password }),
         )
         .await
+    }
+
+    /// Moves the test clock on by `by` while sockets are open, with the node's heartbeat
+    /// keeping up: a node whose own last beat is `PRESENCE_TTL` old by the clock is given
+    /// up for dead and closes its sockets, as one that stalled would. So the clock moves
+    /// less than that at a time, each move after a beat at the time it moves from.
+    pub async fn advance_beating(&self, by: Duration) {
+        let step = PRESENCE_TTL - Duration::from_secs(1);
+        let mut left = by;
+        while !left.is_zero() {
+            self.next_beat().await;
+            let now = left.min(step);
+            self.clock.advance(now);
+            left -= now;
+        }
+    }
+
+    /// Waits for the node's next heartbeat to be done.
+    async fn next_beat(&self) {
+        // A beat that read the clock before this call is done within this.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let series = r#"telepathy_engine_latency_seconds_count{op="heartbeat"}"#;
+        let before = self.metric(series);
+        let beat = async {
+            while self.metric(series) <= before {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), beat)
+            .await
+            .expect("the node beats every few seconds");
     }
 
     /// The value of one series of the node's metrics (`name{labels}`), 0 when it is not

@@ -129,6 +129,15 @@ impl Client {
         self.next_of(events, within).await
     }
 
+    /// Asserts that no frame named one of `events` comes within `within` and that the
+    /// socket stays open meanwhile (a closed socket hears nothing either).
+    pub async fn expect_none_within(&mut self, events: &[&str], within: Duration) {
+        match self.next_of(events, within).await {
+            Ok((event, data)) => panic!("{event} came: {data}"),
+            Err(why) => assert!(why.starts_with("none of"), "{why}"),
+        }
+    }
+
     pub async fn expect_any(&mut self, events: &[&str]) -> (String, Value) {
         self.expect_any_within(events, SOON).await
     }
