@@ -17,6 +17,9 @@ const chromium = {
     '--disable-component-update',
     '--disable-sync',
     '--no-first-run',
+    // Without SwiftShader's software GL the compositor spends less: 7 % of the browser
+    // tests' CPU on this machine, where the two widths side by side fill both cores.
+    '--disable-software-rasterizer',
   ],
 };
 

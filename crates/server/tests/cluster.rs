@@ -591,6 +591,9 @@ impl Talker {
             // A resume refused for now (Redis failing over) is asked again at the next tick.
             let mut resume_again = false;
             let mut tick = tokio::time::interval(every);
+            // A tick missed on a busy machine is not made up in a burst: the frame
+            // allowance would refuse it, as it would a client that did so.
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 tokio::select! {
                     _ = tick.tick() => {
