@@ -74,16 +74,18 @@ impl Client {
         &mut self,
         events: &[&str],
         within: Duration,
-    ) -> Result<(String, Value), String> {
+    ) -> Result<(String, Value), Missed> {
         let deadline = tokio::time::Instant::now() + within;
         loop {
             let next = tokio::time::timeout_at(deadline, self.ws.next())
                 .await
-                .map_err(|_| format!("none of {events:?} within {within:?}"))?;
+                .map_err(|_| {
+                    Missed::NothingInTime(format!("none of {events:?} within {within:?}"))
+                })?;
             match next {
                 Some(Ok(Message::Text(text))) => {
                     let v: Value = serde_json::from_str(&text)
-                        .map_err(|e| format!("unreadable frame {text}: {e}"))?;
+                        .map_err(|e| Missed::Broken(format!("unreadable frame {text}: {e}")))?;
                     let name = v["event"].as_str().unwrap_or_default().to_owned();
                     if events.contains(&name.as_str()) {
                         return Ok((name, v["data"].clone()));
@@ -91,9 +93,9 @@ impl Client {
                 }
                 Some(Ok(_)) => {}
                 other => {
-                    return Err(format!(
+                    return Err(Missed::Broken(format!(
                         "socket closed while waiting for {events:?}: {other:?}"
-                    ))
+                    )))
                 }
             }
         }
@@ -126,7 +128,9 @@ impl Client {
         events: &[&str],
         within: Duration,
     ) -> Result<(String, Value), String> {
-        self.next_of(events, within).await
+        self.next_of(events, within)
+            .await
+            .map_err(|m| m.to_string())
     }
 
     /// Asserts that no frame named one of `events` comes within `within` and that the
@@ -134,7 +138,8 @@ impl Client {
     pub async fn expect_none_within(&mut self, events: &[&str], within: Duration) {
         match self.next_of(events, within).await {
             Ok((event, data)) => panic!("{event} came: {data}"),
-            Err(why) => assert!(why.starts_with("none of"), "{why}"),
+            Err(Missed::NothingInTime(_)) => {}
+            Err(broken @ Missed::Broken(_)) => panic!("{broken}"),
         }
     }
 
@@ -211,4 +216,19 @@ enum Closing {
     Ended(String),
     /// Nothing within the wait.
     Open,
+}
+
+/// Why no frame of those waited for came: nothing in time, or the socket closed or sent
+/// what cannot be read.
+enum Missed {
+    NothingInTime(String),
+    Broken(String),
+}
+
+impl std::fmt::Display for Missed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NothingInTime(why) | Self::Broken(why) => f.write_str(why),
+        }
+    }
 }
