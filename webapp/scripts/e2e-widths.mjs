@@ -16,11 +16,13 @@ const runs = ['mobile', 'desktop'].flatMap((project, p) =>
 );
 
 function run({ project, shard, port }) {
-  const name = shards > 1 ? `${project} ${String(shard)}/${String(shards)}` : project;
-  const part = shards > 1 ? [`--shard=${String(shard)}/${String(shards)}`] : [];
+  const split = shards > 1;
+  const name = split ? `${project} ${String(shard)}/${String(shards)}` : project;
+  const part = split ? [`--shard=${String(shard)}/${String(shards)}`] : [];
+  const output = split ? `test-results/${project}-${String(shard)}` : `test-results/${project}`;
   const child = spawn(
     'npx',
-    ['playwright', 'test', `--project=${project}`, ...part, `--output=test-results/${project}-${String(shard)}`, ...process.argv.slice(2)],
+    ['playwright', 'test', `--project=${project}`, ...part, `--output=${output}`, ...process.argv.slice(2)],
     { env: { ...process.env, E2E_PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   for (const stream of [child.stdout, child.stderr]) {
