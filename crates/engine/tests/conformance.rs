@@ -20,19 +20,37 @@ use telepathy_engine::{
 };
 
 async fn redis() -> Arc<dyn Engine> {
-    let url = std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
-    connect(&url).await
+    connect(&redis_url()).await
 }
 
 async fn cluster() -> Arc<dyn Engine> {
-    let url = std::env::var("TEST_REDIS_CLUSTER_URL")
-        .unwrap_or_else(|_| "redis-cluster://127.0.0.1:7101".into());
-    connect(&url).await
+    connect(&cluster_url()).await
 }
 
 async fn connect(url: &str) -> Arc<dyn Engine> {
+    connect_as(url, &format!("test:{}:", rand::random::<u64>())).await
+}
+
+/// Two nodes of one deployment: each its own engine over the same store.
+async fn two(url: &str) -> [Arc<dyn Engine>; 2] {
     let prefix = format!("test:{}:", rand::random::<u64>());
-    let engine = tokio::time::timeout(Duration::from_secs(10), RedisEngine::connect(url, &prefix))
+    [
+        connect_as(url, &prefix).await,
+        connect_as(url, &prefix).await,
+    ]
+}
+
+fn redis_url() -> String {
+    std::env::var("TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
+}
+
+fn cluster_url() -> String {
+    std::env::var("TEST_REDIS_CLUSTER_URL")
+        .unwrap_or_else(|_| "redis-cluster://127.0.0.1:7101".into())
+}
+
+async fn connect_as(url: &str, prefix: &str) -> Arc<dyn Engine> {
+    let engine = tokio::time::timeout(Duration::from_secs(10), RedisEngine::connect(url, prefix))
         .await
         .unwrap_or_else(|_| panic!("no Redis answered at {url} within 10 s"))
         .unwrap_or_else(|e| panic!("cannot connect to Redis at {url}: {e}"));
@@ -56,6 +74,26 @@ macro_rules! both {
         }
     };
 }
+
+/// Tests of two nodes, each with an engine of its own (on memory, one engine twice).
+macro_rules! two_nodes {
+    ($($name:ident),* $(,)?) => {
+        mod two_on_memory {
+            $(#[tokio::test] async fn $name() {
+                let engine = super::memory();
+                super::$name([engine.clone(), engine]).await;
+            })*
+        }
+        mod two_on_redis {
+            $(#[tokio::test] async fn $name() { super::$name(super::two(&super::redis_url()).await).await; })*
+        }
+        mod two_on_cluster {
+            $(#[tokio::test] async fn $name() { super::$name(super::two(&super::cluster_url()).await).await; })*
+        }
+    };
+}
+
+two_nodes!(notices_follow_the_partner_s_sockets_and_keep_order_with_messages);
 
 both!(
     pings,
@@ -1589,4 +1627,60 @@ async fn a_pair_seated_while_one_is_matched_from_a_queue_sits_once(engine: Arc<d
             other => panic!("round {i}: {other:?}, rooms {rooms:?}"),
         }
     }
+}
+
+/// A notice (typing) goes to every socket of the partner, wherever they open one, in order
+/// with the sender's messages, and nowhere once the room has ended, whichever node ends it.
+async fn notices_follow_the_partner_s_sockets_and_keep_order_with_messages(
+    [a, b]: [Arc<dyn Engine>; 2],
+) {
+    let now = 1_000_000;
+    let mut n1 = node(&a, "n1", now).await;
+    let mut n2 = node(&b, "n2", now).await;
+    n1.hold(&a, 1).await;
+    n2.hold(&b, 2).await;
+    join(&a, 7, "봄", 1).await;
+    assert_eq!(next(&mut n1).await, event(&[1], "waiting 1"));
+    let room = matched(join(&b, 7, "봄", 2).await);
+    assert_eq!(next(&mut n1).await, event(&[1], "matched 1"));
+    assert_eq!(next(&mut n2).await, event(&[2], "matched 2"));
+
+    // Each message between two notices, none waited for before the message is sent.
+    for i in 0..20 {
+        let typing = a.relay(&room, 1, &format!("typing {i}"));
+        let id = send(&a, &room, 1, &format!("m{i}")).await.unwrap();
+        let stop = a.relay(&room, 1, &format!("stop {i}"));
+        assert!(typing.await.unwrap() && stop.await.unwrap());
+        assert_eq!(next(&mut n2).await, event(&[2], &format!("typing {i}")));
+        assert_eq!(next(&mut n2).await, event(&[2], &format!("<{id}>")));
+        assert_eq!(next(&mut n2).await, event(&[2], &format!("stop {i}")));
+        assert_eq!(next(&mut n1).await, event(&[1], &format!("<{id}>")));
+        if i == 0 {
+            // Time for a sender's node that keeps a copy of where the partner's sockets
+            // are to read it.
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    quiet(&mut n1).await;
+
+    // The partner opens another socket on a third node: notices reach it too (a node that
+    // keeps a copy of where the partner's sockets are has heard of it by now).
+    let mut n3 = node(&b, "n3", now).await;
+    n3.hold(&b, 2).await;
+    quiet(&mut n1).await;
+    assert!(a.relay(&room, 1, "typing again").await.unwrap());
+    assert_eq!(next(&mut n2).await, event(&[2], "typing again"));
+    assert_eq!(next(&mut n3).await, event(&[2], "typing again"));
+
+    // The other node ends the room: a node that has heard so sends no notice.
+    b.end_room(&room.id, None, now, &BYE)
+        .await
+        .unwrap()
+        .expect("this call ends it");
+    assert_eq!(next(&mut n1).await, event(&[1], "bye"));
+    assert!(!a.relay(&room, 1, "too late").await.unwrap());
+    assert_eq!(next(&mut n2).await, event(&[2], "bye"));
+    assert_eq!(next(&mut n3).await, event(&[2], "bye"));
+    quiet(&mut n2).await;
+    quiet(&mut n3).await;
 }
