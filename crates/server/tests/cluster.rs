@@ -743,7 +743,12 @@ async fn pair_talkers(
     talkers
 }
 
-/// Every talker talks for `secs`, one message every 300 ms, over any node of `bases`.
+/// How often a talker sends: half the frame allowance (`SOCKET_FRAMES_PER_WINDOW`), so that
+/// the parts of it a failover strands on a closed socket (given back only when the engine
+/// answers) leave room for the resumes and messages of the sockets that follow.
+const TALK_EVERY: Duration = Duration::from_millis(500);
+
+/// Every talker talks for `secs`, one message every `TALK_EVERY`, over any node of `bases`.
 fn talk_all(
     talkers: Vec<Talker>,
     bases: &[String],
@@ -757,7 +762,7 @@ fn talk_all(
             .map(|mut t| {
                 let bases = bases.clone();
                 tokio::spawn(async move {
-                    t.talk(&bases, until, Duration::from_millis(300)).await;
+                    t.talk(&bases, until, TALK_EVERY).await;
                     t
                 })
             })
