@@ -101,6 +101,15 @@ impl ManualClock {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         *now += chrono::Duration::from_std(by).unwrap_or_default();
     }
+
+    /// Moves the clock back, as a clock corrected by a skew measured again may step.
+    pub fn rewind(&self, by: std::time::Duration) {
+        let mut now = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *now -= chrono::Duration::from_std(by).unwrap_or_default();
+    }
 }
 
 impl Clock for ManualClock {

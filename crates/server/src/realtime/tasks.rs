@@ -265,11 +265,14 @@ async fn listen_bus(rt: Realtime, mut next_inboxes: tokio::sync::mpsc::Receiver<
 }
 
 /// Pushes each new round to this node's sockets and ends the waits of the round before.
+/// Rounds only move on: the shared clock may step back a millisecond or two when its skew
+/// is measured again, and a step back over a round's start must not begin the round twice
+/// (its push, its waiters' end and its echo told again).
 async fn rounds(rt: Realtime) {
     let mut last = rt.round_state().round;
     loop {
         let at = round_at(rt.clock.now_ms());
-        if at.number == last {
+        if at.number <= last {
             tokio::time::sleep(round_wait(at.remaining_ms)).await;
             continue;
         }

@@ -42,6 +42,7 @@ crate::both!(
     the_current_chat_is_what_the_server_knows,
     both_members_see_the_same_question_and_either_draws_the_next,
     a_closed_round_echoes_its_picks_and_tonight_names_the_top_word,
+    a_round_begins_once_though_the_clock_steps_back_over_its_start,
 );
 
 /// Signs up a user with a nickname and opens a socket for them.
@@ -1594,6 +1595,28 @@ async fn a_closed_round_echoes_its_picks_and_tonight_names_the_top_word(mut app:
         .await;
     let quiet = std::time::Duration::from_millis(1_500);
     c.expect_none_within(&["roundEcho"], quiet).await;
+}
+
+/// Rounds only move on: the shared clock stepping back over a round's start (its skew
+/// measured again) and on again does not begin that round a second time, nor echo the
+/// round before again.
+async fn a_round_begins_once_though_the_clock_steps_back_over_its_start(mut app: TestApp) {
+    use std::time::Duration;
+    let (mut a, _) = user(&mut app, "alice", "01011112222").await;
+    let round = app.state.realtime.round_state();
+    let at = telepathy_domain::round::RoundAt::of(
+        chrono::DateTime::from_timestamp_millis(round.server_time).unwrap(),
+    );
+    let into_next = u64::try_from(at.remaining_ms).unwrap() + 5;
+    app.advance_beating(Duration::from_millis(into_next)).await;
+    let next = a.expect("round").await;
+    assert_eq!(next["round"], json!(round.round + 1));
+    app.clock.rewind(Duration::from_millis(10));
+    // The rounds' task looks at the clock at least once a second.
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    app.clock.advance(Duration::from_millis(10));
+    a.expect_none_within(&["round", "roundEcho"], Duration::from_millis(1_500))
+        .await;
 }
 
 /// An account that opens and closes sockets in a loop is refused the upgrade past
