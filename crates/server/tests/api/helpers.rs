@@ -213,8 +213,10 @@ pub async fn serve(state: &AppState) -> String {
     addr
 }
 
-/// Where every test app's clock starts (21:00 in Seoul, within the service hours).
-pub const CLOCK_START: &str = "2026-11-22T12:00:00Z";
+/// Where every test app's clock starts (21:00:10 in Seoul, within the service hours): ten
+/// seconds into a round, not on its start, where the shared clock's skew (a millisecond
+/// or two either way) would put the node in one round or the one before by chance.
+pub const CLOCK_START: &str = "2026-11-22T12:00:10Z";
 
 tokio::task_local! {
     /// Set for a test that runs on the Redis Cluster of the tests (`TEST_REDIS_CLUSTER_URL`)

@@ -1604,19 +1604,22 @@ async fn a_round_begins_once_though_the_clock_steps_back_over_its_start(mut app:
     use std::time::Duration;
     let (mut a, _) = user(&mut app, "alice", "01011112222").await;
     let round = app.state.realtime.round_state();
-    let at = telepathy_domain::round::RoundAt::of(
-        chrono::DateTime::from_timestamp_millis(round.server_time).unwrap(),
-    );
-    // Half a second into the next round, then back to half a second before it: far more
-    // than the shared clock's skew moves by while the test runs.
-    let into_next = u64::try_from(at.remaining_ms).unwrap() + 500;
-    app.advance_beating(Duration::from_millis(into_next)).await;
+    app.advance_beating(Duration::from_secs(30)).await;
     let next = a.expect("round").await;
     assert_eq!(next["round"], json!(round.round + 1));
-    app.clock.rewind(Duration::from_secs(1));
+    // Back to half a second before the round's start, far more than the shared clock's
+    // skew moves by while the test runs, and on again.
+    let now = app.state.realtime.round_state();
+    let at = telepathy_domain::round::RoundAt::of(
+        chrono::DateTime::from_timestamp_millis(now.server_time).unwrap(),
+    );
+    let back = Duration::from_millis(
+        u64::try_from(telepathy_domain::round::ROUND_MS - at.remaining_ms).unwrap() + 500,
+    );
+    app.clock.rewind(back);
     // The rounds' task looks at the clock at least once a second.
     tokio::time::sleep(Duration::from_millis(1_200)).await;
-    app.clock.advance(Duration::from_secs(1));
+    app.clock.advance(back);
     a.expect_none_within(&["round", "roundEcho"], Duration::from_millis(1_500))
         .await;
 }
