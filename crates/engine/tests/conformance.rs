@@ -1379,15 +1379,7 @@ async fn hundreds_join_one_word_at_once(engine: Arc<dyn Engine>) {
 /// first id again, even after the room ended. Client ids are the sender's own.
 async fn a_retried_message_is_appended_once_and_echoed_with_its_id(engine: Arc<dyn Engine>) {
     let now = 1_000_000;
-    let mut n1 = node(&engine, "n1", now).await;
-    let mut n2 = node(&engine, "n2", now).await;
-    n1.hold(&engine, 1).await;
-    n2.hold(&engine, 2).await;
-    join(&engine, 7, "봄", 1).await;
-    next(&mut n1).await;
-    let room = matched(join(&engine, 7, "봄", 2).await);
-    assert_eq!(next(&mut n1).await, event(&[1], "matched 1"));
-    assert_eq!(next(&mut n2).await, event(&[2], "matched 2"));
+    let (mut n1, mut n2, room) = matched_on_two_nodes(&engine, &engine, now).await;
     let sent = |from: i64, cid: &'static str, data: &'static str| {
         let engine = engine.clone();
         let room = room.clone();
@@ -1629,21 +1621,32 @@ async fn a_pair_seated_while_one_is_matched_from_a_queue_sits_once(engine: Arc<d
     }
 }
 
+/// Users 1 and 2 in a room, each told of it on a node of their own: `n1` (of engine `a`)
+/// holds user 1, `n2` (of `b`) user 2.
+async fn matched_on_two_nodes(
+    a: &Arc<dyn Engine>,
+    b: &Arc<dyn Engine>,
+    now: i64,
+) -> (Node, Node, Room) {
+    let mut n1 = node(a, "n1", now).await;
+    let mut n2 = node(b, "n2", now).await;
+    n1.hold(a, 1).await;
+    n2.hold(b, 2).await;
+    join(a, 7, "봄", 1).await;
+    assert_eq!(next(&mut n1).await, event(&[1], "waiting 1"));
+    let room = matched(join(b, 7, "봄", 2).await);
+    assert_eq!(next(&mut n1).await, event(&[1], "matched 1"));
+    assert_eq!(next(&mut n2).await, event(&[2], "matched 2"));
+    (n1, n2, room)
+}
+
 /// A notice (typing) goes to every socket of the partner, wherever they open one, in order
 /// with the sender's messages, and nowhere once the room has ended, whichever node ends it.
 async fn notices_follow_the_partner_s_sockets_and_keep_order_with_messages(
     [a, b]: [Arc<dyn Engine>; 2],
 ) {
     let now = 1_000_000;
-    let mut n1 = node(&a, "n1", now).await;
-    let mut n2 = node(&b, "n2", now).await;
-    n1.hold(&a, 1).await;
-    n2.hold(&b, 2).await;
-    join(&a, 7, "봄", 1).await;
-    assert_eq!(next(&mut n1).await, event(&[1], "waiting 1"));
-    let room = matched(join(&b, 7, "봄", 2).await);
-    assert_eq!(next(&mut n1).await, event(&[1], "matched 1"));
-    assert_eq!(next(&mut n2).await, event(&[2], "matched 2"));
+    let (mut n1, mut n2, room) = matched_on_two_nodes(&a, &b, now).await;
 
     // Each message between two notices, none waited for before the message is sent.
     for i in 0..20 {
