@@ -26,6 +26,9 @@ pub const REPLACED: &str = "replaced:";
 /// Starts a chat message as it travels, `#<stream id>\n<body>`: the node that holds a
 /// member builds the message's frame once for its sockets.
 pub const CHAT: &str = "#";
+/// Starts a new room as it travels to its members' nodes, `m:<body>` ([`MatchedBody`]):
+/// each node builds the `matched` frame of each member it holds.
+pub const MATCHED: &str = "m:";
 
 /// An event for some users' sockets, as it arrives from the bus. An inbox may also bring
 /// events for users the node does not hold (over Redis every node hears every event of
@@ -44,6 +47,8 @@ pub enum Kind<'a> {
     Frame(&'a str),
     /// A chat message: its stream id and the body its frame is built from.
     Chat { id: &'a str, body: &'a str },
+    /// A new room its members are told of.
+    Matched(MatchedBody),
     /// The receivers' sockets re-check their sessions.
     Recheck,
     /// Close this socket of the receiver.
@@ -67,6 +72,8 @@ impl Inbound {
                     }))
                 })
                 .unwrap_or(Kind::Unreadable)
+        } else if let Some(body) = text.strip_prefix(MATCHED) {
+            serde_json::from_str(body).map_or(Kind::Unreadable, Kind::Matched)
         } else if let Some(chat) = text.strip_prefix(CHAT) {
             chat.split_once('\n')
                 .map_or(Kind::Unreadable, |(id, body)| Kind::Chat { id, body })
@@ -183,6 +190,80 @@ impl<'a> ChatBody<'a> {
     }
 }
 
+/// A new room as its members' nodes are told of it (a [`MATCHED`] event): what each
+/// member's `matched` frame is built from.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct MatchedBody {
+    #[serde(rename = "r")]
+    pub room_id: String,
+    #[serde(rename = "w")]
+    pub word: String,
+    #[serde(rename = "n")]
+    pub round: i64,
+    #[serde(rename = "c")]
+    pub created_ms: i64,
+    /// A meeting the two asked for (`Engine::seat_pair`), not a queue's match.
+    #[serde(rename = "g")]
+    pub asked: bool,
+    /// The room's first member (who waited), then the second.
+    #[serde(rename = "a")]
+    pub first: crate::Member,
+    #[serde(rename = "b")]
+    pub second: crate::Member,
+}
+
+impl MatchedBody {
+    /// The room it tells of.
+    pub fn room(self) -> Room {
+        Room {
+            id: self.room_id,
+            word: self.word,
+            round: self.round,
+            members: [self.first, self.second],
+            created_ms: self.created_ms,
+            ended_ms: None,
+        }
+    }
+}
+
+/// The text of `room`'s [`MATCHED`] event.
+pub fn matched(room: &Room, asked: bool) -> String {
+    let [first, _] = &room.members;
+    let mut text = matched_before_first(room, asked);
+    text.push_str(&serde_json::to_string(first).unwrap_or_default());
+    text.push('}');
+    text
+}
+
+/// The text of `room`'s [`MATCHED`] event up to its first member's JSON, which follows
+/// with a closing `}`: how the one-server join's script, which alone learns the waiter,
+/// writes the event (and [`matched`] too, so the two cannot part).
+pub(crate) fn matched_before_first(room: &Room, asked: bool) -> String {
+    #[derive(Serialize)]
+    struct Head<'a> {
+        r: &'a str,
+        w: &'a str,
+        n: i64,
+        c: i64,
+        g: bool,
+        b: &'a crate::Member,
+    }
+    let [_, second] = &room.members;
+    let head = Head {
+        r: &room.id,
+        w: &room.word,
+        n: room.round,
+        c: room.created_ms,
+        g: asked,
+        b: second,
+    };
+    let mut text = String::from(MATCHED);
+    text.push_str(&serde_json::to_string(&head).unwrap_or_default());
+    text.pop();
+    text.push_str(",\"a\":");
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,6 +340,37 @@ mod tests {
         let event =
             decode_event(&format!("{}{{}}", head(&[7, 8]))).unwrap_or_else(|| panic!("decodes"));
         assert_eq!(event.to, [7, 8]);
+    }
+
+    #[test]
+    fn a_new_room_reads_back_as_it_was_made() {
+        let room = Room {
+            id: "r\"}".into(),
+            word: "봄 \"꽃\"}".into(),
+            round: 3,
+            members: [1, 2].map(|id| Member {
+                user_id: id,
+                nickname: format!("n\\{id}\"}},\"a\":"),
+            }),
+            created_ms: 9,
+            ended_ms: None,
+        };
+        for asked in [false, true] {
+            let event = Inbound {
+                to: vec![2],
+                frame: matched(&room, asked),
+            };
+            let Kind::Matched(body) = event.kind() else {
+                panic!("a new room's event")
+            };
+            assert_eq!(body.asked, asked);
+            assert_eq!(body.room(), room);
+        }
+        let cut = Inbound {
+            to: vec![2],
+            frame: matched_before_first(&room, false),
+        };
+        assert_eq!(cut.kind(), Kind::Unreadable, "without its first member");
     }
 
     #[test]

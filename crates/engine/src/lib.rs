@@ -358,9 +358,9 @@ pub trait Engine: Send + Sync + 'static {
     /// Takes a partner waiting on `(round, word)` or queues `member`. A user waits in at
     /// most one queue (joining another moves them) and sits in at most one room.
     /// `room_id` names the room if a match is made. A user who waits now is sent
-    /// `frames.waiting` in the same step; the members of a new room are sent their
-    /// `frames.matched` in the step that makes the room, so a room never exists with a
-    /// member who was not told.
+    /// `waiting` in the same step; the members of a new room are told of it (a
+    /// [`bus::MATCHED`] event) in the step that makes the room, so a room never exists
+    /// with a member who was not told.
     /// `apart` are the users `member` must never be matched with (blocks either way): a
     /// waiter among them is passed over and keeps its place, and while `member` waits,
     /// joiners among them pass it over too.
@@ -373,7 +373,7 @@ pub trait Engine: Send + Sync + 'static {
         apart: &[i64],
         room_id: &str,
         now_ms: i64,
-        frames: &JoinFrames<'_>,
+        waiting: &str,
     ) -> Result<JoinOutcome, EngineError>;
 
     /// How many users picked each of `words` in `round` (answered in the same order): each
@@ -383,9 +383,9 @@ pub trait Engine: Send + Sync + 'static {
 
     /// Seats `members` together in a new room of `word`, if neither sits in a room: a
     /// meeting the two asked for, not a queue's match. Whatever either waited for ends.
-    /// Both are sent their frame of `matched(room)` (in the order of `members`) in the
-    /// step that makes the room, as in a join. `None`, and nothing changed, when either
-    /// sits in a room.
+    /// Both are told of the room (a [`bus::MATCHED`] event, `asked`) in the step that
+    /// makes the room, as in a join. `None`, and nothing changed, when either sits in a
+    /// room.
     async fn seat_pair(
         &self,
         round: i64,
@@ -393,7 +393,6 @@ pub trait Engine: Send + Sync + 'static {
         members: [&Member; 2],
         room_id: &str,
         now_ms: i64,
-        matched: &(dyn for<'r> Fn(&'r Room) -> [String; 2] + Sync),
     ) -> Result<Option<Room>, EngineError>;
 
     /// Takes the user out of the queue they wait in; false when they waited nowhere.
@@ -535,16 +534,6 @@ pub trait Engine: Send + Sync + 'static {
     /// Users who have been connected nowhere since before `cutoff_ms` while sitting in a
     /// room, each answered once; users away that long outside a room are forgotten.
     async fn gone_before(&self, cutoff_ms: i64) -> Result<Vec<Gone>, EngineError>;
-}
-
-/// What a join tells: `waiting` to a user who waits now; to the members of a new room,
-/// each their own frame of `matched(room)`, in the order of `room.members`. `matched` may
-/// be called on a room whose waiter is not yet known and filled in afterwards, as text: it
-/// must write a member's id in decimal and a nickname as serde_json writes the string,
-/// and derive nothing else from them.
-pub struct JoinFrames<'a> {
-    pub waiting: &'a str,
-    pub matched: &'a (dyn Fn(&Room) -> [String; 2] + Sync),
 }
 
 /// What the members of a room are told in the step that ends it (see

@@ -6,9 +6,9 @@ use async_trait::async_trait;
 use tokio::sync::broadcast;
 
 use crate::{
-    millis, parse_stream_id, presence_ttl_ms, wall_ms, ArchiveMark, ArchiveShare, Backlog, Engine,
-    EngineError, Farewell, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinFrames,
-    JoinOutcome, Member, MessageFrame, Relayed, Room, SocketAt, StreamEntry, STREAM_MAX,
+    bus, millis, parse_stream_id, presence_ttl_ms, wall_ms, ArchiveMark, ArchiveShare, Backlog,
+    Engine, EngineError, Farewell, Gone, Heartbeat, Hit, Inbound, Inbox, InboxKind, JoinOutcome,
+    Member, MessageFrame, Relayed, Room, SocketAt, StreamEntry, STREAM_MAX,
 };
 
 /// Events a node's inbox holds before its reader is told of a gap.
@@ -123,21 +123,16 @@ impl State {
         true
     }
 
-    /// Seats the members of a new room in it, puts it on the archive's list, and sends
-    /// each member their frame of `matched(room)`, as one step.
-    fn open_room(
-        &mut self,
-        room: &Room,
-        matched: &(dyn for<'r> Fn(&'r Room) -> [String; 2] + Sync),
-    ) {
+    /// Seats the members of a new room in it, puts it on the archive's list, and tells
+    /// both of it (`asked`: a meeting the two asked for), as one step.
+    fn open_room(&mut self, room: &Room, asked: bool) {
         for m in &room.members {
             self.in_room.insert(m.user_id, room.id.clone());
         }
         self.rooms.insert(room.id.clone(), room.clone());
         self.archive.entry(room.id.clone()).or_insert(None);
-        for (m, frame) in room.members.iter().zip(matched(room)) {
-            self.route(&[m.user_id], &frame);
-        }
+        let [a, b] = &room.members;
+        self.route(&[a.user_id, b.user_id], &bus::matched(room, asked));
     }
 
     /// Sends `frame` to every instance holding any of `to`, once per instance.
@@ -293,7 +288,7 @@ impl Engine for MemoryEngine {
         apart: &[i64],
         room_id: &str,
         now_ms: i64,
-        frames: &JoinFrames<'_>,
+        waiting: &str,
     ) -> Result<JoinOutcome, EngineError> {
         let mut state = self.state();
         let me = member.user_id;
@@ -302,7 +297,7 @@ impl Engine for MemoryEngine {
         }
         let key = (round, word.to_owned());
         if state.waiting.get(&me) == Some(&key) {
-            state.route(&[me], frames.waiting);
+            state.route(&[me], waiting);
             return Ok(JoinOutcome::Waiting);
         }
         state.remove_wait(me);
@@ -325,7 +320,7 @@ impl Engine for MemoryEngine {
                 .push_back(member.clone());
             state.waiting.insert(me, key);
             state.apart.insert(me, apart.to_vec());
-            state.route(&[me], frames.waiting);
+            state.route(&[me], waiting);
             return Ok(JoinOutcome::Waiting);
         };
         state.waiting.remove(&partner.user_id);
@@ -338,7 +333,7 @@ impl Engine for MemoryEngine {
             created_ms: now_ms,
             ended_ms: None,
         };
-        state.open_room(&room, frames.matched);
+        state.open_room(&room, false);
         Ok(JoinOutcome::Matched(room))
     }
 
@@ -349,7 +344,6 @@ impl Engine for MemoryEngine {
         members: [&Member; 2],
         room_id: &str,
         now_ms: i64,
-        matched: &(dyn for<'r> Fn(&'r Room) -> [String; 2] + Sync),
     ) -> Result<Option<Room>, EngineError> {
         let mut state = self.state();
         if members
@@ -369,7 +363,7 @@ impl Engine for MemoryEngine {
         for m in &room.members {
             state.remove_wait(m.user_id);
         }
-        state.open_room(&room, matched);
+        state.open_room(&room, true);
         Ok(Some(room))
     }
 

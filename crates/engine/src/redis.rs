@@ -62,10 +62,10 @@ pub(crate) use self::bus::RedisInbox;
 use self::bus::{probe, resubscribe, subscribe, Bus, Probes, INBOX_CAPACITY};
 use self::lanes::{answer_of, closing, LaneState, Lanes, SendJob};
 use self::layout::{partition_of, room_key_in, tag, user_partition, Layout};
-use self::scripts::{Scripts, WAITER_ID_MARK, WAITER_NICKNAME_MARK};
+use self::scripts::Scripts;
 use crate::{
-    duration_ms, millis, presence_ttl_ms, ArchiveMark, ArchiveShare, Backlog, Engine, EngineError,
-    Farewell, Gone, Heartbeat, Hit, Inbox, InboxKind, JoinFrames, JoinOutcome, Member,
+    bus as events, duration_ms, millis, presence_ttl_ms, ArchiveMark, ArchiveShare, Backlog,
+    Engine, EngineError, Farewell, Gone, Heartbeat, Hit, Inbox, InboxKind, JoinOutcome, Member,
     MessageFrame, Relayed, Room, SocketAt, StreamEntry,
 };
 
@@ -341,18 +341,17 @@ impl RedisEngine {
 
     /// The last step of a match or a pair's seat: `room` made in its partition, with its
     /// members (`members_json`, in the order of `room.members`) and their sockets from
-    /// their seats, and each told their frame of `matched(room)`, in one script.
+    /// their seats, and both told of it (its `bus::MATCHED` event), in one script.
     async fn create_room(
         &self,
         room: &Room,
         members_json: [String; 2],
-        matched: &(dyn for<'r> Fn(&'r Room) -> [String; 2] + Sync),
+        asked: bool,
         sockets_a: Vec<String>,
         sockets_b: Vec<String>,
     ) -> Result<(), EngineError> {
         let [a, b] = &room.members;
         let [json_a, json_b] = members_json;
-        let [frame_a, frame_b] = matched(room);
         let mut args = vec![
             room.id.clone(),
             json_a,
@@ -362,8 +361,7 @@ impl RedisEngine {
             room.word.clone(),
             room.round.to_string(),
             room.created_ms.to_string(),
-            frame_a,
-            frame_b,
+            events::matched(room, asked),
             sockets_a.len().to_string(),
         ];
         args.extend(sockets_a);
@@ -528,8 +526,8 @@ fn backlog_from(
 
 impl RedisEngine {
     /// A join on one server: every step of [`Engine::join`] in one call (`JOIN_ONE`), the
-    /// `matched` frames built from templates in which the waiter, not known before the
-    /// call, stands as marks. A seat found stale is cleared and the join tried once more.
+    /// room's event written up to the waiter, whom only the call learns. A seat found
+    /// stale is cleared and the join tried once more.
     #[allow(clippy::too_many_arguments)]
     async fn join_in_one(
         &self,
@@ -539,7 +537,7 @@ impl RedisEngine {
         apart: &[i64],
         room_id: &str,
         now_ms: i64,
-        frames: &JoinFrames<'_>,
+        waiting: &str,
     ) -> Result<JoinOutcome, EngineError> {
         let me = member.user_id;
         let queue = format!("{round}:{word}");
@@ -547,24 +545,20 @@ impl RedisEngine {
         let apart = apart_list(apart);
         let member_json =
             serde_json::to_string(member).map_err(|e| EngineError::Protocol(e.to_string()))?;
-        let waiter = Member {
-            user_id: WAITER_ID_MARK,
-            nickname: WAITER_NICKNAME_MARK.to_owned(),
-        };
+        // The waiter's place is the script's to fill.
         let template = Room {
             id: room_id.to_owned(),
             word: word.to_owned(),
             round,
-            members: [waiter, member.clone()],
+            members: [member.clone(), member.clone()],
             created_ms: now_ms,
             ended_ms: None,
         };
-        let [for_waiter, for_me] = (frames.matched)(&template);
         let args = vec![
             me.to_string(),
             queue.clone(),
             token.clone(),
-            frames.waiting.to_owned(),
+            waiting.to_owned(),
             format!("{me}|{token}|{apart}|{member_json}"),
             apart,
             round.to_string(),
@@ -574,8 +568,7 @@ impl RedisEngine {
             word.to_owned(),
             (partition_of(&queue) + 1).to_string(),
             (partition_of(room_id) + 1).to_string(),
-            for_waiter,
-            for_me,
+            events::matched_before_first(&template, false),
         ];
         let mut repaired = false;
         loop {
@@ -759,11 +752,11 @@ impl Engine for RedisEngine {
         apart: &[i64],
         room_id: &str,
         now_ms: i64,
-        frames: &JoinFrames<'_>,
+        waiting: &str,
     ) -> Result<JoinOutcome, EngineError> {
         if self.one_server {
             return self
-                .join_in_one(round, word, member, apart, room_id, now_ms, frames)
+                .join_in_one(round, word, member, apart, room_id, now_ms, waiting)
                 .await;
         }
         let me = member.user_id;
@@ -780,7 +773,7 @@ impl Engine for RedisEngine {
                         me.to_string(),
                         queue.clone(),
                         token.clone(),
-                        frames.waiting.to_owned(),
+                        waiting.to_owned(),
                     ],
                 )
                 .await?;
@@ -807,7 +800,7 @@ impl Engine for RedisEngine {
             entry.clone(),
             apart.clone(),
             round.to_string(),
-            frames.waiting.to_owned(),
+            waiting.to_owned(),
         ];
         take_args.extend(instances);
         for _ in 0..TAKE_TRIES {
@@ -883,7 +876,7 @@ impl Engine for RedisEngine {
             self.create_room(
                 &room,
                 [waiter.member.to_owned(), member_json.clone()],
-                frames.matched,
+                false,
                 waiter_sockets,
                 my_sockets,
             )
@@ -902,7 +895,6 @@ impl Engine for RedisEngine {
         members: [&Member; 2],
         room_id: &str,
         now_ms: i64,
-        matched: &(dyn for<'r> Fn(&'r Room) -> [String; 2] + Sync),
     ) -> Result<Option<Room>, EngineError> {
         let seat = |user: i64| async move {
             let reply: Vec<String> = self
@@ -948,7 +940,7 @@ impl Engine for RedisEngine {
         };
         let json =
             |m: &Member| serde_json::to_string(m).map_err(|e| EngineError::Protocol(e.to_string()));
-        self.create_room(&room, [json(a)?, json(b)?], matched, sockets_a, sockets_b)
+        self.create_room(&room, [json(a)?, json(b)?], true, sockets_a, sockets_b)
             .await?;
         Ok(Some(room))
     }

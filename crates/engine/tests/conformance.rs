@@ -14,9 +14,8 @@ use futures_util::future::try_join_all;
 
 use telepathy_engine::is_stream_id;
 use telepathy_engine::{
-    ArchiveMark, ArchiveShare, Backlog, Engine, EngineError, Farewell, Gone, Inbound, Inbox,
-    JoinFrames, JoinOutcome, Member, MemoryEngine, MessageFrame, Received, RedisEngine, Room,
-    SocketAt,
+    bus, ArchiveMark, ArchiveShare, Backlog, Engine, EngineError, Farewell, Gone, Inbound, Inbox,
+    JoinOutcome, Kind, Member, MemoryEngine, MessageFrame, Received, RedisEngine, Room, SocketAt,
 };
 
 async fn redis() -> Arc<dyn Engine> {
@@ -169,14 +168,7 @@ async fn join_apart(
             apart,
             &format!("room-{id}"),
             1_000,
-            &JoinFrames {
-                waiting: &format!("waiting {id}"),
-                matched: &|room: &Room| {
-                    room.members
-                        .each_ref()
-                        .map(|m| format!("matched {}", m.user_id))
-                },
-            },
+            &format!("waiting {id}"),
         )
         .await
         .unwrap()
@@ -453,28 +445,16 @@ async fn same_word_same_round_matches(engine: Arc<dyn Engine>) {
     matched(join(&engine, 7, "봄", 4).await);
 }
 
-/// Each member of a new room is told exactly its own frame of the room, whatever the
-/// nicknames hold (one engine builds the waiter's part of the frames after the fact).
+/// Each member's node is told of a new room exactly as it was made, whatever the nicknames
+/// hold (one engine writes the waiter's part of the event after the fact, in Lua).
 async fn matched_frames_are_the_rooms_own(engine: Arc<dyn Engine>) {
     let now = 1_000_000;
     let mut n1 = node(&engine, "n1", now).await;
     let mut n2 = node(&engine, "n2", now).await;
     n1.hold(&engine, 11).await;
     n2.hold(&engine, 12).await;
-    let told = |room: &Room| {
-        room.members.each_ref().map(|me| {
-            let partner = room.partner_of(me.user_id).unwrap();
-            serde_json::json!({
-                "room": room.id, "word": room.word, "round": room.round,
-                "me": me.user_id, "myName": me.nickname,
-                "partner": partner.user_id, "partnerName": partner.nickname,
-                "again": [me.nickname, partner.nickname],
-            })
-            .to_string()
-        })
-    };
     let names = [
-        r#"따옴"표\\/|"nickname":"x|,11,"#,
+        r#"따옴"표\\/|"nickname":"x|,11,}"#,
         "닉 %1 $& \\u0001 끝\"}\n-7",
     ];
     let mut outcomes = Vec::new();
@@ -483,12 +463,8 @@ async fn matched_frames_are_the_rooms_own(engine: Arc<dyn Engine>) {
             user_id: id,
             nickname: name.to_owned(),
         };
-        let frames = JoinFrames {
-            waiting: "waiting",
-            matched: &told,
-        };
         let outcome = engine
-            .join(9, "별", &me, &[], &format!("room-{id}"), now, &frames)
+            .join(9, "별 \"}", &me, &[], &format!("room-{id}"), now, "waiting")
             .await
             .unwrap();
         outcomes.push(outcome);
@@ -499,9 +475,15 @@ async fn matched_frames_are_the_rooms_own(engine: Arc<dyn Engine>) {
     let got: Vec<&str> = room.members.iter().map(|m| m.nickname.as_str()).collect();
     assert_eq!(got, names, "the waiter first, each with their own nickname");
     assert_eq!(engine.room("room-12").await.unwrap(), Some(room.clone()));
-    let [for_waiter, for_joiner] = told(&room);
-    assert_eq!(next(&mut n1).await, event(&[11], &for_waiter));
-    assert_eq!(next(&mut n2).await, event(&[12], &for_joiner));
+    for (n, user) in [(&mut n1, 11), (&mut n2, 12)] {
+        let told = next(n).await;
+        assert_eq!(told.to, [user]);
+        let Kind::Matched(body) = told.kind() else {
+            panic!("told of the room, not {told:?}")
+        };
+        assert!(!body.asked, "a queue's match");
+        assert_eq!(body.room(), room, "the room as it was made");
+    }
     quiet(&mut n1).await;
     quiet(&mut n2).await;
 }
@@ -1021,6 +1003,11 @@ fn event(to: &[i64], frame: &str) -> Inbound {
     }
 }
 
+/// What a node holding `to` of a new room's members is told of it.
+fn told_of(room: &Room, asked: bool, to: &[i64]) -> Inbound {
+    event(to, &bus::matched(room, asked))
+}
+
 /// A node that reads its inbox too slowly is told that it missed events (so it resyncs its
 /// sockets), never handed what is left as if nothing were missing.
 async fn an_inbox_that_falls_behind_says_so(engine: Arc<dyn Engine>) {
@@ -1081,8 +1068,8 @@ async fn events_reach_the_nodes_that_hold_their_users(engine: Arc<dyn Engine>) {
     join(&engine, 7, "봄", 1).await;
     assert_eq!(next(&mut n1).await, event(&[1], "waiting 1"));
     let room = matched(join(&engine, 7, "봄", 2).await);
-    assert_eq!(next(&mut n1).await, event(&[1], "matched 1"));
-    assert_eq!(next(&mut n2).await, event(&[2], "matched 2"));
+    assert_eq!(next(&mut n1).await, told_of(&room, false, &[1]));
+    assert_eq!(next(&mut n2).await, told_of(&room, false, &[2]));
     let id = send(&engine, &room, 2, "hi").await.unwrap();
     assert_eq!(next(&mut n1).await, event(&[1], &format!("<{id}>")));
     assert_eq!(next(&mut n2).await, event(&[2], &format!("<{id}>")));
@@ -1512,18 +1499,7 @@ async fn many_senders_at_once_are_delivered_whole_and_in_order(engine: Arc<dyn E
 
 async fn seat_pair(engine: &Arc<dyn Engine>, a: i64, b: i64, room_id: &str) -> Option<Room> {
     engine
-        .seat_pair(
-            9,
-            "바다",
-            [&member(a), &member(b)],
-            room_id,
-            2_000,
-            &|room: &Room| {
-                room.members
-                    .each_ref()
-                    .map(|m| format!("again {} {}", room.id, m.user_id))
-            },
-        )
+        .seat_pair(9, "바다", [&member(a), &member(b)], room_id, 2_000)
         .await
         .unwrap()
 }
@@ -1550,8 +1526,8 @@ async fn a_pair_is_seated_together_and_told_never_while_either_sits_in_a_room(
         ("again-1", "바다", 9)
     );
     assert_eq!(room.members, [member(1), member(2)]);
-    assert_eq!(next(&mut n1).await, event(&[1], "again again-1 1"));
-    assert_eq!(next(&mut n2).await, event(&[2], "again again-1 2"));
+    assert_eq!(next(&mut n1).await, told_of(&room, true, &[1]));
+    assert_eq!(next(&mut n2).await, told_of(&room, true, &[2]));
     for user in [1, 2] {
         assert_eq!(engine.room_of(user).await.unwrap(), Some(room.clone()));
     }
@@ -1569,8 +1545,8 @@ async fn a_pair_is_seated_together_and_told_never_while_either_sits_in_a_room(
         [member(3), member(4)],
         "the one refused still waits where it waited"
     );
-    assert_eq!(next(&mut n1).await, event(&[3], "matched 3"));
-    assert_eq!(next(&mut n2).await, event(&[4], "matched 4"));
+    assert_eq!(next(&mut n1).await, told_of(&waited, false, &[3]));
+    assert_eq!(next(&mut n2).await, told_of(&waited, false, &[4]));
     quiet(&mut n1).await;
     quiet(&mut n2).await;
 
@@ -1635,8 +1611,8 @@ async fn matched_on_two_nodes(
     join(a, 7, "봄", 1).await;
     assert_eq!(next(&mut n1).await, event(&[1], "waiting 1"));
     let room = matched(join(b, 7, "봄", 2).await);
-    assert_eq!(next(&mut n1).await, event(&[1], "matched 1"));
-    assert_eq!(next(&mut n2).await, event(&[2], "matched 2"));
+    assert_eq!(next(&mut n1).await, told_of(&room, false, &[1]));
+    assert_eq!(next(&mut n2).await, told_of(&room, false, &[2]));
     (n1, n2, room)
 }
 

@@ -16,7 +16,8 @@ use fred::types::scripts::Script;
 /// their sockets (`loc:<user>`, fields `<instance>/<socket>`); `publish_room` from a
 /// room's record of its members' sockets (`room:<id>:w`, field `<instance>/<socket>`,
 /// value the user), for the users `only` names (all when nil), with `text` the whole
-/// event.
+/// event; `publish_members` from the same record, `text` the frame, each instance's
+/// message naming the members it holds.
 const PUBLISH: &str = r"
 local K = KEYS[1]
 local function instance_of(field)
@@ -40,6 +41,24 @@ local function publish(users, frame)
   end
   for _, inst in ipairs(order) do
     redis.call('SPUBLISH', K .. 'in:' .. inst, table.concat(at[inst], ',') .. '\n' .. frame)
+  end
+end
+local function publish_members(sockets, text)
+  local at, order = {}, {}
+  for i = 1, #sockets, 2 do
+    local inst, u = instance_of(sockets[i]), sockets[i + 1]
+    if inst then
+      local list = at[inst]
+      if not list then
+        list = {}
+        at[inst] = list
+        order[#order + 1] = inst
+      end
+      if list[1] ~= u and list[2] ~= u then list[#list + 1] = u end
+    end
+  end
+  for _, inst in ipairs(order) do
+    redis.call('SPUBLISH', K .. 'in:' .. inst, table.concat(at[inst], ',') .. '\n' .. text)
   end
 end
 local function publish_room(sockets, text, only)
@@ -263,23 +282,18 @@ redis.call('HSET', ukey, 'wait', ARGV[2], 'wq', ARGV[4])
 return 1
 ";
 
-/// The user id a frame template of [`JOIN_ONE`] gives the waiter.
-pub(super) const WAITER_ID_MARK: i64 = -7_777_777_777_777_777_777;
-/// The nickname a frame template of [`JOIN_ONE`] gives the waiter, found by its JSON.
-pub(super) const WAITER_NICKNAME_MARK: &str = "\u{1}waiter\u{1}";
-
 /// A whole join in one call, where every partition lives on one server (one Redis, not a
 /// cluster): `BEGIN`, `TAKE`, both `CLAIM`s and `CREATE_ROOM` in turn, atomic as one. `A`
 /// is the partitions' anchors (built into the script, see `Scripts::new`); `KEYS[1]` the
 /// joiner's. Answers `{'in_room', room, since}`, `{'waiting'}` (queued, or already waiting
 /// here: told either way), or `{'matched', waiter's member JSON}`. A waiter that left or
 /// moved on (its wait is not its entry's token, or it sits in a room) is dropped from the
-/// queue, as a failed `CLAIM` drops it. The room's `matched` frames are the caller's
-/// templates with the waiter filled in where the marks stand (`WAITER_ID_MARK`,
-/// `WAITER_NICKNAME_MARK`).
+/// queue, as a failed `CLAIM` drops it. The members are told of the room by its
+/// `bus::MATCHED` event, which the caller writes up to the waiter's member JSON
+/// (`bus::matched_before_first`), which the script appends with the closing `}`.
 /// ARGV: user, queue id, token, waiting frame, entry, apart list, round, room id, now ms,
-/// member JSON, word, the queue's partition, the room's partition (1-based), the frame
-/// template for the waiter, the one for the joiner.
+/// member JSON, word, the queue's partition, the room's partition (1-based), the room's
+/// event up to the waiter.
 const JOIN_ONE: &str = r#"
 local me, qid, token = ARGV[1], ARGV[2], ARGV[3]
 local KU = KEYS[1]
@@ -343,16 +357,6 @@ redis.call('HDEL', ukey, 'wait', 'wq')
 redis.call('HSET', ukey, 'room', room, 'room_at', now)
 local WA = A[tonumber(wu) % #A + 1]
 local member = string.match(found, '^[^|]*|[^|]*|[^|]*|(.*)$')
-local nickname = string.match(member, '"nickname":(".*")}$') or '""'
-local function put(text, mark, value)
-  local i, j = string.find(text, mark, 1, true)
-  while i do
-    text = string.sub(text, 1, i - 1) .. value .. string.sub(text, j + 1)
-    i, j = string.find(text, mark, i + #value, true)
-  end
-  return text
-end
-local function fill(text) return put(put(text, ID_MARK, wu), NICKNAME_MARK, nickname) end
 local KR = A[tonumber(ARGV[13])]
 local rk = KR .. 'room:' .. room
 redis.call('HSET', rk, 'a', member, 'b', ARGV[10], 'ua', wu,
@@ -362,18 +366,16 @@ local w = rk .. ':w'
 for _, f in ipairs(redis.call('HKEYS', WA .. 'loc:' .. wu)) do redis.call('HSET', w, f, wu) end
 for _, f in ipairs(mine) do redis.call('HSET', w, f, me) end
 redis.call('PERSIST', w)
-local sockets = redis.call('HGETALL', w)
 K = KR
-publish_room(sockets, wu .. '\n' .. fill(ARGV[14]), wu)
-publish_room(sockets, me .. '\n' .. fill(ARGV[15]), me)
+publish_members(redis.call('HGETALL', w), ARGV[14] .. member .. '}')
 return {'matched', member}
 "#;
 
 /// The last step of a match, in the room's partition: the room, its place on the archive
 /// list (so that it is archived and its end recorded even without messages), its
-/// members' sockets (from their claims, beside any that attached since), and each
-/// member's `matched`, in one step. ARGV: room id, member a, member b (JSON), user a,
-/// user b, word, round, now ms, frame for a, frame for b, the count of a's sockets, then
+/// members' sockets (from their claims, beside any that attached since), and the room's
+/// `bus::MATCHED` event to both members, in one step. ARGV: room id, member a, member b
+/// (JSON), user a, user b, word, round, now ms, the event, the count of a's sockets, then
 /// a's sockets and b's.
 const CREATE_ROOM: &str = r"
 local rk = K .. 'room:' .. ARGV[1]
@@ -381,14 +383,12 @@ redis.call('HSET', rk, 'a', ARGV[2], 'b', ARGV[3], 'ua', ARGV[4],
   'ub', ARGV[5], 'word', ARGV[6], 'round', ARGV[7], 'created', ARGV[8], 'ended', '0')
 redis.call('SADD', K .. 'archive', ARGV[1])
 local w = rk .. ':w'
-local last_of_a = 11 + tonumber(ARGV[11])
-for i = 12, #ARGV do
+local last_of_a = 10 + tonumber(ARGV[10])
+for i = 11, #ARGV do
   redis.call('HSET', w, ARGV[i], i <= last_of_a and ARGV[4] or ARGV[5])
 end
 redis.call('PERSIST', w)
-local sockets = redis.call('HGETALL', w)
-publish_room(sockets, ARGV[4] .. '\n' .. ARGV[9], ARGV[4])
-publish_room(sockets, ARGV[5] .. '\n' .. ARGV[10], ARGV[5])
+publish_members(redis.call('HGETALL', w), ARGV[9])
 return 1
 ";
 
@@ -831,16 +831,10 @@ impl Scripts {
     }
 }
 
-/// `JOIN_ONE`'s constants: the anchors, and the marks of the waiter in a frame template.
+/// `JOIN_ONE`'s constant: the anchors.
 fn join_prelude(anchors: &[String]) -> String {
     let anchors: Vec<String> = anchors.iter().map(|a| lua_string(a)).collect();
-    let nickname = serde_json::to_string(WAITER_NICKNAME_MARK).unwrap_or_default();
-    format!(
-        "local A = {{{}}}\nlocal ID_MARK, NICKNAME_MARK = {}, {}\n",
-        anchors.join(", "),
-        lua_string(&WAITER_ID_MARK.to_string()),
-        lua_string(&nickname),
-    )
+    format!("local A = {{{}}}\n", anchors.join(", "))
 }
 
 /// `text` as a Lua string literal.

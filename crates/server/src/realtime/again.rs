@@ -10,11 +10,11 @@ use telepathy_domain::limits::{
 };
 use telepathy_domain::time::millis;
 use telepathy_domain::ErrorCode;
-use telepathy_engine::{Member, Room};
+use telepathy_engine::Member;
 use telepathy_store::{AgainPair, InviteOutcome, NewInvite, User};
 
 use super::{internal, is_room_id, random_room_id, Realtime, RoomRecordNews};
-use crate::wire::{frame, AgainInvite, Matched};
+use crate::wire::{frame, AgainInvite};
 
 /// An invitation sent: its id and when it lapses (Unix ms), and what its receiver was
 /// told, if anything (not while they sit in a chat).
@@ -203,19 +203,6 @@ impl Realtime {
                 nickname,
             })
             .ok_or(ErrorCode::AgainNoPair)?;
-        let matched = |room: &Room| {
-            room.members.each_ref().map(|m| {
-                Matched::for_member(room, m.user_id).map_or_else(String::new, |told| {
-                    frame(
-                        "matched",
-                        &Matched {
-                            again: Some(true),
-                            ..told
-                        },
-                    )
-                })
-            })
-        };
         let room = self
             .metrics
             .engine(
@@ -226,7 +213,6 @@ impl Realtime {
                     [&sender, &me],
                     &random_room_id(),
                     now,
-                    &matched,
                 ),
             )
             .await

@@ -24,8 +24,8 @@ use telepathy_domain::text::ChatText;
 use telepathy_domain::ErrorCode;
 use telepathy_engine::bus::ChatBody;
 use telepathy_engine::{
-    bus, is_stream_id, parse_stream_id, Engine, Farewell, JoinFrames, JoinOutcome, Member,
-    MessageFrame, Room, SocketAt,
+    bus, is_stream_id, parse_stream_id, Engine, Farewell, JoinOutcome, Member, MessageFrame, Room,
+    SocketAt,
 };
 use telepathy_store::{MatchSide, RoomRecord, Store, User};
 use tokio::sync::mpsc;
@@ -166,6 +166,19 @@ pub(crate) fn chat_frame(id: &str, body: &str) -> Option<String> {
     Some(frame("chatMessage", &ChatMessage::of(id, body)))
 }
 
+/// The `matched` frame a member of a new room is told, built from the room's event on the
+/// node that holds the member; `None` for anyone else.
+pub(crate) fn matched_frame(room: &Room, asked: bool, user_id: i64) -> Option<String> {
+    let told = Matched::for_member(room, user_id)?;
+    Some(frame(
+        "matched",
+        &Matched {
+            again: asked.then_some(true),
+            ..told
+        },
+    ))
+}
+
 /// A chat message sent.
 #[derive(Debug, Clone, Copy)]
 pub struct Sent {
@@ -295,16 +308,6 @@ impl Realtime {
                 round: round.round,
             },
         );
-        let matched = |room: &Room| {
-            room.members.each_ref().map(|me| {
-                let told = Matched::for_member(room, me.user_id);
-                told.map_or_else(String::new, |m| frame("matched", &m))
-            })
-        };
-        let frames = JoinFrames {
-            waiting: &waiting,
-            matched: &matched,
-        };
         let outcome = self
             .metrics
             .engine(
@@ -316,7 +319,7 @@ impl Realtime {
                     apart,
                     &random_room_id(),
                     now,
-                    &frames,
+                    &waiting,
                 ),
             )
             .await

@@ -16,7 +16,7 @@ use telepathy_engine::{
 use telepathy_store::{ArchivedMessage, StoreError};
 
 use super::hub::Kick;
-use super::{chat_frame, decode, Realtime, RoomRecordNews};
+use super::{chat_frame, decode, matched_frame, Realtime, RoomRecordNews};
 use crate::wire::{frame, EndReason, MatchExpired, OnlineCount, RoundEcho, WordPicks};
 
 const CLOCK_SYNC: Duration = Duration::from_secs(5);
@@ -230,6 +230,16 @@ async fn listen_bus(rt: Realtime, mut next_inboxes: tokio::sync::mpsc::Receiver<
                         Some(frame) => event.to.iter().for_each(|u| hub.send_to(*u, &frame)),
                         None => tracing::error!(event = %event.frame, "an unreadable chat event"),
                     },
+                    // Each member this node holds is told their own frame of the room.
+                    Kind::Matched(body) => {
+                        let asked = body.asked;
+                        let room = body.room();
+                        for u in &event.to {
+                            if let Some(frame) = matched_frame(&room, asked, *u) {
+                                hub.send_to(*u, &frame);
+                            }
+                        }
+                    }
                     Kind::Recheck => event.to.iter().for_each(|u| hub.recheck(*u)),
                     Kind::Replaced(at) => event
                         .to
