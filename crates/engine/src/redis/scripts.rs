@@ -342,11 +342,13 @@ end
 for i = #passed, 1, -1 do redis.call('LPUSH', qkey, passed[i]) end
 if not found then
   redis.call('HSET', ukey, 'wait', token, 'wq', qid)
-  redis.call('RPUSH', qkey, ARGV[5])
-  redis.call('EXPIRE', qkey, 900)
-  local rq = KQ .. 'rq:' .. ARGV[7]
-  redis.call('SADD', rq, qkey)
-  redis.call('EXPIRE', rq, 900)
+  -- A queue and a round's list of queues live 15 minutes from their making (a queue the
+  -- loop above emptied was made again by putting back those passed over).
+  if redis.call('RPUSH', qkey, ARGV[5]) == 1 or #passed > 0 then
+    redis.call('EXPIRE', qkey, 900)
+    local rq = KQ .. 'rq:' .. ARGV[7]
+    if redis.call('SADD', rq, qkey) == 1 then redis.call('EXPIRE', rq, 900) end
+  end
   tell_waiting()
   return {'waiting'}
 end
@@ -362,12 +364,19 @@ local rk = KR .. 'room:' .. room
 redis.call('HSET', rk, 'a', member, 'b', ARGV[10], 'ua', wu,
   'ub', me, 'word', ARGV[11], 'round', ARGV[7], 'created', now, 'ended', '0')
 redis.call('SADD', KR .. 'archive', room)
-local w = rk .. ':w'
-for _, f in ipairs(redis.call('HKEYS', WA .. 'loc:' .. wu)) do redis.call('HSET', w, f, wu) end
-for _, f in ipairs(mine) do redis.call('HSET', w, f, me) end
-redis.call('PERSIST', w)
+-- The record of the members' sockets: none can have attached to a room made only now.
+local sockets = {}
+for _, f in ipairs(redis.call('HKEYS', WA .. 'loc:' .. wu)) do
+  sockets[#sockets + 1] = f
+  sockets[#sockets + 1] = wu
+end
+for _, f in ipairs(mine) do
+  sockets[#sockets + 1] = f
+  sockets[#sockets + 1] = me
+end
+if #sockets > 0 then redis.call('HSET', rk .. ':w', unpack(sockets)) end
 K = KR
-publish_members(redis.call('HGETALL', w), ARGV[14] .. member .. '}')
+publish_members(sockets, ARGV[14] .. member .. '}')
 return {'matched', member}
 "#;
 
