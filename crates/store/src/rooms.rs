@@ -7,8 +7,8 @@ use crate::{isolate, Batch, Store, StoreError};
 /// Rooms whose ends one statement records: three parameters each, well under SQLite's
 /// limit.
 const ENDS_PER_STATEMENT: usize = 200;
-/// Rooms a statement of `insert_matches` writes: 600 parameters for the rooms and 1,200 for
-/// their history, well inside both databases' limits.
+/// Rooms a statement of `insert_matches` writes: eight parameters each, 800 a statement,
+/// under SQLite's oldest limit (999).
 const MATCHES_PER_STATEMENT: usize = 100;
 
 /// A room as archived.
@@ -37,7 +37,8 @@ impl RoomRecord {
     }
 }
 
-/// One side of a new match, for the word history.
+/// One side of a new match, for the word history: its nickname is kept with the room, as
+/// the other member's history shows it.
 #[derive(Debug)]
 pub struct MatchSide<'a> {
     pub user_id: i64,
@@ -90,7 +91,7 @@ impl HistoryItem {
 }
 
 impl Store {
-    /// Records a new room and a word-history line for each member, in one transaction.
+    /// Records a new room with both members' nicknames, which their word histories show.
     pub async fn record_match(
         &self,
         room: &RoomRecord,
@@ -99,7 +100,7 @@ impl Store {
         self.insert_matches(&[(room, sides)]).await
     }
 
-    /// Records many new rooms with their word-history lines in one transaction: at a busy
+    /// Records many new rooms with their members' nicknames in one transaction: at a busy
     /// round's start, one commit for a batch instead of one per match. A room recorded
     /// already is skipped, so two writers of one room cannot fail each other's batch.
     ///
@@ -122,58 +123,24 @@ impl Store {
         }
     }
 
-    /// Rooms and their word-history lines in two multi-row statements a chunk, in one
-    /// transaction: at a round's start the recorder writes a few batches a second, and a
-    /// statement per row cost the database as much as Redis spent on the whole join.
+    /// Rooms in one multi-row statement a chunk, the chunks of a batch in one transaction:
+    /// at a round's start the recorder writes a few batches a second, and a statement per
+    /// row cost the database as much as Redis spent on the whole join. The room is a match's
+    /// only row (the word histories read it): no line a member besides.
     async fn insert_matches(
         &self,
         batch: &[(&RoomRecord, [MatchSide<'_>; 2])],
     ) -> Result<(), StoreError> {
+        if batch.is_empty() {
+            return Ok(());
+        }
+        if batch.len() <= MATCHES_PER_STATEMENT {
+            // One statement is a transaction of its own.
+            return insert_rooms(&self.pool, batch).await;
+        }
         let mut tx = self.pool.begin().await?;
         for chunk in batch.chunks(MATCHES_PER_STATEMENT) {
-            let mut sql = String::from(
-                "INSERT INTO rooms (id, word, round, user_a, user_b, created_at) VALUES ",
-            );
-            values(&mut sql, chunk.len(), 6);
-            // Recorded already (by the recorder, or by a report that needed it first): no
-            // history again.
-            sql.push_str(" ON CONFLICT (id) DO NOTHING RETURNING id");
-            let mut rooms = sqlx::query_scalar::<_, String>(&sql);
-            for (room, _) in chunk {
-                rooms = rooms
-                    .bind(&room.id)
-                    .bind(&room.word)
-                    .bind(room.round)
-                    .bind(room.user_a)
-                    .bind(room.user_b)
-                    .bind(room.created_at);
-            }
-            let mut added: std::collections::HashSet<String> =
-                rooms.fetch_all(&mut *tx).await?.into_iter().collect();
-            let fresh: Vec<_> = chunk
-                .iter()
-                .filter(|(room, _)| added.remove(&room.id))
-                .collect();
-            if fresh.is_empty() {
-                continue;
-            }
-            let mut sql = String::from(
-                "INSERT INTO word_history (user_id, room_id, word, partner_id, partner_nickname, connected_at) VALUES ",
-            );
-            values(&mut sql, 2 * fresh.len(), 6);
-            let mut lines = sqlx::query(&sql);
-            for (room, sides) in fresh {
-                for (me, partner) in [(&sides[0], &sides[1]), (&sides[1], &sides[0])] {
-                    lines = lines
-                        .bind(me.user_id)
-                        .bind(&room.id)
-                        .bind(&room.word)
-                        .bind(partner.user_id)
-                        .bind(partner.nickname)
-                        .bind(room.created_at);
-                }
-            }
-            lines.execute(&mut *tx).await?;
+            insert_rooms(&mut *tx, chunk).await?;
         }
         tx.commit().await?;
         Ok(())
@@ -334,13 +301,27 @@ impl Store {
         user_id: i64,
         limit: i64,
     ) -> Result<Vec<HistoryItem>, StoreError> {
+        // The rooms where the user was a, then b, each the newest `limit` by its own index
+        // (rooms_user_a, rooms_user_b), merged: an OR of the two would read every room of
+        // the user, or all rooms by time.
         Ok(sqlx::query_as(
             "SELECT h.word, h.partner_nickname, h.connected_at, h.room_id,
                     (SELECT COUNT(*) FROM again_invites i WHERE i.room_id = h.room_id) AS invites
-             FROM word_history h
-             WHERE h.user_id = $1 ORDER BY h.connected_at DESC LIMIT $2",
+             FROM (SELECT * FROM (SELECT word, nickname_b AS partner_nickname,
+                                         created_at AS connected_at, id AS room_id
+                                  FROM rooms WHERE user_a = $1
+                                  ORDER BY created_at DESC LIMIT $2) AS mine_as_a
+                   UNION ALL
+                   SELECT * FROM (SELECT word, nickname_a AS partner_nickname,
+                                         created_at AS connected_at, id AS room_id
+                                  FROM rooms WHERE user_b = $3
+                                  ORDER BY created_at DESC LIMIT $4) AS mine_as_b) AS h
+             ORDER BY h.connected_at DESC LIMIT $5",
         )
         .bind(user_id)
+        .bind(limit)
+        .bind(user_id)
+        .bind(limit)
         .bind(limit)
         .fetch_all(&self.pool)
         .await?)
@@ -377,12 +358,14 @@ impl Store {
 
     /// How many words the user shared with partners, all told.
     pub async fn word_history_total(&self, user_id: i64) -> Result<i64, StoreError> {
-        Ok(
-            sqlx::query_scalar("SELECT COUNT(*) FROM word_history WHERE user_id = $1")
-                .bind(user_id)
-                .fetch_one(&self.pool)
-                .await?,
+        Ok(sqlx::query_scalar(
+            "SELECT (SELECT COUNT(*) FROM rooms WHERE user_a = $1)
+                  + (SELECT COUNT(*) FROM rooms WHERE user_b = $2)",
         )
+        .bind(user_id)
+        .bind(user_id)
+        .fetch_one(&self.pool)
+        .await?)
     }
 
     /// Stores a mood feedback; false when the user already gave one for this room.
@@ -448,6 +431,48 @@ pub(crate) fn kept_apart_from(first: &str, second: &str) -> String {
         "SELECT blocked_id AS id FROM blocks WHERE user_id = {first}
          UNION SELECT user_id FROM blocks WHERE blocked_id = {second}"
     )
+}
+
+/// Writes `rooms` (at most [`MATCHES_PER_STATEMENT`]) in one statement, each with its
+/// members' nicknames; a room recorded already (by the recorder, or by a report that needed
+/// it first) is left as it is.
+async fn insert_rooms<'c, E>(
+    executor: E,
+    rooms: &[(&RoomRecord, [MatchSide<'_>; 2])],
+) -> Result<(), StoreError>
+where
+    E: sqlx::Executor<'c, Database = sqlx::Any>,
+{
+    let mut sql = String::from(
+        "INSERT INTO rooms (id, word, round, user_a, user_b, created_at, nickname_a, nickname_b) \
+         VALUES ",
+    );
+    values(&mut sql, rooms.len(), 8);
+    sql.push_str(" ON CONFLICT (id) DO NOTHING");
+    let mut insert = sqlx::query(&sql);
+    for (room, sides) in rooms {
+        insert = insert
+            .bind(&room.id)
+            .bind(&room.word)
+            .bind(room.round)
+            .bind(room.user_a)
+            .bind(room.user_b)
+            .bind(room.created_at)
+            .bind(nickname_of(sides, room.user_a, 0))
+            .bind(nickname_of(sides, room.user_b, 1));
+    }
+    insert.execute(executor).await?;
+    Ok(())
+}
+
+/// The nickname of `user_id` of a match's sides: the side of that user, or else the one at
+/// `place` (the sides come in the room's order, a then b).
+fn nickname_of<'a>(sides: &[MatchSide<'a>; 2], user_id: i64, place: usize) -> &'a str {
+    sides
+        .iter()
+        .find(|side| side.user_id == user_id)
+        .unwrap_or(&sides[place])
+        .nickname
 }
 
 /// Appends `rows` parenthesised rows of `width` numbered placeholders (`($1, $2), ($3, $4)`).

@@ -37,6 +37,7 @@ both!(
     identity_checks_complete,
     nickname_and_password_change,
     matches_write_history_for_both,
+    each_member_s_history_names_the_other_as_of_the_match,
     matches_are_recorded_in_batches,
     the_top_word_of_an_evening_says_how_many_tie_with_it,
     messages_archive_once_and_purge,
@@ -507,6 +508,48 @@ async fn matches_are_recorded_in_batches(store: Store) {
     for id in ["many0", "many99", "many100", "many229"] {
         assert!(store.room_record(id).await.unwrap().is_some(), "{id}");
     }
+}
+
+/// The nickname in a line is the partner's at the match, whichever side they were and
+/// whatever they are called now; the two members' lines of a room name each other.
+async fn each_member_s_history_names_the_other_as_of_the_match(store: Store) {
+    let (a, b) = two_users(&store).await;
+    let side = |user_id, nickname| MatchSide { user_id, nickname };
+    store
+        .record_match(&room("h1", a, b, 10_000), [side(a, "달"), side(b, "별")])
+        .await
+        .unwrap();
+    // b was a of the next room; its sides came in the other order.
+    store
+        .record_match(
+            &room("h2", b, a, 20_000),
+            [side(a, "달빛"), side(b, "별빛")],
+        )
+        .await
+        .unwrap();
+    store.set_nickname(a, "해", "해", 30_000).await.unwrap();
+    store.set_nickname(b, "구름", "구름", 30_000).await.unwrap();
+    let names = |user| {
+        let store = store.clone();
+        async move {
+            store
+                .word_history(user, 50)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|h| (h.room_id, h.partner_nickname))
+                .collect::<Vec<_>>()
+        }
+    };
+    let line = |room: &str, nickname: &str| (room.to_owned(), nickname.to_owned());
+    assert_eq!(names(a).await, [line("h2", "별빛"), line("h1", "별")]);
+    assert_eq!(names(b).await, [line("h2", "달빛"), line("h1", "달")]);
+    assert_eq!(store.word_history_total(b).await.unwrap(), 2);
+    assert_eq!(
+        store.word_history(b, 1).await.unwrap()[0].room_id,
+        "h2",
+        "the newest of either side"
+    );
 }
 
 async fn matches_write_history_for_both(store: Store) {
