@@ -48,7 +48,7 @@ const ROOM_RECORDS_QUEUE: usize = 10_000;
 
 /// What the recorder writes to SQL about a room, in batches (see `tasks::record_rooms`).
 pub enum RoomRecordNews {
-    /// A new room, with its members' word-history lines.
+    /// A new room: its members and their nicknames as of the match (each one's word history).
     Made(Room),
     /// A room ended (room id, ms).
     Ended(String, i64),
@@ -381,7 +381,7 @@ impl Realtime {
         }
     }
 
-    /// Writes rooms and their word-history lines to SQL, in one transaction.
+    /// Writes new rooms to SQL, with the members' nicknames as of the match, in one transaction.
     pub(crate) async fn record_matches(&self, rooms: &[Room]) {
         let records: Vec<RoomRecord> = rooms.iter().map(record_of).collect();
         let batch: Vec<_> = rooms
