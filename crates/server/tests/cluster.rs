@@ -883,8 +883,8 @@ async fn a_master_killed_under_chat_loses_no_acknowledged_message_and_matching_r
         );
         // Fresh sockets each try (a resync closes them); a match whose frame was lost on a
         // closed socket shows in the next hello.
-        let (mut cx, hx) = nodes::reconnect_to(&bases[0], &x.1).await;
-        let (mut cy, hy) = nodes::reconnect_to(&bases[1], &y.1).await;
+        let (mut cx, hx) = nodes::reconnect_to(&bases[0], &x.1, 30).await;
+        let (mut cy, hy) = nodes::reconnect_to(&bases[1], &y.1, 30).await;
         if hx["roomId"].is_string() || hy["roomId"].is_string() {
             assert_eq!(hx["roomId"], hy["roomId"], "one room for the pair");
             break killed_at.elapsed();

@@ -40,23 +40,9 @@ fn assert_unavailable(status: u16, body: &Value, started: Instant) {
     );
 }
 
-/// Connects until a socket says hello, a second apart, as the web app's client does: a node
-/// that is starting over after Redis came back refuses the upgrade (503) until it is ready.
+/// A socket of the user that said hello, connecting a second apart up to ten times.
 async fn reconnect(node: &nodes::Node, cookie: &str) -> ws_client::Client {
-    let addr = node.base.trim_start_matches("http://");
-    for _ in 0..10 {
-        if let Ok(mut client) = ws_client::Client::connect(addr, Some(cookie), &node.base).await {
-            if client
-                .try_expect("hello", Duration::from_secs(5))
-                .await
-                .is_some()
-            {
-                return client;
-            }
-        }
-        tokio::time::sleep(Duration::from_secs(1)).await;
-    }
-    panic!("no socket said hello");
+    nodes::reconnect_to(&node.base, cookie, 10).await.0
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

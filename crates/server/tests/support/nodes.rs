@@ -335,11 +335,12 @@ impl Drop for OwnRedis {
     }
 }
 
-/// A socket of the user on the node at `base` that said hello (trying for up to 30 s, as
-/// the web app reconnects), and its hello.
+/// A socket of the user on the node at `base` that said hello, and its hello: connects a
+/// second apart, as the web app reconnects, up to `attempts` times. A node that is starting
+/// over (after Redis came back, say) refuses the upgrade until it is ready.
 #[allow(dead_code)]
-pub async fn reconnect_to(base: &str, cookie: &str) -> (Client, Value) {
-    for _ in 0..30 {
+pub async fn reconnect_to(base: &str, cookie: &str, attempts: u32) -> (Client, Value) {
+    for _ in 0..attempts {
         if let Ok(mut client) =
             Client::connect(base.trim_start_matches("http://"), Some(cookie), base).await
         {
