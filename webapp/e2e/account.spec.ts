@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { latestCode, latestResetCode, login, uniquePhone, uniqueUsername } from './helpers';
+import { anotherAddress, latestCode, latestResetCode, login, uniquePhone, uniqueUsername } from './helpers';
 
 test('sign up, pick a nickname, log out and in, reset and change the password, withdraw', async ({ page, request }) => {
   // One account life per run: the SMS limits per phone and per address make it a one-project test.
@@ -80,7 +80,7 @@ test('sign up, pick a nickname, log out and in, reset and change the password, w
   // (the phone's own, say): a phone gets one code a minute from each network, and the
   // sign-up's code was sent a moment ago.
   await page.context().clearCookies();
-  await page.context().setExtraHTTPHeaders({ 'X-Forwarded-For': '10.61.0.7' });
+  await page.context().setExtraHTTPHeaders({ 'X-Forwarded-For': anotherAddress() });
   await page.goto('/findpassword');
   await page.getByLabel('아이디').fill('nobody_here');
   await page.getByRole('button', { name: '다음' }).click();

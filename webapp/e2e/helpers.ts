@@ -175,6 +175,14 @@ export function addOperator(username: string, password: string): void {
 }
 
 /**
+ * An address of a network of its own, to send as `X-Forwarded-For` (the suite's server
+ * trusts one proxy), so that a request does not count towards this machine's per-address limits.
+ */
+export function anotherAddress(): string {
+  return `10.${String(crypto.randomInt(256))}.${String(crypto.randomInt(256))}.${String(1 + crypto.randomInt(254))}`;
+}
+
+/**
  * A member made through the API in `context` (which keeps their session cookie): sign-up with
  * the required terms, phone code, and the nickname when one is given. Each comes from an address of its own, as members do (the suite's server
  * trusts one proxy's `X-Forwarded-For`), so that the many sign-ups of the suite from this one
@@ -182,7 +190,7 @@ export function addOperator(username: string, password: string): void {
  */
 export async function signUpByApi(context: BrowserContext, account: Account & { nickname?: string }): Promise<void> {
   const { request } = context;
-  const address = `10.${String(crypto.randomInt(256))}.${String(crypto.randomInt(256))}.${String(1 + crypto.randomInt(254))}`;
+  const address = anotherAddress();
   const post = async (url: string, data: unknown) => {
     const response = await request.post(url, { data, headers: { 'X-Forwarded-For': address } });
     expect(response.ok(), `${url}: ${await response.text()}`).toBe(true);
